@@ -1,0 +1,1 @@
+"""Facts about one module computed once and shared by every rule."""

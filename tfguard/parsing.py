@@ -1,0 +1,92 @@
+"""Reading and parsing checked files without importing or running them."""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from dataclasses import dataclass
+
+from astroid import nodes
+from astroid.builder import AstroidBuilder
+from astroid.exceptions import AstroidSyntaxError
+from astroid.manager import AstroidManager
+
+
+@dataclass(frozen=True)
+class ParseFailure(Exception):
+    """A file that cannot be parsed; ``line`` and ``column`` are 1-based."""
+
+    line: int
+    column: int
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+class _LocalOnlyBuilder(AstroidBuilder):
+    """An AstroidBuilder that never looks outside the file it builds.
+
+    astroid resolves ``from x import *`` and ``a.b.c = v`` by inference, which
+    imports (parses) the modules named, TensorFlow included: slow, and not our
+    business.  tfguard computes its own instance attributes in ``analysis``.
+    """
+
+    def add_from_names_to_locals(self, node, global_name):  # noqa: D102 - astroid hook
+        for name, asname in node.names:
+            if name == "*":
+                continue
+            local = asname or name
+            target = node.root() if local in global_name else node.parent
+            target.set_local(local, node)
+
+    def delayed_assattr(self, node):  # noqa: D102 - astroid hook
+        return None
+
+
+def decode_source(data: bytes) -> str:
+    """Decode file bytes as Python does (PEP 263 cookie, BOM), or raise ParseFailure."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        return _raise_failure(f"cannot detect the encoding: {exc}", data, 0)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        return _raise_failure(f"invalid {exc.encoding} byte sequence: {exc.reason}", data, exc.start)
+    except LookupError:
+        return _raise_failure(f"unknown encoding {encoding!r}", data, 0)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def _raise_failure(reason: str, data: bytes, offset: int):
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    raise ParseFailure(line, column, reason)
+
+
+def parse_module(source: str, path: str) -> nodes.Module:
+    """Parse ``source`` into an astroid module without caching it, or raise ParseFailure."""
+    nul = source.find("\0")
+    if nul != -1:
+        line = source.count("\n", 0, nul) + 1
+        column = nul - (source.rfind("\n", 0, nul) + 1) + 1
+        raise ParseFailure(line, column, "source contains a NUL byte")
+    manager = AstroidManager()
+    builder = _LocalOnlyBuilder(manager, apply_transforms=False)
+    modname = f"<tfguard:{path}>"
+    try:
+        module = builder.string_build(source, modname=modname, path=path)
+    except AstroidSyntaxError as exc:
+        error = exc.error
+        line = getattr(error, "lineno", None) or 1
+        column = getattr(error, "offset", None) or 1
+        reason = getattr(error, "msg", None) or str(error)
+        raise ParseFailure(line, column, reason) from None
+    except (RecursionError, MemoryError) as exc:
+        raise ParseFailure(1, 1, f"file too deeply nested to parse ({type(exc).__name__})") from None
+    finally:
+        manager.astroid_cache.pop(modname, None)
+    return module
