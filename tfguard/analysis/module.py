@@ -1,13 +1,422 @@
-"""The per-module analysis handed to every rule (work in progress)."""
+"""The per-module analysis handed to every rule.
+
+It answers, once per module and memoised:
+
+* what each expression holds (:class:`~tfguard.analysis.dataflow.Dataflow`),
+* which calls and operators add ops to the graph (:meth:`ModuleAnalysis.build_event`),
+* which calls run the graph (:meth:`ModuleAnalysis.run_event`),
+* what each local function does when called (:meth:`ModuleAnalysis.summary`),
+* which loops run the graph (:meth:`ModuleAnalysis.is_session_loop`), and whether an
+  iteration starts from a fresh graph (:meth:`ModuleAnalysis.fresh_graph_before`).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Tuple
+
 from astroid import nodes
+
+from tfguard.analysis import tfapi
+from tfguard.analysis.dataflow import (
+    FUNCTION, GRAPH, INSTANCE, MODULE, RUNNER, SESSION, TF, Dataflow, Value,
+)
+from tfguard.analysis.scopes import FUNCTIONS, LOOPS, ScopeNode, own_nodes, owner_scope, position
+from tfguard.finding import ChainLink
+
+#: How many helper calls deep a build or a run is followed.
+MAX_CALL_DEPTH = 6
+#: How many distinct build sites a function summary keeps.
+MAX_SUMMARY_BUILDS = 32
+
+OPERATOR_NODES = (nodes.BinOp, nodes.UnaryOp, nodes.Subscript, nodes.Compare)
+
+
+@dataclass(frozen=True)
+class BuildSite:
+    """A place that adds something to the graph (or creates a session) when it runs.
+
+    ``api`` is the canonical TF name (``tensorflow.train.Saver``), a method name
+    (``.assign``) or ``operator``; ``display`` is the code as written (``tf.train.Saver()``).
+    ``creates_session`` marks Session constructors, which add no op.
+    """
+
+    node: nodes.NodeNG
+    api: str
+    display: str
+    creates_session: bool = False
+
+    @property
+    def line(self) -> int:
+        """The 1-based line the site starts on."""
+        return self.node.lineno
+
+
+@dataclass(frozen=True)
+class BuildEvent:
+    """A node in some scope that, when it runs, leads to ``site`` through ``chain``.
+
+    For a direct build ``site.node is node`` and ``chain`` is empty; for a call to a
+    helper ``chain`` holds one link per function entered, the last one at the site.
+    """
+
+    node: nodes.NodeNG
+    site: BuildSite
+    chain: Tuple[ChainLink, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunEvent:
+    """A node that runs the graph, directly (``sess.run``) or through helpers."""
+
+    node: nodes.NodeNG
+    display: str
+    chain: Tuple[ChainLink, ...] = ()
+
+
+@dataclass
+class FunctionSummary:
+    """What calling a local function does to the graph."""
+
+    builds: List[BuildEvent] = field(default_factory=list)
+    run: Optional[RunEvent] = None
+    resets_graph: bool = False
+    returns: Optional[Value] = None
+
+
+def describe(node: nodes.NodeNG, limit: int = 60) -> str:
+    """Return short source text for ``node``, with call arguments elided: ``tf.train.Saver()``."""
+    if isinstance(node, nodes.Call):
+        text = f"{node.func.as_string()}()"
+    else:
+        text = node.as_string()
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class ModuleAnalysis:
-    """Shared static facts about one parsed module."""
+    """Shared static facts about one parsed module; every query is memoised."""
 
     def __init__(self, module: nodes.Module, path: str) -> None:
         self.module = module
         self.path = path
+        self.dataflow = Dataflow(module)
+        self.dataflow.function_return = self._function_return
+        self._summaries: Dict[int, Optional[FunctionSummary]] = {}
+        self._session_loops: Dict[int, Optional[RunEvent]] = {}
+        self._build_events: Dict[int, Optional[BuildEvent]] = {}
+        self._run_events: Dict[int, Optional[RunEvent]] = {}
+        self._scopes: Optional[List[ScopeNode]] = None
+
+    # -- convenience ----------------------------------------------------------------
+
+    def value(self, expr: Optional[nodes.NodeNG]) -> Optional[Value]:
+        """Return what ``expr`` holds (see :class:`Dataflow`)."""
+        return self.dataflow.value(expr)
+
+    def qualname(self, expr: Optional[nodes.NodeNG]) -> Optional[str]:
+        """Return the canonical TF name ``expr`` refers to, if any."""
+        return self.dataflow.qualname(expr)
+
+    def call_qualname(self, call: nodes.NodeNG) -> Optional[str]:
+        """Return the canonical TF name of the function a Call node calls, if any."""
+        return self.qualname(call.func) if isinstance(call, nodes.Call) else None
+
+    def scopes(self) -> List[ScopeNode]:
+        """Return the module and every function in it (methods and nested functions included)."""
+        if self._scopes is None:
+            self._scopes = [self.module, *self.module.nodes_of_class(FUNCTIONS)]
+        return self._scopes
+
+    def own_nodes(self, scope: ScopeNode) -> Iterator[nodes.NodeNG]:
+        """Yield the nodes that run as ``scope``'s own code (nested definitions excluded)."""
+        return own_nodes(scope)
+
+    def called_function(self, call: nodes.Call) -> Optional[nodes.NodeNG]:
+        """Return the local function or method a call resolves to, if any."""
+        callee = self.value(call.func)
+        if callee is None:
+            return None
+        if callee.kind == FUNCTION:
+            return callee.node
+        if callee.kind == INSTANCE or (callee.kind == "class"):
+            cls = callee.node
+            method = self.dataflow.method(cls, "__call__" if callee.kind == INSTANCE else "__init__")
+            return method
+        return None
+
+    # -- builds ---------------------------------------------------------------------
+
+    def build_event(self, node: nodes.NodeNG) -> Optional[BuildEvent]:
+        """Return how running ``node`` adds to the graph, or None if it does not."""
+        key = id(node)
+        if key not in self._build_events:
+            self._build_events[key] = None  # cycle guard
+            self._build_events[key] = self._compute_build_event(node)
+        return self._build_events[key]
+
+    def _compute_build_event(self, node: nodes.NodeNG) -> Optional[BuildEvent]:
+        if isinstance(node, OPERATOR_NODES):
+            return self._operator_event(node)
+        if not isinstance(node, nodes.Call):
+            return None
+        site = self._direct_build_site(node)
+        if site is not None:
+            return BuildEvent(node, site)
+        function = self.called_function(node)
+        if function is None:
+            return None
+        summary = self.summary(function)
+        if summary is None or not summary.builds:
+            return None
+        return self._best_helper_event(node, function, summary)
+
+    def _operator_event(self, node: nodes.NodeNG) -> Optional[BuildEvent]:
+        if isinstance(node, nodes.Subscript):
+            operands = [node.value]
+        elif isinstance(node, nodes.BinOp):
+            operands = [node.left, node.right]
+        elif isinstance(node, nodes.UnaryOp):
+            if node.op == "not":
+                return None
+            operands = [node.operand]
+        else:
+            if not all(op in ("<", ">", "<=", ">=") for op, _ in node.ops):
+                return None
+            operands = [node.left, *(right for _, right in node.ops)]
+        for operand in operands:
+            value = self.value(operand)
+            if value is not None and value.kind == TF and value.tensor:
+                return BuildEvent(node, BuildSite(node, "operator", describe(node)))
+        return None
+
+    def _direct_build_site(self, call: nodes.Call) -> Optional[BuildSite]:
+        callee = self.value(call.func)
+        if callee is not None and callee.kind == MODULE and tfapi.is_tf_name(callee.api):
+            api = callee.api
+            if api in tfapi.SESSION_CLASSES:
+                if self._session_has_fresh_graph(call):
+                    return None
+                return BuildSite(call, api, describe(call), creates_session=True)
+            if tfapi.builds_ops(api):
+                return BuildSite(call, api, describe(call))
+            return None
+        if callee is not None and callee.kind == TF and not self.dataflow.is_method_of_tf_object(call.func):
+            return BuildSite(call, f"{callee.api}()", describe(call))
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname in tfapi.OP_BUILDING_METHODS:
+            receiver = self.value(func.expr)
+            if receiver is not None and receiver.kind == TF:
+                return BuildSite(call, f".{func.attrname}", describe(call))
+        return None
+
+    def _session_has_fresh_graph(self, call: nodes.Call) -> bool:
+        for keyword in call.keywords or ():
+            if keyword.arg == "graph":
+                value = self.value(keyword.value)
+                return value is not None and value.kind == GRAPH and value.api == "tensorflow.Graph"
+        return False
+
+    @staticmethod
+    def _best_helper_event(call: nodes.Call, function, summary: FunctionSummary) -> BuildEvent:
+        # Rules pick the most specific site among ``helper_events``; this is the first one.
+        first = summary.builds[0]
+        return BuildEvent(call, first.site, first.chain)
+
+    def helper_events(self, event: BuildEvent) -> List[BuildEvent]:
+        """Return every build site reachable from a helper-call event (just ``event`` for a direct one)."""
+        if not event.chain:
+            return [event]
+        function = self.called_function(event.node)
+        summary = self.summary(function) if function is not None else None
+        if not summary:
+            return [event]
+        return [BuildEvent(event.node, inner.site, inner.chain) for inner in summary.builds]
+
+    # -- runs -----------------------------------------------------------------------
+
+    def run_event(self, node: nodes.NodeNG) -> Optional[RunEvent]:
+        """Return how ``node`` runs the graph, or None if it does not."""
+        if not isinstance(node, nodes.Call):
+            return None
+        key = id(node)
+        if key not in self._run_events:
+            self._run_events[key] = None
+            self._run_events[key] = self._compute_run_event(node)
+        return self._run_events[key]
+
+    def _compute_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
+        func = call.func
+        callee = self.value(func)
+        if callee is not None:
+            if callee.kind == RUNNER:
+                return RunEvent(call, describe(call))
+            if callee.kind == MODULE and callee.api in tfapi.GRAPH_RUN_FUNCTIONS:
+                return RunEvent(call, describe(call))
+        if isinstance(func, nodes.Attribute):
+            method = func.attrname
+            receiver = self.value(func.expr)
+            kind = receiver.kind if receiver is not None else None
+            keywords = {k.arg for k in call.keywords or ()}
+            if method in ("run", "partial_run") and kind == SESSION:
+                return RunEvent(call, f"{func.expr.as_string()}.{method}")
+            if method in ("run", "eval") and kind == TF:
+                return RunEvent(call, f"{func.expr.as_string()}.{method}")
+            if method == "eval" and keywords & {"feed_dict", "session"}:
+                return RunEvent(call, f"{func.expr.as_string()}.eval")
+            if method == "run" and kind is None and keywords & {"feed_dict", "options", "run_metadata"}:
+                return RunEvent(call, f"{func.expr.as_string()}.run")
+        function = self.called_function(call)
+        if function is not None:
+            summary = self.summary(function)
+            if summary is not None and summary.run is not None:
+                return RunEvent(call, describe(call), summary.run.chain)
+        return None
+
+    # -- loops ----------------------------------------------------------------------
+
+    def loop_run(self, loop: nodes.NodeNG) -> Optional[RunEvent]:
+        """Return the first graph run in each iteration of ``loop``; None if it is no session loop."""
+        key = id(loop)
+        if key not in self._session_loops:
+            self._session_loops[key] = None
+            found = None
+            for node in self._iteration_nodes(loop):
+                found = self.run_event(node)
+                if found is not None:
+                    break
+            self._session_loops[key] = found
+        return self._session_loops[key]
+
+    def is_session_loop(self, loop: nodes.NodeNG) -> bool:
+        """Return whether ``loop`` runs the graph on every iteration (directly or through helpers)."""
+        return self.loop_run(loop) is not None
+
+    @staticmethod
+    def _iteration_nodes(loop: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+        """Yield the nodes evaluated on every iteration: the body, and a while loop's test."""
+        roots = list(loop.body)
+        if isinstance(loop, nodes.While):
+            roots.insert(0, loop.test)
+        yield from own_nodes(_Body(roots))
+
+    def enclosing_loops(self, node: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+        """Yield the loops (innermost first) whose iterations run ``node``, within its own scope."""
+        child, parent = node, node.parent
+        while parent is not None and not isinstance(parent, (*FUNCTIONS, nodes.Lambda, nodes.ClassDef, nodes.Module)):
+            if isinstance(parent, LOOPS) and (child in parent.body or child is getattr(parent, "test", None)):
+                yield parent
+            child, parent = parent, parent.parent
+
+    def session_loop_of(self, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """Return the innermost session loop that runs ``node`` on every iteration, if any."""
+        for loop in self.enclosing_loops(node):
+            if self.is_session_loop(loop):
+                return loop
+        return None
+
+    def fresh_graph_before(self, node: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
+        """Return whether, inside ``boundary`` (a loop or function), ``node`` runs on a fresh graph.
+
+        True when it is inside ``with <graph made in boundary>.as_default():`` or
+        comes after a ``tf.reset_default_graph()`` (or a helper that resets) in ``boundary``.
+        """
+        child, parent = node, node.parent
+        while parent is not None and parent is not boundary:
+            if isinstance(parent, (nodes.With, nodes.AsyncWith)) and child in parent.body:
+                if any(self._is_fresh_graph_context(ctx, boundary) for ctx, _ in parent.items):
+                    return True
+            child, parent = parent, parent.parent
+        here = position(node)
+        for other in own_nodes(_Body(boundary.body)):
+            if isinstance(other, nodes.Call) and position(other) < here and self._resets_graph(other):
+                return True
+        return False
+
+    def _is_fresh_graph_context(self, context: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
+        if not (isinstance(context, nodes.Call) and isinstance(context.func, nodes.Attribute)):
+            return False
+        if context.func.attrname != "as_default":
+            return False
+        graph = context.func.expr
+        if isinstance(graph, nodes.Call):
+            return self.call_qualname(graph) == "tensorflow.Graph"
+        if isinstance(graph, nodes.Name):
+            definitions = self.dataflow.definitions(graph, graph.name)
+            return bool(definitions) and all(
+                _is_within(d, boundary)
+                and isinstance(d.parent, nodes.Assign)
+                and self.call_qualname(d.parent.value) == "tensorflow.Graph"
+                for d in definitions
+            )
+        return False
+
+    def _resets_graph(self, call: nodes.Call) -> bool:
+        if self.call_qualname(call) in tfapi.GRAPH_RESETS:
+            return True
+        function = self.called_function(call)
+        if function is None:
+            return False
+        summary = self.summary(function)
+        return summary is not None and summary.resets_graph
+
+    # -- function summaries ---------------------------------------------------------
+
+    def summary(self, function: nodes.NodeNG) -> Optional[FunctionSummary]:
+        """Return what calling a local function does; None while it is being computed (recursion)."""
+        key = id(function)
+        if key in self._summaries:
+            return self._summaries[key]
+        self._summaries[key] = None
+        summary = FunctionSummary()
+        label = _function_label(function)
+        returns: List[Optional[Value]] = []
+        seen_sites = set()
+        for node in own_nodes(function):
+            if isinstance(node, nodes.Return) and node.value is not None:
+                returns.append(self.value(node.value))
+            if isinstance(node, nodes.Call) and self.call_qualname(node) in tfapi.GRAPH_RESETS:
+                summary.resets_graph = True
+            run = self.run_event(node) if summary.run is None else None
+            if run is not None and len(run.chain) < MAX_CALL_DEPTH:
+                summary.run = RunEvent(run.node, run.display, (ChainLink(self.path, node.lineno, label), *run.chain))
+            event = self.build_event(node)
+            if event is None or len(event.chain) >= MAX_CALL_DEPTH or len(summary.builds) >= MAX_SUMMARY_BUILDS:
+                continue
+            # Builds inside the function's own session loops are reported there.
+            if self.session_loop_of(node) is not None or self.fresh_graph_before(node, function):
+                continue
+            for inner in self.helper_events(event):
+                if id(inner.site.node) not in seen_sites:
+                    seen_sites.add(id(inner.site.node))
+                    chain = (ChainLink(self.path, node.lineno, label), *inner.chain)
+                    summary.builds.append(BuildEvent(node, inner.site, chain))
+        summary.returns = self.dataflow.combine(returns) if returns else None
+        self._summaries[key] = summary
+        return summary
+
+    def _function_return(self, function: nodes.NodeNG) -> Optional[Value]:
+        summary = self.summary(function)
+        return summary.returns if summary is not None else None
+
+
+class _Body:
+    """A statement list walked like a scope body."""
+
+    def __init__(self, body) -> None:
+        self.body = body
+
+
+def _is_within(node: nodes.NodeNG, ancestor: nodes.NodeNG) -> bool:
+    while node is not None:
+        if node is ancestor:
+            return True
+        node = node.parent
+    return False
+
+
+def _function_label(function: nodes.NodeNG) -> str:
+    parent = function.parent
+    if isinstance(parent, nodes.ClassDef):
+        return f"{parent.name}.{function.name}"
+    return function.name

@@ -1,0 +1,350 @@
+"""Simple, flow-insensitive local dataflow: what kind of object an expression holds.
+
+No inference into TensorFlow: names are resolved through their assignments in
+this module only (astroid's ``locals``), the way ruff resolves qualified names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence
+
+from astroid import nodes
+
+from tfguard.analysis import tfapi
+from tfguard.analysis.scopes import FUNCTIONS
+
+MODULE = "module"  # a TF module, class or function name (``tf.train.Saver``)
+SESSION = "session"
+RUNNER = "runner"  # a callable from ``sess.make_callable``
+GRAPH = "graph"
+TF = "tf"  # any object that came from TensorFlow: tensor, op, variable, dataset, layer…
+FUNCTION = "function"  # a function or method defined in this module
+CLASS = "class"  # a class defined in this module
+INSTANCE = "instance"  # an instance of a class defined in this module
+
+_SESSION_PARAM = re.compile(r"(^|_)(sess|session)($|_|\d)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Value:
+    """What an expression is known to hold.
+
+    ``api`` is the canonical TF name for MODULE values and the producing API
+    for TF values; ``tensor`` is True when operators on the value build ops;
+    ``node`` is the FunctionDef/ClassDef for FUNCTION, CLASS and INSTANCE values.
+    """
+
+    kind: str
+    api: str = ""
+    tensor: bool = False
+    node: Optional[nodes.NodeNG] = None
+
+
+_IN_PROGRESS = object()
+
+
+class Dataflow:
+    """Resolves names and expressions of one module to :class:`Value` s, memoised per node."""
+
+    def __init__(self, module: nodes.Module) -> None:
+        self.module = module
+        self._memo: Dict[int, object] = {}
+        self._instance_attrs: Dict[int, Dict[str, List[nodes.NodeNG]]] = {}
+        #: Set by the module analysis: returns the Value a call to a local function returns.
+        self.function_return = lambda function: None
+
+    # -- public API -----------------------------------------------------------------
+
+    def value(self, expr: Optional[nodes.NodeNG]) -> Optional[Value]:
+        """Return what ``expr`` holds, or None when unknown."""
+        if expr is None:
+            return None
+        key = id(expr)
+        cached = self._memo.get(key)
+        if cached is _IN_PROGRESS:
+            return None
+        if key in self._memo:
+            return cached  # type: ignore[return-value]
+        self._memo[key] = _IN_PROGRESS
+        result = self._compute(expr)
+        self._memo[key] = result
+        return result
+
+    def qualname(self, expr: Optional[nodes.NodeNG]) -> Optional[str]:
+        """Return the canonical TF name an expression refers to (``tensorflow.train.Saver``), if any."""
+        value = self.value(expr)
+        if value is not None and value.kind == MODULE:
+            return value.api
+        return None
+
+    def definitions(self, node: nodes.NodeNG, name: str) -> Sequence[nodes.NodeNG]:
+        """Return the nodes that bind ``name`` as seen from ``node`` (Python's scoping rules)."""
+        scope = node.scope()
+        first = True
+        while scope is not None:
+            if not (isinstance(scope, nodes.ClassDef) and not first):
+                found = scope.locals.get(name)
+                if found:
+                    return found
+            first = False
+            parent = scope.parent
+            scope = parent.scope() if parent is not None else None
+        return ()
+
+    def instance_attributes(self, cls: nodes.ClassDef) -> Dict[str, List[nodes.NodeNG]]:
+        """Return ``self.X = …`` targets of every method of ``cls`` and its local bases, by name."""
+        key = id(cls)
+        if key not in self._instance_attrs:
+            attrs: Dict[str, List[nodes.NodeNG]] = {}
+            self._instance_attrs[key] = attrs
+            for base in self.local_bases(cls):
+                for name, targets in self.instance_attributes(base).items():
+                    attrs.setdefault(name, []).extend(targets)
+            for method in cls.body:
+                if not isinstance(method, FUNCTIONS) or not method.args.args:
+                    continue
+                self_name = method.args.args[0].name
+                for target in method.nodes_of_class(nodes.AssignAttr):
+                    if isinstance(target.expr, nodes.Name) and target.expr.name == self_name:
+                        attrs.setdefault(target.attrname, []).append(target)
+        return self._instance_attrs[key]
+
+    def local_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
+        """Return the base classes of ``cls`` that are defined in this module."""
+        bases = []
+        for base in cls.bases:
+            value = self.value(base)
+            if value is not None and value.kind == CLASS and value.node is not cls:
+                bases.append(value.node)
+        return bases
+
+    def method(self, cls: nodes.ClassDef, name: str, seen=None) -> Optional[nodes.NodeNG]:
+        """Return the method ``name`` of a local class, looked up through local bases."""
+        seen = seen or set()
+        if id(cls) in seen:
+            return None
+        seen.add(id(cls))
+        for node in cls.locals.get(name, ()):
+            if isinstance(node, FUNCTIONS):
+                return node
+        for base in self.local_bases(cls):
+            found = self.method(base, name, seen)
+            if found is not None:
+                return found
+        return None
+
+    def is_method_of_tf_object(self, func: nodes.NodeNG) -> bool:
+        """Return whether ``func`` is ``obj.attr`` on a TF object (a method, not a callable layer)."""
+        if not isinstance(func, nodes.Attribute):
+            return False
+        receiver = self.value(func.expr)
+        return receiver is not None and receiver.kind == TF
+
+    # -- computation ----------------------------------------------------------------
+
+    def _compute(self, expr: nodes.NodeNG) -> Optional[Value]:
+        if isinstance(expr, nodes.Name):
+            return self.combine([self._binding_value(d, expr.name) for d in self.definitions(expr, expr.name)])
+        if isinstance(expr, nodes.Attribute):
+            return self._attribute(expr)
+        if isinstance(expr, nodes.Call):
+            return self._call(expr)
+        if isinstance(expr, nodes.Subscript):
+            base = self.value(expr.value)
+            if base is not None and base.kind == TF:
+                return Value(TF, api=base.api, tensor=True)
+            return None
+        if isinstance(expr, nodes.BinOp):
+            return self._tensor_if_any(expr.left, expr.right)
+        if isinstance(expr, nodes.UnaryOp):
+            return None if expr.op == "not" else self._tensor_if_any(expr.operand)
+        if isinstance(expr, nodes.Compare):
+            return self._compare(expr)
+        if isinstance(expr, nodes.IfExp):
+            return self.combine([self.value(expr.body), self.value(expr.orelse)])
+        if isinstance(expr, nodes.NamedExpr):
+            return self.value(expr.value)
+        return None
+
+    def _tensor_if_any(self, *operands: nodes.NodeNG) -> Optional[Value]:
+        for operand in operands:
+            value = self.value(operand)
+            if value is not None and value.kind == TF and value.tensor:
+                return Value(TF, api=value.api, tensor=True)
+        return None
+
+    def _compare(self, expr: nodes.Compare) -> Optional[Value]:
+        if all(op in ("<", ">", "<=", ">=") for op, _ in expr.ops):
+            return self._tensor_if_any(expr.left, *(right for _, right in expr.ops))
+        return None
+
+    def _attribute(self, expr: nodes.Attribute) -> Optional[Value]:
+        base = self.value(expr.expr)
+        if base is None:
+            return None
+        if base.kind == MODULE:
+            return Value(MODULE, api=tfapi.canonical(f"{base.api}.{expr.attrname}"))
+        if base.kind == INSTANCE:
+            targets = self.instance_attributes(base.node).get(expr.attrname)
+            if targets:
+                return self.combine([self._binding_value(t) for t in targets])
+            method = self.method(base.node, expr.attrname)
+            return Value(FUNCTION, node=method) if method is not None else None
+        if base.kind == CLASS:
+            method = self.method(base.node, expr.attrname)
+            return Value(FUNCTION, node=method) if method is not None else None
+        if base.kind == SESSION and expr.attrname == "graph":
+            return Value(GRAPH)
+        if base.kind == TF:
+            return Value(TF, api=f"{base.api}.{expr.attrname}")
+        return None
+
+    def _call(self, call: nodes.Call) -> Optional[Value]:
+        func = call.func
+        callee = self.value(func)
+        if callee is not None:
+            if callee.kind == MODULE:
+                return self._tf_call(callee.api)
+            if callee.kind == TF and not self.is_method_of_tf_object(func):
+                return Value(TF, api=f"{callee.api}()", tensor=True)
+            if callee.kind == FUNCTION:
+                return self.function_return(callee.node)
+            if callee.kind == CLASS:
+                return Value(INSTANCE, node=callee.node)
+        if isinstance(func, nodes.Attribute):
+            receiver = self.value(func.expr)
+            if receiver is not None:
+                return self._method_result(receiver, func.attrname)
+        return None
+
+    @staticmethod
+    def _tf_call(api: str) -> Optional[Value]:
+        if not tfapi.is_tf_name(api):
+            return None
+        if api in tfapi.SESSION_CLASSES or api in tfapi.SESSION_GETTERS:
+            return Value(SESSION, api=api)
+        if api in tfapi.GRAPH_FACTORIES:
+            return Value(GRAPH, api=api)
+        return Value(TF, api=api, tensor=tfapi.returns_single_tensor(api))
+
+    @staticmethod
+    def _method_result(receiver: Value, method: str) -> Optional[Value]:
+        if receiver.kind == SESSION:
+            if method == "make_callable":
+                return Value(RUNNER)
+            if method in ("as_default", "__enter__"):
+                return receiver
+            return None
+        if receiver.kind == GRAPH:
+            if method in tfapi.GRAPH_LOOKUP_METHODS:
+                return Value(TF, api=f"Graph.{method}", tensor=True)
+            if method == "as_default":
+                return receiver
+            return None
+        if receiver.kind == TF and method in tfapi.OP_BUILDING_METHODS:
+            return Value(TF, api=f"{receiver.api}.{method}", tensor=method in tfapi.TENSOR_RETURNING_METHODS)
+        return None
+
+    @staticmethod
+    def combine(values: Sequence[Optional[Value]]) -> Optional[Value]:
+        """Merge the values of several bindings of one name: known only if they agree."""
+        known = [v for v in values if v is not _NONE_CONSTANT]
+        if not known or any(v is None for v in known):
+            return None
+        first = known[0]
+        if all(v == first for v in known):
+            return first
+        kinds = {v.kind for v in known}
+        if kinds == {TF}:
+            return Value(TF, api=first.api, tensor=all(v.tensor for v in known))
+        if kinds == {MODULE}:
+            return first if len({v.api for v in known}) == 1 else None
+        if len(kinds) == 1 and first.kind in (SESSION, GRAPH, RUNNER):
+            return first
+        return None
+
+    # -- bindings -------------------------------------------------------------------
+
+    def _binding_value(self, binding: nodes.NodeNG, name: str = "") -> Optional[Value]:
+        if isinstance(binding, (nodes.Import, nodes.ImportFrom)):
+            return self._import_value(binding, name)
+        if isinstance(binding, FUNCTIONS):
+            return Value(FUNCTION, node=binding)
+        if isinstance(binding, nodes.ClassDef):
+            return Value(CLASS, node=binding)
+        if isinstance(binding, (nodes.AssignName, nodes.AssignAttr)):
+            return self._target_value(binding)
+        return None
+
+    @staticmethod
+    def _import_value(node: nodes.NodeNG, name: str) -> Optional[Value]:
+        for imported, alias in node.names:
+            if isinstance(node, nodes.ImportFrom):
+                if (alias or imported) == name and imported != "*":
+                    if node.level:
+                        return None
+                    return Value(MODULE, api=tfapi.canonical(f"{node.modname}.{imported}"))
+            elif alias == name:
+                return Value(MODULE, api=tfapi.canonical(imported))
+            elif alias is None and imported.split(".")[0] == name:
+                return Value(MODULE, api=name)
+        return None
+
+    def _target_value(self, target: nodes.NodeNG) -> Optional[Value]:
+        parent = target.parent
+        index_path: List[int] = []
+        child = target
+        while isinstance(parent, (nodes.Tuple, nodes.List, nodes.Starred)):
+            if isinstance(parent, nodes.Starred):
+                return None
+            index_path.append(parent.elts.index(child))
+            child, parent = parent, parent.parent
+        if isinstance(parent, nodes.Assign):
+            return self._unpacked(parent.value, list(reversed(index_path)))
+        if isinstance(parent, (nodes.AnnAssign, nodes.NamedExpr)):
+            return self.value(parent.value) if not index_path else None
+        if isinstance(parent, nodes.AugAssign):
+            return self._tensor_if_any(parent.value)
+        if isinstance(parent, (nodes.With, nodes.AsyncWith)):
+            for context, alias in parent.items:
+                if alias is child:
+                    return self._unpacked(context, list(reversed(index_path)))
+            return None
+        if isinstance(parent, nodes.Arguments):
+            return self._parameter_value(target, parent)
+        return None
+
+    def _unpacked(self, expr: nodes.NodeNG, index_path: List[int]) -> Optional[Value]:
+        for index in index_path:
+            if isinstance(expr, (nodes.Tuple, nodes.List)):
+                if index >= len(expr.elts) or any(isinstance(e, nodes.Starred) for e in expr.elts):
+                    return None
+                expr = expr.elts[index]
+                continue
+            value = self.value(expr)
+            if value is None or value.kind != TF:
+                return None
+            return Value(TF, api=value.api, tensor=True)
+        if isinstance(expr, nodes.Const) and expr.value is None:
+            return _NONE_CONSTANT
+        return self.value(expr)
+
+    def _parameter_value(self, target: nodes.AssignName, arguments: nodes.Arguments) -> Optional[Value]:
+        function = arguments.parent
+        positional = list(arguments.posonlyargs or []) + list(arguments.args or [])
+        if (
+            isinstance(function, FUNCTIONS)
+            and positional
+            and positional[0] is target
+            and isinstance(function.parent, nodes.ClassDef)
+            and function.type == "method"
+        ):
+            return Value(INSTANCE, node=function.parent)
+        if _SESSION_PARAM.search(target.name):
+            return Value(SESSION, api="parameter")
+        return None
+
+
+_NONE_CONSTANT = Value("none")

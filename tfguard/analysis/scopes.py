@@ -1,0 +1,56 @@
+"""Walking a module by scope, without descending into nested definitions."""
+
+from __future__ import annotations
+
+from typing import Iterator, List, Optional, Union
+
+from astroid import nodes
+
+FunctionNode = Union[nodes.FunctionDef, nodes.AsyncFunctionDef]
+ScopeNode = Union[nodes.Module, nodes.FunctionDef, nodes.AsyncFunctionDef]
+FUNCTIONS = (nodes.FunctionDef, nodes.AsyncFunctionDef)
+LOOPS = (nodes.For, nodes.AsyncFor, nodes.While)
+
+
+def own_nodes(scope: ScopeNode) -> Iterator[nodes.NodeNG]:
+    """Yield every node that runs as part of ``scope``'s own code, in source order.
+
+    Bodies of nested functions, lambdas and classes are skipped; a nested
+    definition's decorators and default values are not, since they run here.
+    """
+    stack: List[nodes.NodeNG] = list(reversed(scope.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(_children_run_here(node)))
+
+
+def _children_run_here(node: nodes.NodeNG) -> List[nodes.NodeNG]:
+    if isinstance(node, (*FUNCTIONS, nodes.Lambda)):
+        run_here: List[nodes.NodeNG] = [d for d in node.args.defaults if d is not None]
+        decorators = getattr(node, "decorators", None)
+        if decorators is not None:
+            run_here.insert(0, decorators)
+        return run_here
+    if isinstance(node, nodes.ClassDef):
+        return [node.decorators] if node.decorators is not None else []
+    return list(node.get_children())
+
+
+def owner_scope(node: nodes.NodeNG) -> Optional[ScopeNode]:
+    """Return the module or function whose own code contains ``node`` (None inside a lambda or class body)."""
+    child, parent = node, node.parent
+    while parent is not None:
+        if isinstance(parent, FUNCTIONS) and child in parent.body:
+            return parent
+        if isinstance(parent, (nodes.Lambda, nodes.ClassDef)) and child not in _children_run_here(parent):
+            return None
+        if isinstance(parent, FUNCTIONS):
+            return owner_scope(parent)
+        child, parent = parent, parent.parent
+    return child if isinstance(child, nodes.Module) else None
+
+
+def position(node: nodes.NodeNG) -> tuple:
+    """Return a sortable (line, column) for ``node``."""
+    return (node.lineno or 0, node.col_offset or 0)

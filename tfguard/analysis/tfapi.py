@@ -1,0 +1,209 @@
+"""What tfguard knows about TensorFlow's Python API, as data.
+
+Names here are canonical: ``tensorflow.compat.v1.X`` is written ``tensorflow.X``
+and TF 0.x names are mapped to their 1.x successors (see :data:`RENAMES`).
+A test run where TensorFlow is installed checks that every entry names a real
+API (entries in :data:`TF1_ONLY_PREFIXES` exist only in TF 1.x).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Optional, Tuple
+
+TF = "tensorflow"
+
+#: Old or alternative spellings and the canonical name they stand for.
+RENAMES: Dict[str, str] = {
+    "tensorflow.scalar_summary": "tensorflow.summary.scalar",
+    "tensorflow.histogram_summary": "tensorflow.summary.histogram",
+    "tensorflow.image_summary": "tensorflow.summary.image",
+    "tensorflow.audio_summary": "tensorflow.summary.audio",
+    "tensorflow.merge_summary": "tensorflow.summary.merge",
+    "tensorflow.merge_all_summaries": "tensorflow.summary.merge_all",
+    "tensorflow.train.SummaryWriter": "tensorflow.summary.FileWriter",
+    "tensorflow.initialize_all_variables": "tensorflow.global_variables_initializer",
+    "tensorflow.initialize_local_variables": "tensorflow.local_variables_initializer",
+    "tensorflow.initialize_variables": "tensorflow.variables_initializer",
+    "tensorflow.contrib.data": "tensorflow.data",
+    "tensorflow.io.gfile": "tensorflow.gfile",
+    "tensorflow.compat.v1.keras": "tensorflow.keras",
+}
+
+#: Calls that create a session: they add no op, but each one allocates a runtime.
+SESSION_CLASSES: FrozenSet[str] = frozenset({
+    "tensorflow.Session",
+    "tensorflow.InteractiveSession",
+    "tensorflow.train.MonitoredSession",
+    "tensorflow.train.MonitoredTrainingSession",
+    "tensorflow.train.SingularMonitoredSession",
+})
+
+#: Calls that return an existing session.
+SESSION_GETTERS: FrozenSet[str] = frozenset({
+    "tensorflow.get_default_session",
+    "tensorflow.keras.backend.get_session",
+    "keras.backend.get_session",
+})
+
+#: Calls that return a graph object.
+GRAPH_FACTORIES: FrozenSet[str] = frozenset({"tensorflow.Graph", "tensorflow.get_default_graph"})
+
+#: Calls that replace the default graph, so ops built afterwards go to a fresh one.
+GRAPH_RESETS: FrozenSet[str] = frozenset({
+    "tensorflow.reset_default_graph",
+    "tensorflow.keras.backend.clear_session",
+    "keras.backend.clear_session",
+})
+
+#: Calls that run the graph although they are not ``Session.run``.
+GRAPH_RUN_FUNCTIONS: FrozenSet[str] = frozenset({"tensorflow.train.global_step"})
+
+#: Calls that add no op to the graph.  An entry ending in ``.*`` covers a whole namespace.
+NON_OP_APIS: FrozenSet[str] = frozenset({
+    # sessions, configuration and run options
+    "tensorflow.Session", "tensorflow.InteractiveSession", "tensorflow.ConfigProto",
+    "tensorflow.GPUOptions", "tensorflow.GraphOptions", "tensorflow.OptimizerOptions",
+    "tensorflow.RunOptions", "tensorflow.RunMetadata",
+    "tensorflow.train.MonitoredSession", "tensorflow.train.MonitoredTrainingSession",
+    "tensorflow.train.SingularMonitoredSession", "tensorflow.train.ChiefSessionCreator",
+    "tensorflow.train.WorkerSessionCreator", "tensorflow.train.ClusterSpec", "tensorflow.train.Server",
+    "tensorflow.train.replica_device_setter", "tensorflow.get_default_session",
+    # graph and scope management
+    "tensorflow.device", "tensorflow.name_scope", "tensorflow.variable_scope",
+    "tensorflow.get_variable_scope", "tensorflow.get_default_graph", "tensorflow.Graph",
+    "tensorflow.reset_default_graph", "tensorflow.control_dependencies", "tensorflow.colocate_with",
+    "tensorflow.get_collection", "tensorflow.get_collection_ref", "tensorflow.add_to_collection",
+    "tensorflow.add_to_collections", "tensorflow.trainable_variables", "tensorflow.global_variables",
+    "tensorflow.local_variables", "tensorflow.model_variables", "tensorflow.all_variables",
+    "tensorflow.moving_average_variables", "tensorflow.train.get_global_step",
+    "tensorflow.train.write_graph", "tensorflow.train.export_meta_graph",
+    # utilities that never touch the graph
+    "tensorflow.logging.*", "tensorflow.app.*", "tensorflow.flags.*", "tensorflow.gfile.*",
+    "tensorflow.errors.*", "tensorflow.test.*", "tensorflow.sysconfig.*", "tensorflow.version.*",
+    "tensorflow.train.latest_checkpoint", "tensorflow.train.get_checkpoint_state",
+    "tensorflow.train.checkpoint_exists", "tensorflow.train.global_step", "tensorflow.train.Coordinator",
+    "tensorflow.train.start_queue_runners", "tensorflow.train.list_variables",
+    "tensorflow.train.load_checkpoint", "tensorflow.train.load_variable", "tensorflow.train.NewCheckpointReader",
+    "tensorflow.train.SessionRunHook", "tensorflow.train.SessionRunArgs", "tensorflow.train.StopAtStepHook",
+    "tensorflow.train.LoggingTensorHook", "tensorflow.summary.FileWriter", "tensorflow.summary.FileWriterCache",
+    "tensorflow.TensorShape", "tensorflow.Dimension", "tensorflow.as_dtype", "tensorflow.DType",
+    "tensorflow.dtypes.as_dtype", "tensorflow.set_random_seed", "tensorflow.disable_eager_execution",
+    "tensorflow.disable_v2_behavior", "tensorflow.enable_eager_execution", "tensorflow.executing_eagerly",
+    "tensorflow.is_tensor", "tensorflow.get_logger", "tensorflow.config.*",
+    "tensorflow.python_io.TFRecordWriter", "tensorflow.python_io.tf_record_iterator",
+    "tensorflow.io.TFRecordWriter", "tensorflow.io.tf_record_iterator", "tensorflow.io.TFRecordOptions",
+    "tensorflow.python_io.TFRecordOptions",
+    # protocol-buffer classes
+    "tensorflow.Summary", "tensorflow.Summary.Value", "tensorflow.Summary.Image", "tensorflow.Event",
+    "tensorflow.GraphDef", "tensorflow.NodeDef", "tensorflow.MetaGraphDef", "tensorflow.HistogramProto",
+    "tensorflow.SummaryMetadata", "tensorflow.AttrValue", "tensorflow.NameAttrList", "tensorflow.TensorInfo",
+    "tensorflow.train.Example", "tensorflow.train.SequenceExample", "tensorflow.train.Features",
+    "tensorflow.train.Feature", "tensorflow.train.FeatureList", "tensorflow.train.FeatureLists",
+    "tensorflow.train.BytesList", "tensorflow.train.FloatList", "tensorflow.train.Int64List",
+    "tensorflow.train.SaverDef", "tensorflow.train.ServerDef", "tensorflow.train.ClusterDef",
+    "tensorflow.train.JobDef",
+    # objects whose construction adds no op (their methods may)
+    "tensorflow.train.GradientDescentOptimizer", "tensorflow.train.AdamOptimizer",
+    "tensorflow.train.MomentumOptimizer", "tensorflow.train.RMSPropOptimizer",
+    "tensorflow.train.AdagradOptimizer", "tensorflow.train.AdadeltaOptimizer",
+    "tensorflow.train.FtrlOptimizer", "tensorflow.train.ProximalGradientDescentOptimizer",
+    "tensorflow.train.ProximalAdagradOptimizer", "tensorflow.train.SyncReplicasOptimizer",
+    "tensorflow.estimator.*", "tensorflow.feature_column.*", "tensorflow.keras.callbacks.*",
+    "tensorflow.keras.datasets.*", "tensorflow.keras.utils.*", "tensorflow.keras.preprocessing.*",
+    "tensorflow.keras.backend.get_session", "tensorflow.keras.backend.set_session",
+    "tensorflow.keras.backend.clear_session", "tensorflow.keras.backend.set_learning_phase",
+    "tensorflow.saved_model.builder.SavedModelBuilder",
+})
+
+#: Namespaces (or names) that exist only in TensorFlow 1.x.
+TF1_ONLY_PREFIXES: Tuple[str, ...] = ("tensorflow.contrib", "tensorflow.logging.", "tensorflow.app.")
+
+#: Constructors of layer objects: creating one adds no op, calling it does.
+LAYER_NAMESPACES: Tuple[str, ...] = ("tensorflow.layers.", "tensorflow.keras.layers.", "keras.layers.")
+
+#: Calls that return a Python list or tuple of tensors rather than one tensor.
+SEQUENCE_RETURNING: FrozenSet[str] = frozenset({
+    "tensorflow.split", "tensorflow.unstack", "tensorflow.unpack", "tensorflow.gradients",
+    "tensorflow.meshgrid", "tensorflow.tuple", "tensorflow.while_loop", "tensorflow.dynamic_partition",
+    "tensorflow.nn.moments", "tensorflow.nn.dynamic_rnn", "tensorflow.nn.bidirectional_dynamic_rnn",
+    "tensorflow.nn.top_k", "tensorflow.unique", "tensorflow.py_func", "tensorflow.numpy_function",
+    "tensorflow.train.batch", "tensorflow.train.shuffle_batch",
+})
+
+#: Methods of TensorFlow objects that add ops to the graph.
+OP_BUILDING_METHODS: FrozenSet[str] = frozenset({
+    # optimizers
+    "minimize", "compute_gradients", "apply_gradients",
+    # variables
+    "assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
+    "scatter_nd_update", "read_value", "initialized_value", "count_up_to",
+    # tf.data
+    "map", "batch", "padded_batch", "shuffle", "repeat", "prefetch", "filter", "interleave",
+    "flat_map", "apply", "take", "skip", "cache", "unbatch", "concatenate", "zip", "shard",
+    "map_and_batch", "make_one_shot_iterator", "make_initializable_iterator", "get_next",
+    "string_handle", "make_initializer",
+    # queues, tables, models, templates
+    "enqueue", "enqueue_many", "dequeue", "dequeue_many", "dequeue_up_to", "lookup", "apply_gradient",
+    "take_grad", "call", "predict_on_batch",
+})
+
+#: Op-building methods whose result is one tensor (others return datasets, ops or structures).
+TENSOR_RETURNING_METHODS: FrozenSet[str] = frozenset({
+    "assign", "assign_add", "assign_sub", "read_value", "initialized_value", "count_up_to",
+    "scatter_update", "scatter_add", "scatter_sub", "scatter_nd_update", "dequeue", "lookup", "call",
+})
+
+#: Graph methods that return an existing tensor or operation.
+GRAPH_LOOKUP_METHODS: FrozenSet[str] = frozenset({
+    "get_tensor_by_name", "get_operation_by_name", "as_graph_element",
+})
+
+
+def canonical(qualname: str) -> str:
+    """Map a dotted TF name to its canonical spelling (``compat.v1`` and TF 0.x names removed)."""
+    for prefix in ("tensorflow.compat.v1", "tensorflow._api.v1"):
+        if qualname == prefix:
+            return TF
+        if qualname.startswith(prefix + "."):
+            qualname = TF + qualname[len(prefix):]
+            break
+    if qualname in RENAMES:
+        return RENAMES[qualname]
+    head, _, tail = qualname.rpartition(".")
+    while head:
+        if head in RENAMES:
+            return RENAMES[head] + qualname[len(head):]
+        head, _, _ = head.rpartition(".")
+    return qualname
+
+
+def _in_table(qualname: str, table: FrozenSet[str]) -> bool:
+    if qualname in table:
+        return True
+    parts = qualname.split(".")
+    return any(".".join(parts[:i]) + ".*" in table for i in range(1, len(parts)))
+
+
+def is_tf_name(qualname: Optional[str]) -> bool:
+    """Return whether ``qualname`` is in the TensorFlow (or standalone Keras) namespace."""
+    return bool(qualname) and (qualname == TF or qualname.startswith((TF + ".", "keras.")))
+
+
+def builds_ops(qualname: str) -> bool:
+    """Return whether calling the canonical TF API ``qualname`` adds ops to the default graph."""
+    if _in_table(qualname, NON_OP_APIS):
+        return False
+    if qualname.startswith(LAYER_NAMESPACES):
+        leaf = qualname.rsplit(".", 1)[1]
+        return not leaf[:1].isupper()
+    return qualname.startswith(TF + ".")
+
+
+def returns_single_tensor(qualname: str) -> bool:
+    """Return whether an op-building TF API returns one tensor (so operators on it build ops)."""
+    return builds_ops(qualname) and qualname not in SEQUENCE_RETURNING and not _is_class(qualname)
+
+
+def _is_class(qualname: str) -> bool:
+    leaf = qualname.rsplit(".", 1)[-1]
+    return leaf[:1].isupper() and qualname not in {"tensorflow.Variable"}

@@ -1,0 +1,134 @@
+"""Shared machinery of the rules that flag graph building inside ``sess.run`` loops (TFG101–TFG108).
+
+Each rule claims the build sites it is about (by TF API or method name) and has
+a priority; every build site in a session loop is reported once, under the
+claiming rule with the highest priority (the most specific code wins).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Dict, FrozenSet, Iterable, List, Optional
+
+from astroid import nodes
+
+from tfguard.analysis.module import BuildEvent, BuildSite, ModuleAnalysis, describe
+from tfguard.finding import Finding
+from tfguard.registry import Rule, all_rules
+
+
+class LoopBuildRule(Rule):
+    """A rule about something built on every iteration of a session loop."""
+
+    #: Canonical TF names this rule is about.
+    apis: ClassVar[FrozenSet[str]] = frozenset()
+    #: Methods of TF objects this rule is about.
+    methods: ClassVar[FrozenSet[str]] = frozenset()
+    #: Higher wins when several rules claim one site.
+    priority: ClassVar[int] = 10
+    #: What the site does, as a verb phrase: "builds new save/restore ops".
+    effect: ClassVar[str] = "adds new ops to the graph"
+    #: How to fix it, as an imperative: "create it once, before the loop".
+    fix: ClassVar[str] = ""
+
+    def claims(self, site: BuildSite) -> bool:
+        """Return whether this rule is about ``site``."""
+        if site.api in self.apis:
+            return True
+        return site.api.startswith(".") and site.api[1:] in self.methods
+
+    def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """Yield this rule's share of the module's session-loop findings."""
+        return [f for f in session_loop_findings(module) if f.code == self.code]
+
+    def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> str:
+        """Return the finding's message: what is built, in which loop, and the fix."""
+        run = module.loop_run(loop)
+        loop_text = f"the `{run.display}` loop at line {loop.lineno}" if run else f"the loop at line {loop.lineno}"
+        site = event.site
+        if event.chain:
+            what = f"`{describe(event.node)}` calls `{site.display}` at line {site.line}, which {self.effect}"
+        else:
+            what = f"`{site.display}` {self.effect}"
+        return f"{what} on every iteration of {loop_text}; {self.fix}"
+
+
+@dataclass(frozen=True)
+class _Claim:
+    node: nodes.NodeNG
+    rule: LoopBuildRule
+    event: BuildEvent
+    loop: nodes.NodeNG
+
+
+_CACHE_ATTR = "_tfguard_session_loop_findings"
+
+
+def session_loop_findings(module: ModuleAnalysis) -> List[Finding]:
+    """Return the findings of every LoopBuildRule on ``module``, computed once per module."""
+    cached = getattr(module, _CACHE_ATTR, None)
+    if cached is None:
+        cached = _compute(module)
+        setattr(module, _CACHE_ATTR, cached)
+    return cached
+
+
+def _loop_rules() -> List[LoopBuildRule]:
+    rules = [r for r in all_rules().values() if isinstance(r, LoopBuildRule)]
+    return sorted(rules, key=lambda r: -r.priority)
+
+
+def _best_claim(module: ModuleAnalysis, node, loop, rules: List[LoopBuildRule]) -> Optional[_Claim]:
+    event = module.build_event(node)
+    best: Optional[_Claim] = None
+    for candidate in module.helper_events(event):
+        for rule in rules:
+            if best is not None and rule.priority <= best.rule.priority:
+                break
+            if rule.claims(candidate.site):
+                best = _Claim(node, rule, candidate, loop)
+                break
+    return best
+
+
+def _compute(module: ModuleAnalysis) -> List[Finding]:
+    rules = _loop_rules()
+    claims: Dict[int, _Claim] = {}
+    for scope in module.scopes():
+        for node in module.own_nodes(scope):
+            if module.build_event(node) is None:
+                continue
+            loop = module.session_loop_of(node)
+            if loop is None or module.fresh_graph_before(node, loop):
+                continue
+            claim = _best_claim(module, node, loop, rules)
+            if claim is not None:
+                claims[id(node)] = claim
+    return [_finding(module, c) for c in claims.values() if not _inside_stronger_claim(c, claims)]
+
+
+def _inside_stronger_claim(claim: _Claim, claims: Dict[int, _Claim]) -> bool:
+    """A build nested in another reported build of at least its priority is not reported again."""
+    parent = claim.node.parent
+    while parent is not None and not parent.is_statement:
+        outer = claims.get(id(parent))
+        if outer is not None and outer.rule.priority >= claim.rule.priority:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _finding(module: ModuleAnalysis, claim: _Claim) -> Finding:
+    node, rule = claim.node, claim.rule
+    return Finding(
+        path=module.path,
+        line=node.lineno,
+        column=node.col_offset + 1,
+        end_line=node.end_lineno or node.lineno,
+        end_column=(node.end_col_offset if node.end_col_offset is not None else node.col_offset) + 1,
+        code=rule.code,
+        name=rule.name,
+        severity=rule.severity,
+        message=rule.message(module, claim.event, claim.loop),
+        chain=claim.event.chain,
+    )
