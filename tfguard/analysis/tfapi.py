@@ -3,7 +3,7 @@
 Names here are canonical: ``tensorflow.compat.v1.X`` is written ``tensorflow.X``
 and TF 0.x names are mapped to their 1.x successors (see :data:`RENAMES`).
 A test run where TensorFlow is installed checks that every entry names a real
-API (entries in :data:`TF1_ONLY_PREFIXES` exist only in TF 1.x).
+API (entries under :data:`LEGACY_PREFIXES` exist only in older releases).
 """
 
 from __future__ import annotations
@@ -115,8 +115,16 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.saved_model.builder.SavedModelBuilder",
 })
 
-#: Namespaces (or names) that exist only in TensorFlow 1.x.
-TF1_ONLY_PREFIXES: Tuple[str, ...] = ("tensorflow.contrib", "tensorflow.logging.", "tensorflow.app.")
+#: Names (or prefixes) that exist only in TensorFlow 1.x or in TF 2 releases before Keras 3;
+#: the keys of :data:`RENAMES` are old spellings too.
+LEGACY_PREFIXES: Tuple[str, ...] = (
+    "tensorflow.contrib",
+    "tensorflow.estimator",
+    "tensorflow.unpack",
+    "tensorflow.keras.backend.get_session",
+    "tensorflow.keras.backend.set_session",
+    "tensorflow.keras.backend.set_learning_phase",
+)
 
 #: Constructors of layer objects: creating one adds no op, calling it does.
 LAYER_NAMESPACES: Tuple[str, ...] = ("tensorflow.layers.", "tensorflow.keras.layers.", "keras.layers.")
