@@ -43,6 +43,29 @@ def is_excluded(path: str, patterns: Sequence[str], root: Optional[str] = None) 
     return False
 
 
+def is_excluded_with_parents(path: str, patterns: Sequence[str], root: Optional[str] = None) -> bool:
+    """Return whether ``path`` or one of its parent folders is excluded (for ``--force-exclude``).
+
+    Parents are only looked at below ``root`` (or, outside it, in the relative
+    path as given), so a project that itself lives in a folder named ``build``
+    is not excluded as a whole.
+    """
+    if is_excluded(path, patterns, root):
+        return True
+    posix = _strip_dot(path.replace(os.sep, "/"))
+    rel = None
+    if root:
+        rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+        if rel == ".." or rel.startswith("../"):
+            rel = None
+    if rel is None and not posix.startswith(("/", "../")) and not os.path.isabs(path):
+        rel = posix
+    if rel is None:
+        return False
+    parts = PurePosixPath(rel).parts
+    return any(is_excluded("/".join(parts[:i]), patterns) for i in range(1, len(parts)))
+
+
 def is_virtualenv(folder: str) -> bool:
     """Return whether ``folder`` is a virtual environment, whatever its name (PEP 405 marker)."""
     return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
@@ -67,7 +90,7 @@ def iter_python_files(
     ``exclude`` (see :func:`is_excluded`, which ``root`` is passed to).
     """
     for path in paths:
-        if force_exclude and is_excluded(path, exclude, root):
+        if force_exclude and is_excluded_with_parents(path, exclude, root):
             continue
         if os.path.isdir(path):
             yield from _walk(path, exclude, root)
