@@ -48,7 +48,9 @@ def _define_rules() -> List[type]:
         def check(self, module):
             for call in _calls_named(module, "bad"):
                 scope = call.scope()
-                chain = [ChainLink(module.path, scope.lineno, scope.name)] if isinstance(scope, nodes.FunctionDef) else []
+                chain = []
+                if isinstance(scope, nodes.FunctionDef):
+                    chain = [ChainLink(module.path, scope.lineno, scope.name)]
                 yield _finding(self, module, call, chain)
 
     class FlagMehCall(Rule):

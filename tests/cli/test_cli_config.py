@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from cli_helpers import TF, located
 
 SOURCE = TF + "bad()\nmeh()\nrare()\n"

@@ -44,7 +44,8 @@ def test_explicit_paths_are_checked_unless_force_exclude(project, write, run_jso
     assert paths_reported(run_json, "build/b.py", "pkg/d_pb2.py", "--extend-exclude", "*_pb2.py") == [
         "build/b.py", "pkg/d_pb2.py"
     ]
-    assert paths_reported(run_json, "--force-exclude", "build/b.py", "pkg/d_pb2.py", "--extend-exclude", "*_pb2.py") == []
+    forced = ("--force-exclude", "build/b.py", "pkg/d_pb2.py", "--extend-exclude", "*_pb2.py")
+    assert paths_reported(run_json, *forced) == []
     status, out, err = run("check", "--force-exclude", "build")
     assert (status, out, err) == (0, "", "All checks passed (0 files).\n")
 

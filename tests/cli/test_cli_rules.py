@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import tfguard
 from tfguard import catalog, cli
 

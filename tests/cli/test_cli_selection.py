@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cli_helpers import TF
 
 SOURCE = TF + "bad()\nmeh()\nrare()\n"

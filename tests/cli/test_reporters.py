@@ -68,7 +68,10 @@ def test_empty_reports():
         (CheckResult(files_checked=1), "All checks passed (1 file)."),
         (RESULT, "Found 4 findings (2 errors, 1 warning, 1 info) in 6 files. 2 files could not be checked."),
         (CheckResult(findings=RESULT.findings[:1], files_checked=1), "Found 1 finding (1 warning) in 1 file."),
-        (CheckResult(errors=RESULT.errors[:1], files_checked=3), "No findings in 3 files. 1 file could not be checked."),
+        (
+            CheckResult(errors=RESULT.errors[:1], files_checked=3),
+            "No findings in 3 files. 1 file could not be checked.",
+        ),
     ],
 )
 def test_summary(result, line):
