@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Optional, Sequence
 
 #: Folders never descended into.
 DEFAULT_EXCLUDE = (
@@ -15,48 +15,100 @@ DEFAULT_EXCLUDE = (
 )
 
 
-def is_excluded(path: str, patterns: Sequence[str]) -> bool:
+def is_excluded(path: str, patterns: Sequence[str], root: Optional[str] = None) -> bool:
     """Return whether ``path`` matches one of the glob ``patterns``.
 
     A pattern without ``/`` is matched against the last part of the path
     (``build``, ``*_pb2.py``); one with ``/`` against the whole path
-    (``tests/data/*``, ``**/generated/*``).
+    (``tests/data/*``, ``**/generated/*``), both as given and, when ``root``
+    is set, relative to ``root`` (the project folder).
     """
-    posix = path.replace(os.sep, "/")
-    while posix.startswith("./"):
-        posix = posix[2:]
+    posix = _strip_dot(path.replace(os.sep, "/"))
     name = PurePosixPath(posix).name
+    candidates = [posix]
+    if root:
+        rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+        if rel != ".." and not rel.startswith("../"):
+            candidates.append(rel)
     for pattern in patterns:
         if "/" in pattern:
             stripped = pattern.rstrip("/")
-            if fnmatch(posix, stripped) or fnmatch(posix, stripped + "/*") or fnmatch(posix, "*/" + stripped):
-                return True
+            for candidate in candidates:
+                if fnmatch(candidate, stripped) or fnmatch(candidate, stripped + "/*") or fnmatch(
+                    candidate, "*/" + stripped
+                ):
+                    return True
         elif fnmatch(name, pattern):
             return True
     return False
 
 
+def is_excluded_with_parents(path: str, patterns: Sequence[str], root: Optional[str] = None) -> bool:
+    """Return whether ``path`` or one of its parent folders is excluded (for ``--force-exclude``).
+
+    Parents are only looked at below ``root`` (or, outside it, in the relative
+    path as given), so a project that itself lives in a folder named ``build``
+    is not excluded as a whole.
+    """
+    if is_excluded(path, patterns, root):
+        return True
+    posix = _strip_dot(path.replace(os.sep, "/"))
+    rel = None
+    if root:
+        rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+        if rel == ".." or rel.startswith("../"):
+            rel = None
+    if rel is None and not posix.startswith(("/", "../")) and not os.path.isabs(path):
+        rel = posix
+    if rel is None:
+        return False
+    parts = PurePosixPath(rel).parts
+    return any(is_excluded("/".join(parts[:i]), patterns) for i in range(1, len(parts)))
+
+
+def is_virtualenv(folder: str) -> bool:
+    """Return whether ``folder`` is a virtual environment, whatever its name (PEP 405 marker)."""
+    return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
+
+
+def _strip_dot(posix: str) -> str:
+    while posix.startswith("./"):
+        posix = posix[2:]
+    return posix
+
+
 def iter_python_files(
-    paths: Iterable[str], exclude: Sequence[str] = DEFAULT_EXCLUDE, force_exclude: bool = False
+    paths: Iterable[str],
+    exclude: Sequence[str] = DEFAULT_EXCLUDE,
+    force_exclude: bool = False,
+    root: Optional[str] = None,
 ) -> Iterator[str]:
     """Yield the Python files named by ``paths``, walking folders in sorted order.
 
-    Files named explicitly are always yielded unless ``force_exclude`` is set;
-    files found by walking a folder are skipped when they match ``exclude``.
+    Files named explicitly are always yielded, as given, unless ``force_exclude``
+    is set; files found by walking a folder are skipped when they match
+    ``exclude`` (see :func:`is_excluded`, which ``root`` is passed to).
     """
-    for root in paths:
-        if os.path.isdir(root):
-            yield from _walk(root, exclude)
-        elif not force_exclude or not is_excluded(root, exclude):
-            yield root
+    for path in paths:
+        if force_exclude and is_excluded_with_parents(path, exclude, root):
+            continue
+        if os.path.isdir(path):
+            yield from _walk(path, exclude, root)
+        else:
+            yield path
 
 
-def _walk(root: str, exclude: Sequence[str]) -> Iterator[str]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not is_excluded(os.path.join(dirpath, d), exclude))
+def _walk(top: str, exclude: Sequence[str], root: Optional[str]) -> Iterator[str]:
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not is_excluded(os.path.join(dirpath, d), exclude, root) and not is_virtualenv(os.path.join(dirpath, d))
+        )
         for name in sorted(filenames):
             if not name.endswith((".py", ".pyi")):
                 continue
             full = os.path.join(dirpath, name)
-            if not is_excluded(full, exclude):
-                yield full
+            if not is_excluded(full, exclude, root):
+                # "./pkg/a.py" -> "pkg/a.py": relative paths stay relative, without noise.
+                yield full[2:] if top in (".", "./") and full.startswith("./") else full

@@ -102,7 +102,8 @@ def check_paths(paths: Iterable[str], settings: Optional[Settings] = None, force
             raise FileNotFoundError(path)
     exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
     result = CheckResult()
-    for path in iter_python_files(paths, exclude, force_exclude=force_exclude):
+    root = settings.root or None
+    for path in iter_python_files(paths, exclude, force_exclude=force_exclude, root=root):
         result.files_checked += 1
         try:
             result.findings.extend(check_file(path, settings))

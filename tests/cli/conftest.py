@@ -1,0 +1,150 @@
+"""Fixtures for the command-line tests: test-only rules and a throwaway project folder."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+from typing import Callable, Dict, List, Tuple
+
+import pytest
+from astroid import nodes
+
+from tfguard.cli import main
+from tfguard.finding import ChainLink, Finding
+from tfguard.registry import Rule, all_rules
+
+
+def _calls_named(analysis, name: str):
+    for call in analysis.module.nodes_of_class(nodes.Call):
+        if isinstance(call.func, nodes.Name) and call.func.name == name:
+            yield call
+
+
+def _finding(rule: Rule, analysis, node, chain=()) -> Finding:
+    return Finding(
+        path=analysis.path,
+        line=node.lineno,
+        column=node.col_offset + 1,
+        end_line=node.end_lineno,
+        end_column=node.end_col_offset + 1,
+        code=rule.code,
+        name=rule.name,
+        severity=rule.severity,
+        message=f"call to {node.func.name}()",
+        chain=tuple(chain),
+    )
+
+
+def _define_rules() -> List[type]:
+    """Define the test rules; a class statement registers a Rule subclass."""
+
+    class FlagBadCall(Rule):
+        code = "TFG901"
+        name = "test-bad-call"
+        severity = "error"
+        summary = "Every call to bad() (test rule)."
+
+        def check(self, module):
+            for call in _calls_named(module, "bad"):
+                scope = call.scope()
+                chain = []
+                if isinstance(scope, nodes.FunctionDef):
+                    chain = [ChainLink(module.path, scope.lineno, scope.name)]
+                yield _finding(self, module, call, chain)
+
+    class FlagMehCall(Rule):
+        code = "TFG902"
+        name = "test-meh-call"
+        severity = "warning"
+        summary = "Every call to meh() (test rule)."
+
+        def check(self, module):
+            for call in _calls_named(module, "meh"):
+                yield _finding(self, module, call)
+
+    class FlagRareCall(Rule):
+        code = "TFG951"
+        name = "test-rare-call"
+        severity = "info"
+        summary = "Every call to rare() (test rule, off by default)."
+        default_enabled = False
+
+        def check(self, module):
+            for call in _calls_named(module, "rare"):
+                yield _finding(self, module, call)
+
+    class Explode(Rule):
+        code = "TFG990"
+        name = "test-explode"
+        severity = "error"
+        summary = "Crashes on a call to explode() (test rule)."
+
+        def check(self, module):
+            for _ in _calls_named(module, "explode"):
+                raise RuntimeError("test rule exploded")
+            return []
+
+    return [FlagBadCall, FlagMehCall, FlagRareCall, Explode]
+
+
+@pytest.fixture
+def test_rules() -> Dict[str, type]:
+    """Register TFG901 (error), TFG902 (warning), TFG951 (info, off by default), TFG990 (crashes) for one test."""
+    all_rules.cache_clear()
+    classes = _define_rules()
+    all_rules.cache_clear()
+    try:
+        yield {cls.code: cls for cls in classes}
+    finally:
+        for cls in classes:
+            cls.code = ""  # the registry skips a subclass without a code of its own
+        all_rules.cache_clear()
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test_rules) -> Path:
+    """A project folder with an empty ``[tool.tfguard]`` table, made the working folder."""
+    (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def write() -> Callable[..., Path]:
+    """Write a dedented source file (parents created) under the working folder and return its path."""
+
+    def _write(relpath: str, source: str = "", data: bytes = b"") -> Path:
+        path = Path(relpath)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if data:
+            path.write_bytes(data)
+        else:
+            path.write_text(textwrap.dedent(source).lstrip("\n"))
+        return path
+
+    return _write
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture) -> Callable[..., Tuple[int, str, str]]:
+    """Run ``main(args)`` in-process; return (exit status, stdout, stderr)."""
+
+    def _run(*args: str) -> Tuple[int, str, str]:
+        status = main(list(args))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return _run
+
+
+@pytest.fixture
+def run_json(run) -> Callable[..., Tuple[int, dict]]:
+    """Run ``tfguard check --format json ARGS``; return (exit status, parsed document)."""
+
+    def _run_json(*args: str) -> Tuple[int, dict]:
+        status, out, err = run("check", "--format", "json", *args)
+        assert "Traceback" not in err
+        return status, json.loads(out)
+
+    return _run_json
