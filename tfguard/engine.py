@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, List, Optional
 
 from tfguard.analysis.module import ModuleAnalysis
+from tfguard.analysis.project import Project
 from tfguard.config import Settings
 from tfguard.discovery import DEFAULT_EXCLUDE, iter_python_files
 from tfguard.finding import Finding
@@ -50,11 +51,14 @@ def parse_error_finding(path: str, failure: ParseFailure) -> Finding:
     )
 
 
-def check_source(source: str, path: str = "<string>", settings: Optional[Settings] = None) -> List[Finding]:
+def check_source(
+    source: str, path: str = "<string>", settings: Optional[Settings] = None, project: Optional[Project] = None
+) -> List[Finding]:
     """Check one module's source text and return its findings, sorted.
 
     The source is parsed, never imported or executed.  A file that does not
-    parse yields a single TFG000 finding.
+    parse yields a single TFG000 finding.  With a ``project``, calls into the
+    project's other files are followed (see :class:`~tfguard.analysis.project.Project`).
     """
     settings = settings or Settings()
     suppressions = read_suppressions(source)
@@ -65,7 +69,12 @@ def check_source(source: str, path: str = "<string>", settings: Optional[Setting
     except ParseFailure as failure:
         findings = [parse_error_finding(path, failure)]
     else:
-        findings = list(_run_rules(ModuleAnalysis(module, path), path, settings))
+        analysis = ModuleAnalysis(module, path, project)
+        try:
+            findings = list(_run_rules(analysis, path, settings))
+        finally:
+            if project is not None:
+                project.release(analysis)
     kept = [f for f in findings if settings.is_enabled(f.code, path)]
     return sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key)
 
@@ -76,7 +85,7 @@ def _run_rules(analysis: ModuleAnalysis, path: str, settings: Settings) -> Itera
             yield from rule.check(analysis)
 
 
-def check_file(path: str, settings: Optional[Settings] = None) -> List[Finding]:
+def check_file(path: str, settings: Optional[Settings] = None, project: Optional[Project] = None) -> List[Finding]:
     """Read and check one file; undecodable bytes yield a TFG000 finding."""
     with open(path, "rb") as handle:
         data = handle.read()
@@ -87,7 +96,7 @@ def check_file(path: str, settings: Optional[Settings] = None) -> List[Finding]:
             return []
         finding = parse_error_finding(path, failure)
         return [finding] if (settings or Settings()).is_enabled(finding.code, path) else []
-    return check_source(source, path, settings)
+    return check_source(source, path, settings, project)
 
 
 def check_paths(paths: Iterable[str], settings: Optional[Settings] = None, force_exclude: bool = False) -> CheckResult:
@@ -103,10 +112,11 @@ def check_paths(paths: Iterable[str], settings: Optional[Settings] = None, force
     exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
     result = CheckResult()
     root = settings.root or None
+    project = Project.for_paths(paths)
     for path in iter_python_files(paths, exclude, force_exclude=force_exclude, root=root):
         result.files_checked += 1
         try:
-            result.findings.extend(check_file(path, settings))
+            result.findings.extend(check_file(path, settings, project))
         except OSError as exc:
             result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
         except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run

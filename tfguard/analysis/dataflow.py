@@ -6,6 +6,7 @@ this module only (astroid's ``locals``), the way ruff resolves qualified names.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
@@ -23,6 +24,7 @@ TF = "tf"  # any object that came from TensorFlow: tensor, op, variable, dataset
 FUNCTION = "function"  # a function or method defined in this module
 CLASS = "class"  # a class defined in this module
 INSTANCE = "instance"  # an instance of a class defined in this module
+PYMODULE = "pymodule"  # a module of the checked project (``node`` is its astroid Module)
 
 _SESSION_PARAM = re.compile(r"(^|_)(sess|session)($|_|\d)", re.IGNORECASE)
 
@@ -48,8 +50,11 @@ _IN_PROGRESS = object()
 class Dataflow:
     """Resolves names and expressions of one module to :class:`Value` s, memoised per node."""
 
-    def __init__(self, module: nodes.Module) -> None:
+    def __init__(self, module: nodes.Module, path: str = "", project=None) -> None:
         self.module = module
+        self.path = path
+        #: The :class:`~tfguard.analysis.project.Project` used to follow imports, if any.
+        self.project = project
         self._memo: Dict[int, object] = {}
         self._instance_attrs: Dict[int, Dict[str, List[nodes.NodeNG]]] = {}
         #: Set by the module analysis: returns the Value a call to a local function returns.
@@ -67,6 +72,9 @@ class Dataflow:
             return None
         if key in self._memo:
             return cached  # type: ignore[return-value]
+        if self.project is not None and expr.root() is not self.module:
+            owner = self.project.owner(expr)
+            return owner.dataflow.value(expr) if owner is not None else None
         self._memo[key] = _IN_PROGRESS
         result = self._compute(expr)
         self._memo[key] = result
@@ -186,6 +194,8 @@ class Dataflow:
             return None
         if base.kind == MODULE:
             return Value(MODULE, api=tfapi.canonical(f"{base.api}.{expr.attrname}"))
+        if base.kind == PYMODULE:
+            return self._project_member(base.node, expr.attrname)
         if base.kind == INSTANCE:
             targets = self.instance_attributes(base.node).get(expr.attrname)
             if targets:
@@ -278,19 +288,55 @@ class Dataflow:
             return self._target_value(binding)
         return None
 
-    @staticmethod
-    def _import_value(node: nodes.NodeNG, name: str) -> Optional[Value]:
+    def _import_value(self, node: nodes.NodeNG, name: str) -> Optional[Value]:
         for imported, alias in node.names:
             if isinstance(node, nodes.ImportFrom):
                 if (alias or imported) == name and imported != "*":
-                    if node.level:
-                        return None
-                    return Value(MODULE, api=tfapi.canonical(f"{node.modname}.{imported}"))
+                    return self._from_import_value(node, imported)
             elif alias == name:
-                return Value(MODULE, api=tfapi.canonical(imported))
+                return self._module_value(imported)
             elif alias is None and imported.split(".")[0] == name:
-                return Value(MODULE, api=name)
+                return self._module_value(name)
         return None
+
+    def _module_value(self, modname: str, level: int = 0) -> Optional[Value]:
+        """The value of an imported module: a TF name, a project module, or an opaque name."""
+        if not level and tfapi.is_tf_name(modname):
+            return Value(MODULE, api=tfapi.canonical(modname))
+        if self.project is not None:
+            found = self.project.resolve(modname, self.module.file or self.path, level)
+            if found is not None:
+                analysis = self.project.analysis(found)
+                return Value(PYMODULE, node=analysis.module) if analysis is not None else None
+        return None if level else Value(MODULE, api=modname)
+
+    def _from_import_value(self, node: nodes.ImportFrom, imported: str) -> Optional[Value]:
+        if not node.level and tfapi.is_tf_name(node.modname):
+            return Value(MODULE, api=tfapi.canonical(f"{node.modname}.{imported}"))
+        source = self._module_value(node.modname, node.level)
+        if source is not None and source.kind == PYMODULE:
+            return self._project_member(source.node, imported, node.modname, node.level)
+        if source is None and node.level and self.project is not None:
+            return self._module_value(f"{node.modname}.{imported}" if node.modname else imported, node.level)
+        return Value(MODULE, api=f"{node.modname}.{imported}") if not node.level else None
+
+    def _project_member(self, module: nodes.Module, name: str, modname: str = "", level: int = 0) -> Optional[Value]:
+        """The value of ``name`` in a project module: a global it defines, or its submodule."""
+        owner = self.project.owner(module) if self.project is not None else None
+        if owner is None:
+            return None
+        if name in module.locals:
+            return owner.dataflow.global_value(name)
+        if module.file and os.path.basename(module.file) == "__init__.py":
+            found = self.project.resolve(name, module.file, 1)
+            if found is not None:
+                analysis = self.project.analysis(found)
+                return Value(PYMODULE, node=analysis.module) if analysis is not None else None
+        return None
+
+    def global_value(self, name: str) -> Optional[Value]:
+        """Return what the module-level name ``name`` of this module holds."""
+        return self.combine([self._binding_value(d, name) for d in self.module.locals.get(name, ())])
 
     def _target_value(self, target: nodes.NodeNG) -> Optional[Value]:
         parent = target.parent

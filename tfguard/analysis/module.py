@@ -97,16 +97,20 @@ def describe(node: nodes.NodeNG, limit: int = 60) -> str:
 class ModuleAnalysis:
     """Shared static facts about one parsed module; every query is memoised."""
 
-    def __init__(self, module: nodes.Module, path: str) -> None:
+    def __init__(self, module: nodes.Module, path: str, project=None) -> None:
         self.module = module
         self.path = path
-        self.dataflow = Dataflow(module)
+        #: The :class:`~tfguard.analysis.project.Project` whose files calls are followed into.
+        self.project = project
+        self.dataflow = Dataflow(module, path, project)
         self.dataflow.function_return = self._function_return
         self._summaries: Dict[int, Optional[FunctionSummary]] = {}
         self._session_loops: Dict[int, Optional[RunEvent]] = {}
         self._build_events: Dict[int, Optional[BuildEvent]] = {}
         self._run_events: Dict[int, Optional[RunEvent]] = {}
         self._scopes: Optional[List[ScopeNode]] = None
+        if project is not None:
+            project.register(self)
 
     # -- convenience ----------------------------------------------------------------
 
@@ -367,6 +371,9 @@ class ModuleAnalysis:
         key = id(function)
         if key in self._summaries:
             return self._summaries[key]
+        if self.project is not None and function.root() is not self.module:
+            owner = self.project.owner(function)
+            return owner.summary(function) if owner is not None else None
         self._summaries[key] = None
         summary = FunctionSummary()
         label = _function_label(function)

@@ -47,7 +47,9 @@ class LoopBuildRule(Rule):
         loop_text = f"the `{run.display}` loop at line {loop.lineno}" if run else f"the loop at line {loop.lineno}"
         site = event.site
         if event.chain:
-            what = f"`{describe(event.node)}` calls `{site.display}` at line {site.line}, which {self.effect}"
+            where = event.chain[-1].path
+            place = f"line {site.line}" if where == module.path else f"{where}:{site.line}"
+            what = f"`{describe(event.node)}` calls `{site.display}` at {place}, which {self.effect}"
         else:
             what = f"`{site.display}` {self.effect}"
         return f"{what} on every iteration of {loop_text}; {self.fix}"
