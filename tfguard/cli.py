@@ -80,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("--isolated", action="store_true", help="ignore every configuration file")
 
     rules = commands.add_parser("rules", help="list every rule")
-    rules.add_argument("--format", choices=("text", "json"), default="text", help="list format (default: text)")
+    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                       help="list format (default: text; markdown is the README's rule table)")
 
     rule = commands.add_parser("rule", help="explain one rule (prints its catalog page)")
     rule.add_argument("code", metavar="CODE", help="rule code such as TFG101, or its name")
@@ -148,10 +149,26 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rows, indent=2))
         return EXIT_CLEAN
+    if args.format == "markdown":
+        print(rules_markdown(rows))
+        return EXIT_CLEAN
     table = [[r["code"], r["name"], "on" if r["default_enabled"] else "off", r["severity"], r["summary"]]
              for r in rows]
     print(tabulate(table, headers=["code", "name", "default", "severity", "summary"]))
     return EXIT_CLEAN
+
+
+def rules_markdown(rows: Sequence[dict]) -> str:
+    """Return the rule table of README.md, each code linked to its catalog page."""
+    lines = ["| code | name | default | severity | what it flags |", "|---|---|---|---|---|"]
+    for row in rows:
+        code = row["code"]
+        rule = all_rules().get(code)
+        link = f"[{code}](rules/{rule.catalog_slug()}/README.md)" if rule is not None else code
+        default = "on" if row["default_enabled"] else "off"
+        summary_text = row["summary"].replace("|", "\\|")
+        lines.append(f"| {link} | {row['name']} | {default} | {row['severity']} | {summary_text} |")
+    return "\n".join(lines)
 
 
 def run_rule(args: argparse.Namespace) -> int:

@@ -1,0 +1,31 @@
+"""README.md stays true to the code: the rule table comes from the registry."""
+
+import re
+from pathlib import Path
+
+from tfguard.cli import rule_rows, rules_markdown
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_text() -> str:
+    return README.read_text(encoding="utf-8")
+
+
+def test_rule_table_matches_the_registry():
+    match = re.search(r"<!-- rules-table:start[^>]*-->\n(.*?)<!-- rules-table:end -->", readme_text(), re.S)
+    assert match, "README.md lost its rules-table markers"
+    assert match.group(1).strip() == rules_markdown(rule_rows()), (
+        "README rule table is stale: paste the output of `python -m tfguard rules --format markdown`"
+    )
+
+
+def test_readme_starts_with_two_setup_commands():
+    text = readme_text()
+    block = re.search(r"## Set up\n\n```console\n(.*?)```", text, re.S)
+    assert block, "README.md must open with a '## Set up' console block"
+    commands = [line for line in block.group(1).splitlines() if line.strip()]
+    assert len(commands) == 2
+    assert commands[0].startswith("pip install ")
+    assert commands[1] == 'pip install ".[test]" && pytest'
+    assert text.index("## Set up") < text.index("## Rules")
