@@ -327,3 +327,26 @@ def test_finding_location_is_the_call():
     (finding,) = check_source(HEADER + "with tf.Session() as s:\n    for i in range(3):\n        s.run(tf.train.Saver())\n", "x.py")
     assert (finding.line, finding.column, finding.end_line, finding.end_column) == (4, 15, 4, 31)
     assert finding.message.startswith("`tf.train.Saver()` builds new save/restore ops on every iteration of the `s.run` loop at line 3")
+
+
+def test_calling_a_keras_model_subclass_builds_ops():
+    source = HEADER + textwrap.dedent(
+        """
+        class Net(tf.keras.Model):
+            def call(self, x):
+                return x
+        class Wrapped(Net):
+            pass
+        class Plain:
+            pass
+        net, wrapped, plain = Net(), Wrapped(), Plain()
+        x = tf.constant(1.0)
+        with tf.Session() as sess:
+            for i in range(3):
+                sess.run(x)
+                net(x)
+                wrapped(x)
+                plain()
+        """
+    )
+    assert found(source) == [(15, "TFG102"), (16, "TFG102")]

@@ -207,11 +207,33 @@ class ModuleAnalysis:
             return None
         if callee is not None and callee.kind == TF and not self.dataflow.is_method_of_tf_object(call.func):
             return BuildSite(call, f"{callee.api}()", describe(call))
+        if callee is not None and callee.kind == INSTANCE and self.called_function(call) is None:
+            base = self._tf_base(callee.node)
+            if base is not None:
+                return BuildSite(call, f"{base}()", describe(call))
         func = call.func
         if isinstance(func, nodes.Attribute) and func.attrname in tfapi.OP_BUILDING_METHODS:
             receiver = self.value(func.expr)
             if receiver is not None and receiver.kind == TF:
                 return BuildSite(call, f".{func.attrname}", describe(call))
+        return None
+
+    def _tf_base(self, cls: nodes.ClassDef, seen=None) -> Optional[str]:
+        """Return the TF class (Keras Model or Layer) a local class derives from, if any."""
+        seen = seen if seen is not None else set()
+        if id(cls) in seen:
+            return None
+        seen.add(id(cls))
+        for base in cls.bases:
+            name = self.qualname(base)
+            if name in tfapi.CALLABLE_BASES:
+                return name
+            value = self.value(base)
+            if value is not None and value.kind == "class":
+                owner = self.project.owner(value.node) if self.project is not None else None
+                found = (owner or self)._tf_base(value.node, seen)
+                if found is not None:
+                    return found
         return None
 
     def _session_has_fresh_graph(self, call: nodes.Call) -> bool:

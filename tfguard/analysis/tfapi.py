@@ -85,7 +85,10 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.train.start_queue_runners", "tensorflow.train.list_variables",
     "tensorflow.train.load_checkpoint", "tensorflow.train.load_variable", "tensorflow.train.NewCheckpointReader",
     "tensorflow.train.SessionRunHook", "tensorflow.train.SessionRunArgs", "tensorflow.train.StopAtStepHook",
-    "tensorflow.train.LoggingTensorHook", "tensorflow.summary.FileWriter", "tensorflow.summary.FileWriterCache",
+    "tensorflow.train.LoggingTensorHook", "tensorflow.train.NanTensorHook", "tensorflow.train.SummarySaverHook",
+    "tensorflow.train.CheckpointSaverHook", "tensorflow.train.ProfilerHook", "tensorflow.train.StepCounterHook",
+    "tensorflow.train.FinalOpsHook", "tensorflow.train.FeedFnHook", "tensorflow.train.GlobalStepWaiterHook",
+    "tensorflow.train.CheckpointSaverListener", "tensorflow.train.Scaffold", "tensorflow.summary.FileWriter", "tensorflow.summary.FileWriterCache",
     "tensorflow.TensorShape", "tensorflow.Dimension", "tensorflow.as_dtype", "tensorflow.DType",
     "tensorflow.dtypes.as_dtype", "tensorflow.set_random_seed", "tensorflow.disable_eager_execution",
     "tensorflow.disable_v2_behavior", "tensorflow.enable_eager_execution", "tensorflow.executing_eagerly",
@@ -113,6 +116,15 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.keras.backend.get_session", "tensorflow.keras.backend.set_session",
     "tensorflow.keras.backend.clear_session", "tensorflow.keras.backend.set_learning_phase",
     "tensorflow.saved_model.builder.SavedModelBuilder",
+    # TF 1.x contrib helpers that only configure
+    "tensorflow.contrib.framework.arg_scope", "tensorflow.contrib.slim.arg_scope",
+    "tensorflow.contrib.training.HParams",
+})
+
+#: Base classes whose instances build ops when called (``net(x)`` on a Keras model subclass).
+CALLABLE_BASES: FrozenSet[str] = frozenset({
+    "tensorflow.keras.Model", "tensorflow.keras.models.Model", "tensorflow.keras.Sequential",
+    "tensorflow.keras.layers.Layer", "tensorflow.layers.Layer", "keras.Model", "keras.layers.Layer",
 })
 
 #: Names (or prefixes) that exist only in TensorFlow 1.x or in TF 2 releases before Keras 3;
