@@ -29,6 +29,12 @@ class GuardHook(_v1.train.SessionRunHook):
         self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
         self._report = None
 
+    def after_create_session(self, session: Any, coord: Any) -> None:
+        """Take the graph size and clock baseline once the session has built its own ops."""
+        recorder = self._recorder
+        recorder.nodes_start = recorder.last_version = recorder.graph.version
+        recorder.t_start = perf_counter()
+
     def before_run(self, run_context: Any) -> None:
         """Note the start of a run and attribute any growth since the last one."""
         recorder = self._recorder

@@ -56,7 +56,7 @@ class SignatureStats:
     """Statistics of the runs that share one fetch signature."""
 
     __slots__ = ("label", "op_types", "summary_types", "count", "run_time", "interval",
-                 "series", "last_start", "next_check")
+                 "series", "last_start")
 
     def __init__(self, label: str, op_types: List[str], sample_cap: int, series_cap: int) -> None:
         self.label = label
@@ -67,7 +67,6 @@ class SignatureStats:
         self.interval = StreamingSample(sample_cap)
         self.series = DecimatedSeries(series_cap)
         self.last_start: Optional[float] = None
-        self.next_check = _FIRST_CHECK
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready statistics, including the decimated interval/graph-size series."""
@@ -130,6 +129,11 @@ class Recorder:
         self.unattributed_ops = 0
         self.violations: List[Dict[str, Any]] = []
         self._growth_events = 0
+        # Start-to-start intervals of all runs on the guarding thread: the trend series when
+        # no single signature dominates (a loop that fetches a new op every step).
+        self.all_series = DecimatedSeries(options["series_cap"])
+        self._last_any_start: Optional[float] = None
+        self._next_check = _FIRST_CHECK
         self._slowdown_warned = False
         self._warned_sites: set = set()
 
@@ -150,8 +154,12 @@ class Recorder:
             interval = t0 - last
             sig.interval.add(interval)
             sig.series.add(interval, self.last_version)
-            if sig.count >= sig.next_check:
-                self._check_slowdown(sig)
+        last = self._last_any_start
+        self._last_any_start = t0
+        if last is not None:
+            self.all_series.add(t0 - last, self.last_version)
+        if self.runs >= self._next_check:
+            self._check_slowdown()
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by another thread (queue runners); kept out of step statistics."""
@@ -214,28 +222,29 @@ class Recorder:
                     GraphGrowthWarning, stacklevel=4)
 
     # -- slowdown -----------------------------------------------------------------
-    def _check_slowdown(self, sig: SignatureStats) -> None:
-        spacing = min(max(10, sig.count // 4), self.options["check_every"])
-        sig.next_check = sig.count + spacing
+    def _check_slowdown(self) -> None:
+        self._next_check = self.runs + min(max(10, self.runs // 4), self.options["check_every"])
         if self._slowdown_warned or not self.options["warn"]:
             return
-        if sig is not self._dominant():
-            return
-        trend = step_trend(sig.series.values, self.options["slowdown_threshold"])
+        label, series = self._trend_series()
+        trend = step_trend(series.values, self.options["slowdown_threshold"])
         if trend.significant:
             self._slowdown_warned = True
-            warnings.warn("tfguard: " + self._slowdown_message(sig, trend.slowdown), SlowdownWarning, stacklevel=4)
+            warnings.warn("tfguard: " + self._slowdown_message(label, trend.slowdown), SlowdownWarning, stacklevel=4)
 
-    def _dominant(self) -> Optional[SignatureStats]:
+    def _trend_series(self) -> Tuple[str, DecimatedSeries]:
+        """The dominant signature's series when it has at least half the runs, else all runs."""
         best = None
         for sig in self.signatures.values():
             if best is None or sig.count > best.count:
                 best = sig
-        return best
+        if best is not None and 2 * best.count >= self.runs:
+            return best.label, best.series
+        return "(all runs)", self.all_series
 
-    def _slowdown_message(self, sig: SignatureStats, slowdown: Optional[float]) -> str:
+    def _slowdown_message(self, label: str, slowdown: Optional[float]) -> str:
         message = "steps of `%s` are x%.2f slower at run %d than after warm-up" % (
-            sig.label, slowdown or 0.0, sig.count)
+            label, slowdown or 0.0, self.runs)
         sites = self._top_sites()
         if sites:
             message += "; the graph grew at " + ", ".join(
@@ -267,8 +276,8 @@ class Recorder:
             if not any(sig is u for u in unique):
                 unique.append(sig)
         unique.sort(key=lambda s: -s.count)
-        dominant = unique[0] if unique else None
-        trend = step_trend(dominant.series.values, self.options["slowdown_threshold"]) if dominant else None
+        trend_label, trend_series = self._trend_series()
+        trend = step_trend(trend_series.values, self.options["slowdown_threshold"])
         data = {
             "version": REPORT_VERSION,
             "mode": self.mode,
@@ -284,9 +293,13 @@ class Recorder:
             "nodes_end": nodes_end,
             "nodes_added": nodes_end - self.nodes_start,
             "unattributed_ops": self.unattributed_ops,
-            "dominant_signature": dominant.label if dominant else None,
-            "slowdown": trend.slowdown if trend else None,
-            "slowdown_significant": bool(trend and trend.significant),
+            "dominant_signature": trend_label if self.runs else None,
+            "slowdown": trend.slowdown,
+            "slowdown_significant": trend.significant,
+            "all_runs_series": {
+                "bucket": self.all_series.bucket,
+                "points": [list(p) for p in self.all_series.points()],
+            },
             "signatures": [s.to_dict() for s in unique],
             "growth_sites": [s.to_dict() for s in sorted(
                 self.sites.values(), key=lambda s: (-s.ops_added, s.path, s.line))],

@@ -161,8 +161,8 @@ class Trend:
 MIN_TREND_POINTS = 5
 # Fewer than this: a ratio, but never "significant".
 MIN_SIGNIFICANT_POINTS = 8
-# One-sided Mann-Kendall z for p < 0.01.
-SIGNIFICANT_Z = 2.326
+# One-sided Mann-Kendall z for p < 0.001 (p < 0.01 fired on ~1% of noisy flat runs).
+SIGNIFICANT_Z = 3.090
 DEFAULT_SLOWDOWN_THRESHOLD = 1.05
 _TREND_BINS = 64
 
@@ -177,7 +177,7 @@ def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRE
 
     `slowdown` is the median of the last 20% of the points after warm-up divided by the
     median of the first 20%. It is significant when a one-sided Mann-Kendall test (on at
-    most 64 bin means, so the cost is bounded) finds a rising trend at p < 0.01 *and* the
+    most 64 bin means, so the cost is bounded) finds a rising trend at p < 0.001 *and* the
     ratio reaches `threshold`, so a noisy but flat run stays quiet.
     """
     body = list(values[warmup_points(len(values)):])
