@@ -30,7 +30,7 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "summary_share": 0.5,  # TFG904 when summary-fetching runs make up this share of runs
     "min_runs": 5,  # runs needed before TFG903/TFG904 are judged
     "slowdown_threshold": DEFAULT_SLOWDOWN_THRESHOLD,  # smallest slowdown ratio worth reporting
-    "check_every": 1000,  # most runs between two live slowdown checks
+    "check_every": 2000,  # most runs between two live slowdown checks
     "warn": True,  # issue GraphGrowthWarning / SlowdownWarning while running
     "sample_cap": DEFAULT_SAMPLE_CAP,  # exact samples per statistic before streaming
     "series_cap": DEFAULT_SERIES_CAP,  # points per decimated step series
@@ -148,16 +148,17 @@ class Recorder:
         self.run_s += duration
         sig.count += 1
         sig.run_time.add(duration)
+        version = self.last_version
         last = sig.last_start
         sig.last_start = t0
         if last is not None:
             interval = t0 - last
             sig.interval.add(interval)
-            sig.series.add(interval, self.last_version)
+            sig.series.add(interval, version)
         last = self._last_any_start
         self._last_any_start = t0
         if last is not None:
-            self.all_series.add(t0 - last, self.last_version)
+            self.all_series.add(t0 - last, version)
         if self.runs >= self._next_check:
             self._check_slowdown()
 

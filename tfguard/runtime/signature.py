@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Hashable, List
+from typing import Any, Hashable, List, Mapping, Set
+
+
+# Types already seen to be leaves (Tensor, Operation, Variable...): keyed by id at once.
+_leaf_types: Set[type] = set()
 
 
 def fetch_key(fetches: Any) -> Hashable:
     """Hashable key of a fetch structure, by identity of its leaves (never calls Tensor.__eq__)."""
     kind = type(fetches)
+    if kind in _leaf_types:
+        return id(fetches)
     if kind is str:
         return fetches
     if kind is list or kind is tuple:
@@ -16,8 +22,9 @@ def fetch_key(fetches: Any) -> Hashable:
         return ("d",) + tuple([(k, fetch_key(v)) for k, v in fetches.items()])
     if isinstance(fetches, (list, tuple)):
         return tuple([fetch_key(f) for f in fetches])
-    if hasattr(fetches, "items") and hasattr(fetches, "keys"):
+    if isinstance(fetches, Mapping):
         return ("d",) + tuple([(k, fetch_key(v)) for k, v in fetches.items()])
+    _leaf_types.add(kind)
     return id(fetches)
 
 
@@ -31,7 +38,7 @@ def run_key(fetches: Any, feeds: Any) -> Hashable:
 def _leaves(fetches: Any) -> List[Any]:
     if isinstance(fetches, (list, tuple)):
         return [leaf for f in fetches for leaf in _leaves(f)]
-    if hasattr(fetches, "items") and hasattr(fetches, "keys"):
+    if isinstance(fetches, Mapping):
         return [leaf for f in fetches.values() for leaf in _leaves(f)]
     return [fetches]
 

@@ -18,71 +18,97 @@ _MIN_VALUE = 1e-9
 class StreamingSample:
     """Count, total, and quantiles of a stream of non-negative floats.
 
-    The first `cap` values are kept exactly; after that every value goes into a
-    histogram with 1% wide logarithmic buckets, so memory stays bounded on any run length.
+    Values are appended to a buffer; when it holds `cap` values they are folded into a
+    histogram with 1% wide logarithmic buckets, so memory stays bounded on any run length
+    while `add` stays a list append. Up to `cap` values, quantiles are exact.
     """
 
-    __slots__ = ("cap", "values", "histogram", "count", "total", "maximum")
+    __slots__ = ("cap", "values", "histogram", "folded_count", "folded_total", "folded_max")
 
     def __init__(self, cap: int = DEFAULT_SAMPLE_CAP) -> None:
         self.cap = cap
         self.values: List[float] = []
         self.histogram: Optional[Dict[int, int]] = None
-        self.count = 0
-        self.total = 0.0
-        self.maximum = 0.0
+        self.folded_count = 0
+        self.folded_total = 0.0
+        self.folded_max = 0.0
 
     def add(self, value: float) -> None:
         """Record one value."""
-        self.count += 1
-        self.total += value
-        if value > self.maximum:
-            self.maximum = value
-        if self.histogram is None:
-            self.values.append(value)
-            if len(self.values) > self.cap:
-                self.histogram = {}
-                for kept in self.values:
-                    self._bucket(kept)
-                self.values = []
-        else:
-            self._bucket(value)
+        values = self.values
+        values.append(value)
+        if len(values) >= self.cap:
+            self._fold()
 
-    def _bucket(self, value: float) -> None:
-        index = int(math.log(max(value, _MIN_VALUE)) / _LOG_BASE)
-        histogram = self.histogram
-        histogram[index] = histogram.get(index, 0) + 1  # type: ignore[index]
+    def _fold(self) -> None:
+        histogram = self.histogram if self.histogram is not None else {}
+        log, get, scale = math.log, histogram.get, 1.0 / _LOG_BASE
+        for value in self.values:
+            index = int(log(value if value > _MIN_VALUE else _MIN_VALUE) * scale)
+            histogram[index] = get(index, 0) + 1
+        self.folded_count += len(self.values)
+        self.folded_total += sum(self.values)
+        self.folded_max = max(self.folded_max, max(self.values))
+        self.histogram = histogram
+        self.values = []
+
+    @property
+    def count(self) -> int:
+        """Number of values recorded."""
+        return self.folded_count + len(self.values)
+
+    @property
+    def total(self) -> float:
+        """Sum of the values recorded."""
+        return self.folded_total + sum(self.values)
+
+    @property
+    def maximum(self) -> float:
+        """Largest value recorded (0.0 when empty)."""
+        return max(self.folded_max, max(self.values)) if self.values else self.folded_max
 
     def quantile(self, q: float) -> Optional[float]:
         """Return the q-quantile (0..1), or None when nothing was recorded."""
-        if self.count == 0:
+        count = self.count
+        if count == 0:
             return None
         if self.histogram is None:
             return quantile_of(sorted(self.values), q)
-        rank = q * (self.count - 1)
+        histogram = dict(self.histogram)
+        for value in self.values:
+            index = _bucket_index(value)
+            histogram[index] = histogram.get(index, 0) + 1
+        rank = q * (count - 1)
         seen = 0
-        for index in sorted(self.histogram):
-            seen += self.histogram[index]
+        maximum = self.maximum
+        for index in sorted(histogram):
+            seen += histogram[index]
             if seen > rank:
                 # Geometric middle of the bucket, capped by the true maximum.
-                return min(math.exp((index + 0.5) * _LOG_BASE), self.maximum)
-        return self.maximum
+                return min(math.exp((index + 0.5) * _LOG_BASE), maximum)
+        return maximum
 
     @property
     def mean(self) -> Optional[float]:
         """Arithmetic mean, or None when empty."""
-        return self.total / self.count if self.count else None
+        count = self.count
+        return self.total / count if count else None
 
     def summary(self) -> Dict[str, Optional[float]]:
         """Return count, total, mean, median, p95 and max as a JSON-ready dict."""
+        count = self.count
         return {
-            "count": self.count,
+            "count": count,
             "total": self.total,
             "mean": self.mean,
             "median": self.quantile(0.5),
             "p95": self.quantile(0.95),
-            "max": self.maximum if self.count else None,
+            "max": self.maximum if count else None,
         }
+
+
+def _bucket_index(value: float) -> int:
+    return int(math.log(max(value, _MIN_VALUE)) / _LOG_BASE)
 
 
 def quantile_of(ordered: Sequence[float], q: float) -> Optional[float]:
@@ -108,7 +134,7 @@ class DecimatedSeries:
     graph size after the last. When full, adjacent points merge and `bucket` doubles.
     """
 
-    __slots__ = ("cap", "bucket", "values", "nodes", "_pending_sum", "_pending_count", "steps")
+    __slots__ = ("cap", "bucket", "values", "nodes", "_pending_sum", "_pending_count")
 
     def __init__(self, cap: int = DEFAULT_SERIES_CAP) -> None:
         self.cap = cap
@@ -117,11 +143,16 @@ class DecimatedSeries:
         self.nodes: List[int] = []
         self._pending_sum = 0.0
         self._pending_count = 0
-        self.steps = 0
 
     def add(self, value: float, nodes: int) -> None:
         """Record one step's value and the graph size at that step."""
-        self.steps += 1
+        if self.bucket == 1:
+            values = self.values
+            values.append(value)
+            self.nodes.append(nodes)
+            if len(values) >= self.cap:
+                self._halve()
+            return
         self._pending_sum += value
         self._pending_count += 1
         if self._pending_count < self.bucket:
