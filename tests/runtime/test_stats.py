@@ -58,15 +58,16 @@ def test_mann_kendall_sign():
 
 def test_streaming_sample_exact_then_histogram():
     sample = StreamingSample(cap=100)
-    for i in range(1, 101):
+    for i in range(1, 100):
         sample.add(i / 100.0)
-    assert sample.quantile(0.5) == 0.505 and sample.histogram is None
-    for i in range(101, 100001):
+    assert sample.quantile(0.5) == 0.5 and sample.histogram is None
+    for i in range(100, 100001):
         sample.add((i % 100 + 1) / 100.0)
     assert sample.histogram is not None and not sample.values
     assert abs(sample.quantile(0.5) - 0.5) < 0.02
     assert abs(sample.quantile(0.95) - 0.95) < 0.02
     assert sample.count == 100000 and sample.maximum == 1.0
+    assert abs(sample.mean - 0.505) < 1e-3
 
 
 def test_long_run_memory_is_bounded():
