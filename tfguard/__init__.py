@@ -13,4 +13,46 @@ from tfguard.finding import ChainLink, Finding
 
 __version__ = "0.1.0"
 
-__all__ = ["ChainLink", "CheckResult", "Finding", "check_paths", "check_source", "__version__"]
+__all__ = [
+    "ChainLink",
+    "CheckResult",
+    "Finding",
+    "GraphFrozenError",
+    "GraphGrowthWarning",
+    "GuardHook",
+    "Report",
+    "SlowdownWarning",
+    "check_paths",
+    "check_source",
+    "frozen",
+    "watch",
+    "__version__",
+]
+
+# Runtime names resolved on first access (PEP 562) so that `import tfguard` never
+# imports TensorFlow: name -> (module, attribute).
+_LAZY = {
+    "frozen": ("tfguard.runtime.guard", "frozen"),
+    "watch": ("tfguard.runtime.guard", "watch"),
+    "GuardHook": ("tfguard.runtime.hook", "GuardHook"),
+    "GraphFrozenError": ("tfguard.runtime.errors", "GraphFrozenError"),
+    "GraphGrowthWarning": ("tfguard.runtime.errors", "GraphGrowthWarning"),
+    "SlowdownWarning": ("tfguard.runtime.errors", "SlowdownWarning"),
+    "Report": ("tfguard.runtime.report", "Report"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load runtime-guard names lazily (PEP 562)."""
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError("module 'tfguard' has no attribute %r" % (name,))
+    import importlib
+
+    value = getattr(importlib.import_module(target[0]), target[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))

@@ -1,0 +1,161 @@
+"""tfguard.watch: growth attribution, live warnings, diagnostics TFG901-TFG905."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+
+import pytest
+
+import tfguard
+from tfguard.runtime.report import Report
+
+
+def _codes(report):
+    return [code for code, _, _ in report.diagnostics]
+
+
+def test_saver_in_loop_is_top_growth_site(tf, graph, sess):
+    g, parts = graph
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with g.as_default(), tfguard.watch(sess) as guard:
+            for _ in range(4):
+                sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
+                tf.train.Saver()  # the growth site
+    report = guard.report
+    path, line, ops_added, runs = report.growth_sites[0]
+    assert path == __file__
+    assert "tf.train.Saver()  # the growth site" in open(path).read().splitlines()[line - 1]
+    assert ops_added == report.nodes_added > 0
+    assert runs == 4
+    assert report.to_dict()["growth_sites"][0]["api"] == "tf.train.Saver"
+    assert report.to_dict()["growth_sites"][0]["rule"] == "TFG101"
+    assert "TFG901" in _codes(report)
+    assert "TFG101" in dict((c, m) for c, _, m in report.diagnostics)["TFG901"]
+    growth = [w for w in caught if issubclass(w.category, tfguard.GraphGrowthWarning)]
+    assert len(growth) == 1 and "tf.train.Saver" in str(growth[0].message)
+
+
+def test_growing_loop_slows_down_significantly(tf):
+    """A loop that fetches a reduction over ever more ops really gets slower per step."""
+    g = tf.Graph()
+    with g.as_default():
+        base = tf.constant(1.0)
+        total = tf.identity(base)
+        nodes = [total]
+    sess = tf.Session(graph=g)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with g.as_default(), tfguard.watch(sess) as guard:
+            for _ in range(60):
+                sess.run(nodes[-1])
+                chunk = nodes[-1]
+                for _ in range(25):
+                    chunk = tf.add(chunk, base)  # the loop grows the graph
+                nodes.append(chunk)
+    report = guard.report
+    sess.close()
+    # Every step fetches a new tensor (its own signature), so the trend is judged on all runs.
+    assert report.dominant_signature == "(all runs)"
+    assert report.slowdown_significant and report.slowdown > 1.05
+    assert report.nodes_added >= 60 * 25
+    assert "TFG901" in _codes(report) and "TFG902" in _codes(report)
+    assert any(issubclass(w.category, tfguard.GraphGrowthWarning) for w in caught)
+
+
+def test_seed_003_like_loop_shows_significant_slowdown(tf):
+    """Same train op every step, but a Saver per step makes every step slower (seed 003)."""
+    g = tf.Graph()
+    with g.as_default():
+        w = tf.Variable(tf.zeros([64, 64]))
+        train_op = tf.assign_add(w, tf.ones([64, 64]))
+        loss = tf.reduce_sum(w)
+        init = tf.global_variables_initializer()
+        export_ops = []
+    sess = tf.Session(graph=g)
+    sess.run(init)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with g.as_default(), tfguard.watch(sess) as guard:
+            for step in range(80):
+                sess.run([train_op, loss])
+                export_ops.append(tf.identity(loss))
+                g.as_graph_def()  # like Saver.save(write_meta_graph=True): cost grows with the graph
+                for _ in range(30):
+                    tf.add(loss, 1.0)
+    report = guard.report
+    assert report.slowdown_significant, (report.slowdown, report.to_dict()["signatures"][0]["interval"])
+    assert "TFG902" in _codes(report)
+    slow = [w for w in caught if issubclass(w.category, tfguard.SlowdownWarning)]
+    assert slow and __file__ in str(slow[0].message)
+    sess.close()
+
+
+def test_python_sleep_before_each_run_is_input_bound(tf, graph, sess):
+    g, parts = graph
+    with tfguard.frozen(sess) as guard:
+        for _ in range(8):
+            time.sleep(0.01)
+            sess.run(parts["w"])
+    report = guard.report
+    assert report.host_fraction > 0.5
+    assert "TFG903" in _codes(report)
+    assert "move input to tf.data with prefetch" in dict((c, m) for c, _, m in report.diagnostics)["TFG903"]
+
+
+def test_fast_loop_is_not_input_bound(tf, graph, sess):
+    g, parts = graph
+    with g.as_default():
+        heavy = tf.reduce_sum(tf.matmul(tf.ones([400, 400]), tf.ones([400, 400])))
+    with tfguard.frozen(sess) as guard:
+        for _ in range(10):
+            sess.run(heavy)
+    assert "TFG903" not in _codes(guard.report)
+
+
+def test_merge_all_fetched_every_run(tf, graph, sess):
+    g, parts = graph
+    with g.as_default():
+        tf.summary.scalar("w", parts["w"])
+        merged = tf.summary.merge_all()
+    with tfguard.frozen(sess) as guard:
+        for _ in range(6):
+            sess.run([parts["step"], merged], feed_dict={parts["x"]: 1.0})
+    report = guard.report
+    assert "TFG904" in _codes(report)
+    assert "MergeSummary" in dict((c, m) for c, _, m in report.diagnostics)["TFG904"]
+
+
+def test_saver_save_share_of_wall_time(tf, graph, sess, tmp_path):
+    g, parts = graph
+    with g.as_default():
+        saver = tf.train.Saver()
+    with g.as_default(), tfguard.frozen(sess) as guard:
+        for i in range(5):
+            sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
+            saver.save(sess, str(tmp_path / "model"), global_step=i)
+    report = guard.report
+    assert report.saves == 5 and report.save_s > 0
+    assert "TFG905" in _codes(report)
+    assert type(saver).save is tf.train.Saver.save
+    assert "functools" not in repr(tf.train.Saver.__dict__["save"])
+
+
+def test_report_round_trips_through_json(tf, graph, sess):
+    g, parts = graph
+    with g.as_default(), tfguard.watch(sess, warn=False) as guard:
+        for _ in range(5):
+            sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
+            tf.constant(1.0)
+    data = json.loads(json.dumps(guard.report.to_dict()))
+    rebuilt = Report.from_dict(data)
+    assert rebuilt.table() == guard.report.table()
+    assert str(rebuilt) == rebuilt.table()
+    assert rebuilt.growth_sites == guard.report.growth_sites
+    points = data["signatures"][0]["series"]["points"]
+    assert len(points) == 4 and all(len(p) == 3 for p in points)
+    assert "step <- x:0" in guard.report.table()
+    with pytest.raises(ValueError, match="unsupported"):
+        Report.from_dict({"version": 99})

@@ -1,0 +1,99 @@
+"""`frozen(sess)` and `watch(sess)`: context managers that guard one session."""
+
+from __future__ import annotations
+
+from threading import get_ident
+from typing import Any, Optional
+
+from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
+from tfguard.runtime.recorder import Recorder, validate_options
+from tfguard.runtime.report import Report
+from tfguard.runtime.tf_access import tf_v1
+
+
+class Guard:
+    """Records every sess.run of one session for the length of a `with` block.
+
+    In "frozen" mode the session's graph is finalized for the block, and an attempt to
+    add an op raises `GraphFrozenError` naming the line; in "watch" mode the graph may
+    grow and the guard attributes the growth to source lines.
+    """
+
+    def __init__(self, session: Any, mode: str, **options: Any) -> None:
+        if mode not in ("frozen", "watch"):
+            raise ValueError("tfguard guard mode must be 'frozen' or 'watch', not %r" % (mode,))
+        graph = getattr(session, "graph", None)
+        if graph is None or not hasattr(graph, "version") or not callable(getattr(session, "run", None)):
+            raise TypeError("tfguard.%s needs a TensorFlow session with .run and .graph, got %s" % (
+                mode, type(session).__name__))
+        self.session = session
+        self.graph = graph
+        self.mode = mode
+        self.options = validate_options(options)
+        self._recorder: Optional[Recorder] = None
+        self._report: Optional[Report] = None
+        self._undo: list = []
+        self._finalized_here = False
+
+    def __enter__(self) -> "Guard":
+        if self._recorder is not None:
+            raise RuntimeError("a tfguard guard cannot be entered twice; create a new one")
+        v1 = tf_v1()
+        recorder = Recorder(self.graph, self.mode, get_ident(), self.options)
+        self._recorder = recorder
+        try:
+            patch = GraphPatch.attach(self.graph, recorder)
+            self._undo.append(lambda: patch.detach(recorder))
+            SaverPatch.attach(v1.train.Saver)
+            self._undo.append(SaverPatch.detach)
+            tap = SessionTap.attach(self.session, self.graph, recorder)
+            self._undo.append(lambda: tap.detach(recorder))
+            if self.mode == "frozen" and not self.graph.finalized:
+                self.graph.finalize()
+                self._finalized_here = True
+        except BaseException:
+            self._restore()
+            raise
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        try:
+            if self._recorder is not None:
+                self._recorder.finish()
+        finally:
+            self._restore()
+        if self._recorder is not None:
+            self._report = self._recorder.report()
+        return False
+
+    def _restore(self) -> None:
+        try:
+            if self._finalized_here:
+                self._finalized_here = False
+                self.graph._unsafe_unfinalize()
+        finally:
+            while self._undo:
+                undo = self._undo.pop()
+                try:
+                    undo()
+                except Exception:  # keep restoring the rest; a failed undo must not hide the user's error
+                    pass
+
+    @property
+    def report(self) -> Report:
+        """The report: final after the block, a live snapshot inside it."""
+        if self._report is not None:
+            return self._report
+        if self._recorder is None:
+            raise RuntimeError("the guard has not been entered yet")
+        return self._recorder.report()
+
+
+def frozen(session: Any, **options: Any) -> Guard:
+    """Finalize `session.graph` for a `with` block and record every run (see Guard)."""
+    return Guard(session, "frozen", **options)
+
+
+def watch(session: Any, **options: Any) -> Guard:
+    """Record every run and attribute graph growth to source lines, without finalizing."""
+    return Guard(session, "watch", **options)

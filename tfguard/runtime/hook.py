@@ -1,0 +1,76 @@
+"""`GuardHook`: the guard's recording as a SessionRunHook (imports TensorFlow)."""
+
+from __future__ import annotations
+
+from threading import get_ident
+from time import perf_counter
+from typing import Any, Dict, Optional, Tuple
+
+from tfguard.runtime.recorder import Recorder, validate_options
+from tfguard.runtime.report import Report
+from tfguard.runtime.signature import run_key
+from tfguard.runtime.tf_access import tf_v1
+
+_v1 = tf_v1()
+
+
+class GuardHook(_v1.train.SessionRunHook):
+    """Records runs of a MonitoredSession/Estimator and logs the report table at end()."""
+
+    def __init__(self, log: bool = True, **options: Any) -> None:
+        self.options = validate_options(options)
+        self.log = log
+        self._recorder: Optional[Recorder] = None
+        self._pending: Dict[int, Tuple[Any, Any, Any, float]] = {}
+        self._report: Optional[Report] = None
+
+    def begin(self) -> None:
+        """Start recording on the default graph of the session being created."""
+        self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
+        self._report = None
+
+    def after_create_session(self, session: Any, coord: Any) -> None:
+        """Take the graph size and clock baseline once the session has built its own ops."""
+        recorder = self._recorder
+        recorder.nodes_start = recorder.last_version = recorder.graph.version
+        recorder.t_start = perf_counter()
+
+    def before_run(self, run_context: Any) -> None:
+        """Note the start of a run and attribute any growth since the last one."""
+        recorder = self._recorder
+        args = run_context.original_args
+        if get_ident() == recorder.thread:
+            version = recorder.graph.version
+            if version != recorder.last_version:
+                recorder.on_growth(version)
+        self._pending[get_ident()] = (args.fetches, args.feed_dict, run_key(args.fetches, args.feed_dict),
+                                      perf_counter())
+        return None
+
+    def after_run(self, run_context: Any, run_values: Any) -> None:
+        """Record the run that before_run started."""
+        t1 = perf_counter()
+        pending = self._pending.pop(get_ident(), None)
+        if pending is None:
+            return
+        fetches, feeds, key, t0 = pending
+        if get_ident() == self._recorder.thread:
+            self._recorder.record(key, fetches, feeds, t0, t1)
+        else:
+            self._recorder.record_other_thread(t1 - t0)
+
+    def end(self, session: Any) -> None:
+        """Freeze the report and log its table."""
+        self._recorder.finish()
+        self._report = self._recorder.report()
+        if self.log:
+            _v1.logging.info("tfguard GuardHook report:\n%s", self._report.table())
+
+    @property
+    def report(self) -> Report:
+        """The report: final after end(), a live snapshot before."""
+        if self._report is not None:
+            return self._report
+        if self._recorder is None:
+            raise RuntimeError("GuardHook has not been used by a session yet")
+        return self._recorder.report()

@@ -1,0 +1,360 @@
+"""Per-run bookkeeping shared by the guard context managers and `GuardHook`.
+
+Everything on the per-run path is O(1): a dict lookup for the fetch signature, a few
+float additions, and a graph-version comparison. Attribution of graph growth and the
+trend test run only when the graph actually grew or at sparse check points.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any, Dict, Hashable, List, Optional, Tuple
+
+from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
+from tfguard.runtime.report import REPORT_VERSION, Report
+from tfguard.runtime.signature import describe_fetches, fetched_op_types
+from tfguard.runtime.stats import (
+    DEFAULT_SAMPLE_CAP,
+    DEFAULT_SERIES_CAP,
+    DEFAULT_SLOWDOWN_THRESHOLD,
+    DecimatedSeries,
+    StreamingSample,
+    step_trend,
+)
+from tfguard.runtime.tracebacks import rule_for_api, source_line, user_and_api_from_traceback
+
+DEFAULT_OPTIONS: Dict[str, Any] = {
+    "host_threshold": 0.5,  # TFG903 when the share of wall time outside sess.run reaches this
+    "save_threshold": 0.10,  # TFG905 when Saver.save takes this share of wall time
+    "summary_share": 0.5,  # TFG904 when summary-fetching runs make up this share of runs
+    "min_runs": 5,  # runs needed before TFG903/TFG904 are judged
+    "slowdown_threshold": DEFAULT_SLOWDOWN_THRESHOLD,  # smallest slowdown ratio worth reporting
+    "check_every": 2000,  # most runs between two live slowdown checks
+    "warn": True,  # issue GraphGrowthWarning / SlowdownWarning while running
+    "sample_cap": DEFAULT_SAMPLE_CAP,  # exact samples per statistic before streaming
+    "series_cap": DEFAULT_SERIES_CAP,  # points per decimated step series
+    "max_signatures": 256,  # distinct fetch signatures kept apart; the rest share one bucket
+}
+_FIRST_CHECK = 20
+_OTHER_KEY = ("tfguard", "other signatures")
+_TOP_SITES = 3
+
+
+def validate_options(options: Dict[str, Any]) -> Dict[str, Any]:
+    """Merge `options` over the defaults; unknown names raise a one-line TypeError."""
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise TypeError("unknown tfguard option(s): %s (known: %s)" % (
+            ", ".join(unknown), ", ".join(sorted(DEFAULT_OPTIONS))))
+    merged = dict(DEFAULT_OPTIONS)
+    merged.update(options)
+    return merged
+
+
+class SignatureStats:
+    """Statistics of the runs that share one fetch signature."""
+
+    __slots__ = ("label", "op_types", "summary_types", "count", "run_time", "interval",
+                 "series", "last_start")
+
+    def __init__(self, label: str, op_types: List[str], sample_cap: int, series_cap: int) -> None:
+        self.label = label
+        self.op_types = op_types
+        self.summary_types = sorted({t for t in op_types if t.endswith("Summary")})
+        self.count = 0
+        self.run_time = StreamingSample(sample_cap)
+        self.interval = StreamingSample(sample_cap)
+        self.series = DecimatedSeries(series_cap)
+        self.last_start: Optional[float] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """JSON-ready statistics, including the decimated interval/graph-size series."""
+        return {
+            "label": self.label,
+            "op_types": self.op_types,
+            "summary_ops": self.summary_types,
+            "count": self.count,
+            "run_time": self.run_time.summary(),
+            "interval": self.interval.summary(),
+            "series": {
+                "bucket": self.series.bucket,
+                "points": [list(p) for p in self.series.points()],
+            },
+        }
+
+
+class GrowthSite:
+    """Ops added to the graph from one user source line."""
+
+    __slots__ = ("path", "line", "api", "ops_added", "runs", "first_step", "_last_event")
+
+    def __init__(self, path: str, line: int, api: Optional[str], step: int) -> None:
+        self.path = path
+        self.line = line
+        self.api = api
+        self.ops_added = 0
+        self.runs = 0
+        self.first_step = step
+        self._last_event = -1
+
+    def to_dict(self) -> Dict[str, Any]:
+        """JSON-ready record with the static rule that would have caught it."""
+        rule, fix = rule_for_api(self.api)
+        return {"path": self.path, "line": self.line, "code": source_line(self.path, self.line),
+                "api": self.api, "rule": rule, "fix": fix, "ops_added": self.ops_added,
+                "runs": self.runs, "first_step": self.first_step}
+
+
+class Recorder:
+    """Accumulates runs, graph growth and Saver.save time for one guard or hook."""
+
+    def __init__(self, graph: Any, mode: str, thread: int, options: Dict[str, Any]) -> None:
+        self.graph = graph
+        self.mode = mode
+        self.thread = thread
+        self.options = options
+        self.runs = 0
+        self.run_s = 0.0
+        self.other_thread_runs = 0
+        self.other_thread_run_s = 0.0
+        self.save_s = 0.0
+        self.saves = 0
+        self.nodes_start = graph.version
+        self.last_version = self.nodes_start
+        self.t_start = time.perf_counter()
+        self.t_end: Optional[float] = None
+        self.signatures: Dict[Hashable, SignatureStats] = {}
+        self.sites: Dict[Tuple[str, int], GrowthSite] = {}
+        self.unattributed_ops = 0
+        self.violations: List[Dict[str, Any]] = []
+        self._growth_events = 0
+        # Start-to-start intervals of all runs on the guarding thread: the trend series when
+        # no single signature dominates (a loop that fetches a new op every step).
+        self.all_series = DecimatedSeries(options["series_cap"])
+        self._last_any_start: Optional[float] = None
+        self._next_check = _FIRST_CHECK
+        self._slowdown_warned = False
+        self._warned_sites: set = set()
+
+    # -- per-run path -------------------------------------------------------------
+    def record(self, key: Hashable, fetches: Any, feeds: Any, t0: float, t1: float) -> None:
+        """Record one run on the guarding thread that started at t0 and ended at t1."""
+        sig = self.signatures.get(key)
+        if sig is None:
+            sig = self._new_signature(key, fetches, feeds)
+        duration = t1 - t0
+        self.runs += 1
+        self.run_s += duration
+        sig.count += 1
+        sig.run_time.add(duration)
+        version = self.last_version
+        last = sig.last_start
+        sig.last_start = t0
+        if last is not None:
+            interval = t0 - last
+            sig.interval.add(interval)
+            sig.series.add(interval, version)
+        last = self._last_any_start
+        self._last_any_start = t0
+        if last is not None:
+            self.all_series.add(t0 - last, version)
+        if self.runs >= self._next_check:
+            self._check_slowdown()
+
+    def record_other_thread(self, duration: float) -> None:
+        """Count a run made by another thread (queue runners); kept out of step statistics."""
+        self.other_thread_runs += 1
+        self.other_thread_run_s += duration
+
+    def record_save(self, duration: float) -> None:
+        """Add the duration of one Saver.save call made while guarded."""
+        self.saves += 1
+        self.save_s += duration
+
+    def _new_signature(self, key: Hashable, fetches: Any, feeds: Any) -> SignatureStats:
+        if len(self.signatures) >= self.options["max_signatures"]:
+            sig = self.signatures.get(_OTHER_KEY)
+            if sig is None:
+                sig = SignatureStats("(other signatures)", [], self.options["sample_cap"], self.options["series_cap"])
+                self.signatures[_OTHER_KEY] = sig
+            self.signatures[key] = sig
+            return sig
+        sig = SignatureStats(describe_fetches(fetches, feeds), fetched_op_types(self.graph, fetches),
+                             self.options["sample_cap"], self.options["series_cap"])
+        self.signatures[key] = sig
+        return sig
+
+    # -- graph growth -------------------------------------------------------------
+    def on_growth(self, version: int) -> None:
+        """Attribute ops added since the last check to user source lines."""
+        previous = self.last_version
+        self.last_version = version
+        if version <= previous:
+            return
+        self._growth_events += 1
+        new_sites = []
+        for op in _ops_between(self.graph, previous, version):
+            try:
+                site, api = user_and_api_from_traceback(op.traceback)
+            except Exception:  # an op without a usable traceback must not break the run
+                site, api = None, None
+            if site is None:
+                self.unattributed_ops += 1
+                continue
+            entry = self.sites.get(site)
+            if entry is None:
+                entry = self.sites[site] = GrowthSite(site[0], site[1], api, self.runs)
+            entry.ops_added += 1
+            if entry._last_event != self._growth_events:
+                entry._last_event = self._growth_events
+                entry.runs += 1
+            if site not in self._warned_sites:
+                self._warned_sites.add(site)
+                new_sites.append(entry)
+        if self.options["warn"]:
+            for entry in new_sites:
+                rule, fix = rule_for_api(entry.api)
+                warnings.warn(
+                    "tfguard: the graph grew at %s:%d `%s`%s at step %d of the guarded block "
+                    "(static rule %s): %s" % (
+                        entry.path, entry.line, source_line(entry.path, entry.line),
+                        " via " + entry.api if entry.api else "", self.runs, rule, fix),
+                    GraphGrowthWarning, stacklevel=4)
+
+    # -- slowdown -----------------------------------------------------------------
+    def _check_slowdown(self) -> None:
+        self._next_check = self.runs + min(max(10, self.runs // 4), self.options["check_every"])
+        if self._slowdown_warned or not self.options["warn"]:
+            return
+        label, series = self._trend_series()
+        trend = step_trend(series.values, self.options["slowdown_threshold"])
+        if trend.significant:
+            self._slowdown_warned = True
+            warnings.warn("tfguard: " + self._slowdown_message(label, trend.slowdown), SlowdownWarning, stacklevel=4)
+
+    def _trend_series(self) -> Tuple[str, DecimatedSeries]:
+        """The dominant signature's series when it has at least half the runs, else all runs."""
+        best = None
+        for sig in self.signatures.values():
+            if best is None or sig.count > best.count:
+                best = sig
+        if best is not None and 2 * best.count >= self.runs:
+            return best.label, best.series
+        return "(all runs)", self.all_series
+
+    def _slowdown_message(self, label: str, slowdown: Optional[float]) -> str:
+        message = "steps of `%s` are x%.2f slower at run %d than after warm-up" % (
+            label, slowdown or 0.0, self.runs)
+        sites = self._top_sites()
+        if sites:
+            message += "; the graph grew at " + ", ".join(
+                "%s:%d (%d ops)" % (s.path, s.line, s.ops_added) for s in sites)
+        else:
+            message += "; the graph did not grow: look for Python-side work that grows each step"
+        return message
+
+    def _top_sites(self) -> List[GrowthSite]:
+        return sorted(self.sites.values(), key=lambda s: (-s.ops_added, s.path, s.line))[:_TOP_SITES]
+
+    # -- report -------------------------------------------------------------------
+    def finish(self) -> None:
+        """Stop the wall clock (idempotent) and attribute any last growth."""
+        if self.t_end is None:
+            version = self.graph.version
+            if version != self.last_version:
+                self.on_growth(version)
+            self.t_end = time.perf_counter()
+
+    def report(self) -> Report:
+        """A snapshot Report of everything recorded so far."""
+        end = self.t_end if self.t_end is not None else time.perf_counter()
+        wall = end - self.t_start
+        nodes_end = self.graph.version if self.t_end is None else self.last_version
+        host_fraction = max(0.0, 1.0 - self.run_s / wall) if wall > 0 else None
+        unique = []
+        for sig in self.signatures.values():
+            if not any(sig is u for u in unique):
+                unique.append(sig)
+        unique.sort(key=lambda s: -s.count)
+        trend_label, trend_series = self._trend_series()
+        trend = step_trend(trend_series.values, self.options["slowdown_threshold"])
+        data = {
+            "version": REPORT_VERSION,
+            "mode": self.mode,
+            "runs": self.runs,
+            "other_thread_runs": self.other_thread_runs,
+            "other_thread_run_s": self.other_thread_run_s,
+            "wall_s": wall,
+            "run_s": self.run_s,
+            "host_fraction": host_fraction,
+            "save_s": self.save_s,
+            "saves": self.saves,
+            "nodes_start": self.nodes_start,
+            "nodes_end": nodes_end,
+            "nodes_added": nodes_end - self.nodes_start,
+            "unattributed_ops": self.unattributed_ops,
+            "dominant_signature": trend_label if self.runs else None,
+            "slowdown": trend.slowdown,
+            "slowdown_significant": trend.significant,
+            "all_runs_series": {
+                "bucket": self.all_series.bucket,
+                "points": [list(p) for p in self.all_series.points()],
+            },
+            "signatures": [s.to_dict() for s in unique],
+            "growth_sites": [s.to_dict() for s in sorted(
+                self.sites.values(), key=lambda s: (-s.ops_added, s.path, s.line))],
+            "frozen_violations": list(self.violations),
+            "options": dict(self.options),
+        }
+        data["diagnostics"] = diagnose(data, self.options)
+        return Report(data)
+
+
+def _ops_between(graph: Any, previous: int, version: int) -> List[Any]:
+    by_id = getattr(graph, "_nodes_by_id", None)
+    if isinstance(by_id, dict):
+        ops = [by_id.get(i) for i in range(previous + 1, version + 1)]
+        return [op for op in ops if op is not None]
+    return list(graph.get_operations())[-(version - previous):]
+
+
+def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, str]]:
+    """TFG901-TFG905 from a report's data."""
+    found = []
+    sites = data["growth_sites"]
+    if data["nodes_added"] > 0 or data["frozen_violations"]:
+        parts = ["%s:%d (%d ops in %d runs%s; static rule %s)" % (
+            s["path"], s["line"], s["ops_added"], s["runs"], ", " + s["api"] if s["api"] else "", s["rule"])
+            for s in sites[:_TOP_SITES]]
+        parts += ["%s:%d (blocked at step %s%s; static rule %s)" % (
+            v["path"], v["line"], v["step"], ", " + v["api"] if v["api"] else "", v["rule"])
+            for v in data["frozen_violations"][:_TOP_SITES]]
+        message = "graph grew by %d ops while guarded" % data["nodes_added"] if data["nodes_added"] > 0 \
+            else "code tried to add ops to the frozen graph"
+        if parts:
+            message += ": " + "; ".join(parts)
+        found.append({"code": "TFG901", "severity": "error", "message": message})
+    if data["slowdown_significant"]:
+        message = "steps of `%s` slowed down x%.2f from the start to the end of the run" % (
+            data["dominant_signature"], data["slowdown"])
+        if sites:
+            message += "; the graph grew at " + ", ".join("%s:%d" % (s["path"], s["line"]) for s in sites[:_TOP_SITES])
+        found.append({"code": "TFG902", "severity": "warning", "message": message})
+    host = data["host_fraction"]
+    if host is not None and data["runs"] >= options["min_runs"] and host >= options["host_threshold"]:
+        found.append({"code": "TFG903", "severity": "warning", "message":
+                      "input-bound: the device waits on Python for %d%% of the time — move input to "
+                      "tf.data with prefetch" % round(host * 100)})
+    for sig in data["signatures"]:
+        if sig["summary_ops"] and sig["count"] >= options["min_runs"] and data["runs"] and \
+                sig["count"] / data["runs"] >= options["summary_share"]:
+            found.append({"code": "TFG904", "severity": "warning", "message":
+                          "summary ops (%s) fetched on %d of %d runs — fetch them every N steps instead" % (
+                              ", ".join(sig["summary_ops"]), sig["count"], data["runs"])})
+            break
+    if data["wall_s"] > 0 and data["save_s"] / data["wall_s"] >= options["save_threshold"]:
+        found.append({"code": "TFG905", "severity": "warning", "message":
+                      "Saver.save took %d%% of wall time (%d saves) — save less often" % (
+                          round(100 * data["save_s"] / data["wall_s"]), data["saves"])})
+    return found

@@ -1,0 +1,78 @@
+"""Fetch signatures: a cheap hashable key per fetch structure, and a readable label."""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, List, Mapping, Set
+
+
+# Types already seen to be leaves (Tensor, Operation, Variable...): keyed by id at once.
+_leaf_types: Set[type] = set()
+
+
+def fetch_key(fetches: Any) -> Hashable:
+    """Hashable key of a fetch structure, by identity of its leaves (never calls Tensor.__eq__)."""
+    kind = type(fetches)
+    if kind in _leaf_types:
+        return id(fetches)
+    if kind is str:
+        return fetches
+    if kind is list or kind is tuple:
+        return tuple([fetch_key(f) for f in fetches])
+    if kind is dict:
+        return ("d",) + tuple([(k, fetch_key(v)) for k, v in fetches.items()])
+    if isinstance(fetches, (list, tuple)):
+        return tuple([fetch_key(f) for f in fetches])
+    if isinstance(fetches, Mapping):
+        return ("d",) + tuple([(k, fetch_key(v)) for k, v in fetches.items()])
+    _leaf_types.add(kind)
+    return id(fetches)
+
+
+def run_key(fetches: Any, feeds: Any) -> Hashable:
+    """Key of one run: the fetch structure and the feed keys."""
+    if feeds:
+        return (fetch_key(fetches), tuple(map(id, feeds)))
+    return fetch_key(fetches)
+
+
+def _leaves(fetches: Any) -> List[Any]:
+    if isinstance(fetches, (list, tuple)):
+        return [leaf for f in fetches for leaf in _leaves(f)]
+    if isinstance(fetches, Mapping):
+        return [leaf for f in fetches.values() for leaf in _leaves(f)]
+    return [fetches]
+
+
+def _name(obj: Any) -> str:
+    if isinstance(obj, str):
+        return obj
+    name = getattr(obj, "name", None)
+    return name if isinstance(name, str) else type(obj).__name__
+
+
+def describe_fetches(fetches: Any, feeds: Any) -> str:
+    """A short label such as `train_op, loss:0 <- x:0, y:0`."""
+    label = ", ".join(_name(f) for f in _leaves(fetches)) or "(no fetches)"
+    if len(label) > 120:
+        label = label[:117] + "..."
+    if feeds:
+        feed_label = ", ".join(_name(k) for k in feeds)
+        label += " <- " + (feed_label if len(feed_label) <= 60 else feed_label[:57] + "...")
+    return label
+
+
+def fetched_op_types(graph: Any, fetches: Any) -> List[str]:
+    """Op types of the fetched tensors/ops (used to spot summaries fetched every run)."""
+    types = []
+    for leaf in _leaves(fetches):
+        element = leaf
+        if isinstance(leaf, str):
+            try:
+                element = graph.as_graph_element(leaf)
+            except Exception:  # a fetch TF itself will reject: leave it to sess.run
+                continue
+        op = getattr(element, "op", element)
+        op_type = getattr(op, "type", None)
+        if isinstance(op_type, str):
+            types.append(op_type)
+    return types

@@ -1,0 +1,267 @@
+"""Streaming statistics with bounded memory, and the step-interval trend test."""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Optional, Sequence, Tuple
+
+# Exact samples kept per statistic before switching to a log-bucketed histogram.
+DEFAULT_SAMPLE_CAP = 4096
+# Points kept in a decimated series before adjacent points are merged pairwise.
+DEFAULT_SERIES_CAP = 2048
+# Relative width of a histogram bucket (quantiles are then within ~0.5%).
+_BUCKET_BASE = 1.01
+_LOG_BASE = math.log(_BUCKET_BASE)
+_MIN_VALUE = 1e-9
+
+
+class StreamingSample:
+    """Count, total, and quantiles of a stream of non-negative floats.
+
+    Values are appended to a buffer; when it holds `cap` values they are folded into a
+    histogram with 1% wide logarithmic buckets, so memory stays bounded on any run length
+    while `add` stays a list append. Up to `cap` values, quantiles are exact.
+    """
+
+    __slots__ = ("cap", "values", "histogram", "folded_count", "folded_total", "folded_max")
+
+    def __init__(self, cap: int = DEFAULT_SAMPLE_CAP) -> None:
+        self.cap = cap
+        self.values: List[float] = []
+        self.histogram: Optional[Dict[int, int]] = None
+        self.folded_count = 0
+        self.folded_total = 0.0
+        self.folded_max = 0.0
+
+    def add(self, value: float) -> None:
+        """Record one value."""
+        values = self.values
+        values.append(value)
+        if len(values) >= self.cap:
+            self._fold()
+
+    def _fold(self) -> None:
+        histogram = self.histogram if self.histogram is not None else {}
+        log, get, scale = math.log, histogram.get, 1.0 / _LOG_BASE
+        for value in self.values:
+            index = int(log(value if value > _MIN_VALUE else _MIN_VALUE) * scale)
+            histogram[index] = get(index, 0) + 1
+        self.folded_count += len(self.values)
+        self.folded_total += sum(self.values)
+        self.folded_max = max(self.folded_max, max(self.values))
+        self.histogram = histogram
+        self.values = []
+
+    @property
+    def count(self) -> int:
+        """Number of values recorded."""
+        return self.folded_count + len(self.values)
+
+    @property
+    def total(self) -> float:
+        """Sum of the values recorded."""
+        return self.folded_total + sum(self.values)
+
+    @property
+    def maximum(self) -> float:
+        """Largest value recorded (0.0 when empty)."""
+        return max(self.folded_max, max(self.values)) if self.values else self.folded_max
+
+    def quantile(self, q: float) -> Optional[float]:
+        """Return the q-quantile (0..1), or None when nothing was recorded."""
+        count = self.count
+        if count == 0:
+            return None
+        if self.histogram is None:
+            return quantile_of(sorted(self.values), q)
+        histogram = dict(self.histogram)
+        for value in self.values:
+            index = _bucket_index(value)
+            histogram[index] = histogram.get(index, 0) + 1
+        rank = q * (count - 1)
+        seen = 0
+        maximum = self.maximum
+        for index in sorted(histogram):
+            seen += histogram[index]
+            if seen > rank:
+                # Geometric middle of the bucket, capped by the true maximum.
+                return min(math.exp((index + 0.5) * _LOG_BASE), maximum)
+        return maximum
+
+    @property
+    def mean(self) -> Optional[float]:
+        """Arithmetic mean, or None when empty."""
+        count = self.count
+        return self.total / count if count else None
+
+    def summary(self) -> Dict[str, Optional[float]]:
+        """Return count, total, mean, median, p95 and max as a JSON-ready dict."""
+        count = self.count
+        return {
+            "count": count,
+            "total": self.total,
+            "mean": self.mean,
+            "median": self.quantile(0.5),
+            "p95": self.quantile(0.95),
+            "max": self.maximum if count else None,
+        }
+
+
+def _bucket_index(value: float) -> int:
+    return int(math.log(max(value, _MIN_VALUE)) / _LOG_BASE)
+
+
+def quantile_of(ordered: Sequence[float], q: float) -> Optional[float]:
+    """Linear-interpolated q-quantile of an already sorted sequence."""
+    if not ordered:
+        return None
+    position = q * (len(ordered) - 1)
+    low = int(math.floor(position))
+    high = min(low + 1, len(ordered) - 1)
+    fraction = position - low
+    return ordered[low] * (1.0 - fraction) + ordered[high] * fraction
+
+
+def median_of(values: Sequence[float]) -> Optional[float]:
+    """Median of an unsorted sequence, or None when empty."""
+    return quantile_of(sorted(values), 0.5)
+
+
+class DecimatedSeries:
+    """A per-step series of (value, graph size) kept to at most `cap` points.
+
+    Each point stands for `bucket` consecutive steps: the mean value over them and the
+    graph size after the last. When full, adjacent points merge and `bucket` doubles.
+    """
+
+    __slots__ = ("cap", "bucket", "values", "nodes", "_pending_sum", "_pending_count")
+
+    def __init__(self, cap: int = DEFAULT_SERIES_CAP) -> None:
+        self.cap = cap
+        self.bucket = 1
+        self.values: List[float] = []
+        self.nodes: List[int] = []
+        self._pending_sum = 0.0
+        self._pending_count = 0
+
+    def add(self, value: float, nodes: int) -> None:
+        """Record one step's value and the graph size at that step."""
+        if self.bucket == 1:
+            values = self.values
+            values.append(value)
+            self.nodes.append(nodes)
+            if len(values) >= self.cap:
+                self._halve()
+            return
+        self._pending_sum += value
+        self._pending_count += 1
+        if self._pending_count < self.bucket:
+            return
+        self.values.append(self._pending_sum / self._pending_count)
+        self.nodes.append(nodes)
+        self._pending_sum = 0.0
+        self._pending_count = 0
+        if len(self.values) >= self.cap:
+            self._halve()
+
+    def _halve(self) -> None:
+        values, nodes = self.values, self.nodes
+        pairs = len(values) // 2
+        self.values = [(values[2 * i] + values[2 * i + 1]) / 2.0 for i in range(pairs)]
+        self.nodes = [nodes[2 * i + 1] for i in range(pairs)]
+        self.bucket *= 2
+
+    def points(self) -> List[Tuple[int, float, int]]:
+        """Return [(first step of the point, mean value, graph size)], oldest first."""
+        return [(i * self.bucket, v, n) for i, (v, n) in enumerate(zip(self.values, self.nodes))]
+
+
+class Trend:
+    """Result of `step_trend`: the slowdown ratio and whether it is significant."""
+
+    __slots__ = ("slowdown", "significant", "z", "points")
+
+    def __init__(self, slowdown: Optional[float], significant: bool, z: float, points: int) -> None:
+        self.slowdown = slowdown
+        self.significant = significant
+        self.z = z
+        self.points = points
+
+
+# Fewer points after warm-up than this: no slowdown ratio at all.
+MIN_TREND_POINTS = 5
+# Fewer than this: a ratio, but never "significant".
+MIN_SIGNIFICANT_POINTS = 8
+# One-sided Mann-Kendall z for p < 0.001 (p < 0.01 fired on ~1% of noisy flat runs).
+SIGNIFICANT_Z = 3.090
+DEFAULT_SLOWDOWN_THRESHOLD = 1.05
+_TREND_BINS = 64
+
+
+def warmup_points(count: int) -> int:
+    """Points skipped at the start of a series (session start-up, caches, autotuning)."""
+    return max(1, min(count // 10, 50))
+
+
+def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRESHOLD) -> Trend:
+    """Slowdown of a step-interval series and a robust test that it is real.
+
+    `slowdown` is the median of the last 20% of the points after warm-up divided by the
+    median of the first 20%. It is significant when a one-sided Mann-Kendall test (on at
+    most 64 bin means, so the cost is bounded) finds a rising trend at p < 0.001 *and* the
+    ratio reaches `threshold`, so a noisy but flat run stays quiet.
+    """
+    body = list(values[warmup_points(len(values)):])
+    if len(body) < MIN_TREND_POINTS:
+        return Trend(None, False, 0.0, len(body))
+    edge = max(1, int(math.ceil(len(body) * 0.2)))
+    first = median_of(body[:edge])
+    last = median_of(body[-edge:])
+    slowdown = last / first if first else None
+    z = mann_kendall_z(_bin_means(body, _TREND_BINS))
+    significant = (
+        len(body) >= MIN_SIGNIFICANT_POINTS
+        and slowdown is not None
+        and slowdown >= threshold
+        and z >= SIGNIFICANT_Z
+    )
+    return Trend(slowdown, significant, z, len(body))
+
+
+def _bin_means(values: List[float], bins: int) -> List[float]:
+    if len(values) <= bins:
+        return values
+    size = len(values) / bins
+    means = []
+    for b in range(bins):
+        chunk = values[int(b * size):int((b + 1) * size)]
+        means.append(sum(chunk) / len(chunk))
+    return means
+
+
+def mann_kendall_z(values: Sequence[float]) -> float:
+    """Normal-approximation z of the Mann-Kendall S statistic (positive: rising)."""
+    n = len(values)
+    if n < 3:
+        return 0.0
+    s = 0
+    for i in range(n - 1):
+        vi = values[i]
+        for j in range(i + 1, n):
+            vj = values[j]
+            if vj > vi:
+                s += 1
+            elif vj < vi:
+                s -= 1
+    ties: Dict[float, int] = {}
+    for v in values:
+        ties[v] = ties.get(v, 0) + 1
+    tie_term = sum(t * (t - 1) * (2 * t + 5) for t in ties.values() if t > 1)
+    variance = (n * (n - 1) * (2 * n + 5) - tie_term) / 18.0
+    if variance <= 0:
+        return 0.0
+    if s > 0:
+        return (s - 1) / math.sqrt(variance)
+    if s < 0:
+        return (s + 1) / math.sqrt(variance)
+    return 0.0
