@@ -136,3 +136,16 @@ def test_dependencies_are_recorded(tmp_path):
 def test_project_root_markers(tmp_path):
     write(tmp_path, {"pyproject.toml": "", "a/b/c.py": ""})
     assert find_project_root(str(tmp_path / "a" / "b" / "c.py")) == str(tmp_path)
+
+
+def test_plain_checkout_without_markers_resolves_package_imports(tmp_path):
+    write(tmp_path, {
+        "gail/__init__.py": "",
+        "gail/common/__init__.py": "",
+        "gail/common/tf_util.py": "import tensorflow as tf\ndef save(sess):\n    tf.train.Saver().save(sess, 'x')\n",
+        "gail/run/__init__.py": "",
+        "gail/run/train.py": LOOP.format(imports="import gail.common.tf_util as U", call="U.save(sess)"),
+    })
+    result = check_paths([str(tmp_path / "gail" / "run" / "train.py")])
+    assert [(f.line, f.code) for f in result.findings] == [(7, "TFG101")]
+    assert find_project_root(str(tmp_path / "gail" / "run" / "train.py")) == str(tmp_path)

@@ -350,3 +350,81 @@ def test_calling_a_keras_model_subclass_builds_ops():
         """
     )
     assert found(source) == [(15, "TFG102"), (16, "TFG102")]
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        pytest.param(
+            """
+            sess = tf.Session()
+            for name in ["w", "b"]:
+                with tf.variable_scope("net", reuse=True):
+                    var = tf.get_variable(name)
+                with tf.variable_scope("net", reuse=tf.AUTO_REUSE):
+                    var = tf.get_variable(name)
+                with tf.variable_scope("net"):
+                    var = tf.get_variable(name)
+                sess.run(var)
+            """,
+            [(10, "TFG102")],
+            id="get-variable-under-reuse-returns-the-existing-one",
+        ),
+        pytest.param(
+            """
+            _CACHE = {}
+            def get_saver(name="default"):
+                if name in _CACHE:
+                    return _CACHE[name]
+                saver = tf.train.Saver()
+                _CACHE[name] = saver
+                return saver
+            class Trainer:
+                saver = None
+                def save(self, sess):
+                    if self.saver is None:
+                        self.saver = tf.train.Saver()
+                    self.saver.save(sess, "ckpt")
+            def make():
+                return tf.train.Saver()
+            sess = tf.Session()
+            trainer = Trainer()
+            for step in range(100):
+                sess.run(tf.no_op)
+                get_saver().save(sess, "ckpt")
+                trainer.save(sess)
+                if step not in _CACHE:
+                    _CACHE[step] = tf.train.Saver()
+                make()
+            """,
+            [(26, "TFG101")],
+            id="lazily-built-once",
+        ),
+        pytest.param(
+            """
+            sess = tf.Session()
+            v = tf.Variable(0.0)
+            for step in range(100):
+                mean = tf.reduce_mean(tf.constant([1.0, 2.0]))
+                v.load(step, sess)
+            """,
+            [(6, "TFG102")],
+            id="variable-load-runs-the-graph",
+        ),
+        pytest.param(
+            """
+            from tensorflow.python.client import timeline
+            sess = tf.Session()
+            for step in range(100):
+                meta = tf.RunMetadata()
+                sess.run(tf.no_op, options=tf.RunOptions(trace_level=3), run_metadata=meta)
+                trace = timeline.Timeline(step_stats=meta.step_stats)
+                gd = tf.graph_util.convert_variables_to_constants(sess, sess.graph_def, ["out"])
+            """,
+            [],
+            id="graph-def-and-timeline-utilities",
+        ),
+    ],
+)
+def test_field_trial_patterns(body, expected):
+    assert found(HEADER + textwrap.dedent(body)) == expected

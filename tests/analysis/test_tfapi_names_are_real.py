@@ -32,6 +32,12 @@ def _rule_apis():
 
 
 def resolve(name: str):
+    if name.startswith("tensorflow.python."):
+        import importlib
+
+        module_name = name[: -len(".*")] if name.endswith(".*") else name.rsplit(".", 1)[0]
+        module = importlib.import_module(module_name)
+        return module if name.endswith(".*") else getattr(module, name.rsplit(".", 1)[1])
     obj = tf.compat.v1
     for part in name.split(".")[1:]:
         if part == "*":

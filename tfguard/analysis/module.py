@@ -202,6 +202,8 @@ class ModuleAnalysis:
                 if self._session_has_fresh_graph(call):
                     return None
                 return BuildSite(call, api, describe(call), creates_session=True)
+            if api == "tensorflow.get_variable" and self._in_reusing_scope(call):
+                return None
             if tfapi.builds_ops(api):
                 return BuildSite(call, api, describe(call))
             return None
@@ -217,6 +219,51 @@ class ModuleAnalysis:
             if receiver is not None and receiver.kind == TF:
                 return BuildSite(call, f".{func.attrname}", describe(call))
         return None
+
+    def _in_reusing_scope(self, node: nodes.NodeNG) -> bool:
+        """Return whether ``node`` runs inside ``with tf.variable_scope(..., reuse=True|tf.AUTO_REUSE)``."""
+        parent = node.parent
+        while parent is not None and not isinstance(parent, (*FUNCTIONS, nodes.Module)):
+            if isinstance(parent, (nodes.With, nodes.AsyncWith)):
+                for context, _ in parent.items:
+                    if isinstance(context, nodes.Call) and self.call_qualname(context) in tfapi.VARIABLE_SCOPES:
+                        if any(k.arg == "reuse" and self._is_reuse_value(k.value) for k in context.keywords or ()):
+                            return True
+            parent = parent.parent
+        return False
+
+    def _is_reuse_value(self, value: nodes.NodeNG) -> bool:
+        if isinstance(value, nodes.Const):
+            return value.value is True
+        return self.qualname(value) == "tensorflow.AUTO_REUSE"
+
+    def built_once(self, node: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
+        """Return whether ``node`` is a lazy initialisation inside ``boundary`` (a loop or function).
+
+        ``if self.saver is None: self.saver = tf.train.Saver()``, ``if key not in
+        cache: …``, and a function that first returns a cached value
+        (``if key in cache: return cache[key]``) build once, not on every call.
+        """
+        child, parent = node, node.parent
+        while parent is not None and parent is not boundary:
+            if isinstance(parent, nodes.If):
+                if child in parent.body and _tests_absence(parent.test):
+                    return True
+                if child in parent.orelse and _tests_presence(parent.test):
+                    return True
+            child, parent = parent, parent.parent
+        if parent is boundary and isinstance(boundary, FUNCTIONS):
+            for statement in boundary.body:
+                if statement is child:
+                    break
+                if (
+                    isinstance(statement, nodes.If)
+                    and _tests_presence(statement.test, truthiness=True)
+                    and statement.body
+                    and isinstance(statement.body[-1], nodes.Return)
+                ):
+                    return True
+        return False
 
     def _tf_base(self, cls: nodes.ClassDef, seen=None) -> Optional[str]:
         """Return the TF class (Keras Model or Layer) a local class derives from, if any."""
@@ -290,6 +337,8 @@ class ModuleAnalysis:
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
             if method == "eval" and keywords & {"feed_dict", "session"}:
                 return RunEvent(call, f"{func.expr.as_string()}.eval")
+            if method == "load" and kind == TF and (len(call.args) >= 2 or "session" in keywords):
+                return RunEvent(call, f"{func.expr.as_string()}.load")
             if method == "run" and kind is None and keywords & {"feed_dict", "options", "run_metadata"}:
                 return RunEvent(call, f"{func.expr.as_string()}.run")
         function = self.called_function(call)
@@ -415,6 +464,8 @@ class ModuleAnalysis:
             # Builds inside the function's own session loops are reported there.
             if self.session_loop_of(node) is not None or self.fresh_graph_before(node, function):
                 continue
+            if self.built_once(node, function):
+                continue
             for inner in self.helper_events(event):
                 if id(inner.site.node) not in seen_sites:
                     seen_sites.add(id(inner.site.node))
@@ -427,6 +478,42 @@ class ModuleAnalysis:
     def _function_return(self, function: nodes.NodeNG) -> Optional[Value]:
         summary = self.summary(function)
         return summary.returns if summary is not None else None
+
+
+def _absence_checks(test: nodes.NodeNG) -> bool:
+    if isinstance(test, nodes.BoolOp):
+        return any(_absence_checks(v) for v in test.values)
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        return _presence_checks(test.operand)
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
+        op, right = test.ops[0]
+        return op == "not in" or (op in ("is", "==") and isinstance(right, nodes.Const) and right.value is None)
+    return False
+
+
+def _presence_checks(test: nodes.NodeNG, truthiness: bool = True) -> bool:
+    if isinstance(test, nodes.BoolOp):
+        return any(_presence_checks(v, truthiness) for v in test.values)
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        return _absence_checks(test.operand)
+    if truthiness and isinstance(test, (nodes.Name, nodes.Attribute, nodes.Subscript)):
+        return True
+    if isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "hasattr":
+        return True
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
+        op, right = test.ops[0]
+        return op == "in" or (op in ("is not", "!=") and isinstance(right, nodes.Const) and right.value is None)
+    return False
+
+
+def _tests_absence(test: nodes.NodeNG) -> bool:
+    """``x is None``, ``not x``, ``k not in d``, ``not hasattr(o, n)``: true until something is cached."""
+    return _absence_checks(test)
+
+
+def _tests_presence(test: nodes.NodeNG, truthiness: bool = False) -> bool:
+    """``x is not None``, ``k in d``, ``hasattr(o, n)`` (and plain ``x`` with ``truthiness``): true once cached."""
+    return _presence_checks(test, truthiness)
 
 
 class _Body:

@@ -27,7 +27,12 @@ MAX_CACHED_MODULES = 256
 
 
 def find_project_root(path: str) -> str:
-    """Return the nearest folder at or above ``path`` holding a root marker, else ``path``'s folder."""
+    """Return the nearest folder at or above ``path`` holding a root marker.
+
+    Without one, the folder above the outermost package (folders with
+    ``__init__.py``) that contains ``path``, so that ``import pkg.mod`` resolves
+    when a single file of a plain checkout is checked.
+    """
     start = os.path.abspath(path)
     folder = start if os.path.isdir(start) else os.path.dirname(start)
     current = folder
@@ -36,8 +41,18 @@ def find_project_root(path: str) -> str:
             return current
         parent = os.path.dirname(current)
         if parent == current:
-            return folder
+            return package_base(folder)
         current = parent
+
+
+def package_base(folder: str) -> str:
+    """Return the folder above the outermost package containing ``folder`` (``folder`` itself if none)."""
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return folder
 
 
 class Project:
@@ -87,7 +102,7 @@ class Project:
         else:
             if not parts:
                 return None
-            bases = [importer_dir, *self.search_paths]
+            bases = [importer_dir, package_base(importer_dir), *self.search_paths]
         for base in bases:
             found = _module_file(base, parts)
             if found is not None and self._inside(found):

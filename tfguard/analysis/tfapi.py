@@ -116,6 +116,12 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.keras.backend.get_session", "tensorflow.keras.backend.set_session",
     "tensorflow.keras.backend.clear_session", "tensorflow.keras.backend.set_learning_phase",
     "tensorflow.saved_model.builder.SavedModelBuilder",
+    # graph surgery and profiling helpers that work on GraphDefs and step stats
+    "tensorflow.graph_util.convert_variables_to_constants", "tensorflow.graph_util.extract_sub_graph",
+    "tensorflow.graph_util.remove_training_nodes", "tensorflow.graph_util.must_run_on_cpu",
+    "tensorflow.graph_util.tensor_shape_from_node_def_name",
+    "tensorflow.python.client.timeline.*", "tensorflow.python.client.device_lib.*",
+    "tensorflow.profiler.Profiler", "tensorflow.profiler.ProfileOptionBuilder",
     # TF 1.x contrib helpers that only configure
     "tensorflow.contrib.framework.arg_scope", "tensorflow.contrib.slim.arg_scope",
     "tensorflow.contrib.training.HParams",
@@ -172,6 +178,9 @@ TENSOR_RETURNING_METHODS: FrozenSet[str] = frozenset({
     "assign", "assign_add", "assign_sub", "read_value", "initialized_value", "count_up_to",
     "scatter_update", "scatter_add", "scatter_sub", "scatter_nd_update", "dequeue", "lookup", "call",
 })
+
+#: Context managers whose ``reuse`` argument makes ``tf.get_variable`` return existing variables.
+VARIABLE_SCOPES: FrozenSet[str] = frozenset({"tensorflow.variable_scope"})
 
 #: Graph methods that return an existing tensor or operation.
 GRAPH_LOOKUP_METHODS: FrozenSet[str] = frozenset({

@@ -101,7 +101,7 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
             if module.build_event(node) is None:
                 continue
             loop = module.session_loop_of(node)
-            if loop is None or module.fresh_graph_before(node, loop):
+            if loop is None or module.fresh_graph_before(node, loop) or module.built_once(node, loop):
                 continue
             claim = _best_claim(module, node, loop, rules)
             if claim is not None:
