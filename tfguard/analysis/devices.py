@@ -215,7 +215,8 @@ class DeviceAnalysis:
 
     def sets_env_allow_growth(self) -> bool:
         """Return whether the module sets ``TF_FORCE_GPU_ALLOW_GROWTH`` in ``os.environ``."""
-        return any(env_var_written(self.module, node) == "TF_FORCE_GPU_ALLOW_GROWTH" for node in self.module.module.nodes_of_class((nodes.Assign, nodes.Call)))
+        candidates = self.module.module.nodes_of_class((nodes.Assign, nodes.Call))
+        return any(env_var_written(self.module, node) == "TF_FORCE_GPU_ALLOW_GROWTH" for node in candidates)
 
 
 def env_var_written(module: ModuleAnalysis, node: nodes.NodeNG) -> Optional[str]:

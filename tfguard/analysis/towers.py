@@ -17,7 +17,7 @@ from astroid import nodes
 from tfguard.analysis.devices import devices, is_literal_false
 from tfguard.analysis.frequency import frequency
 from tfguard.analysis.module import ModuleAnalysis
-from tfguard.analysis.scopes import own_nodes, owner_scope, position
+from tfguard.analysis.scopes import FUNCTIONS, own_nodes, owner_scope, position
 from tfguard.finding import ChainLink
 
 GET_VARIABLE = "tensorflow.get_variable"
@@ -86,15 +86,16 @@ class TowerAnalysis:
     def _shared_or_unique(self, node: nodes.NodeNG, loop: Optional[nodes.For]) -> bool:
         """An enclosing ``variable_scope(reuse=…)``, or one named from the loop variable."""
         parent = node.parent
-        while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.Module)):
+        while parent is not None and not isinstance(parent, (*FUNCTIONS, nodes.Module)):
             if isinstance(parent, (nodes.With, nodes.AsyncWith)):
                 for context, _ in parent.items:
-                    if not isinstance(context, nodes.Call) or self.module.call_qualname(context) != "tensorflow.variable_scope":
+                    if self.module.call_qualname(context) != "tensorflow.variable_scope":
                         continue
                     reuse = next((k.value for k in context.keywords or () if k.arg == "reuse"), None)
                     if reuse is not None and not is_literal_false(reuse):
                         return True
-                    if loop is not None and _within(parent, loop) and self._mentions_variant(_scope_name(context), loop):
+                    per_tower = loop is not None and _within(parent, loop)
+                    if per_tower and self._mentions_variant(_scope_name(context), loop):
                         return True
             parent = parent.parent
         return False

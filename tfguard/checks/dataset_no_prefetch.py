@@ -13,7 +13,9 @@ from tfguard.checks._node_rule import NodeRule
 from tfguard.finding import Finding
 
 ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
-ITERATOR_FUNCTIONS = frozenset({"tensorflow.data.make_one_shot_iterator", "tensorflow.data.make_initializable_iterator"})
+ITERATOR_FUNCTIONS = frozenset({
+    "tensorflow.data.make_one_shot_iterator", "tensorflow.data.make_initializable_iterator",
+})
 
 
 class DatasetNoPrefetch(NodeRule):

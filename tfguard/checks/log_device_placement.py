@@ -26,7 +26,7 @@ class LogDevicePlacement(NodeRule):
     summary = "`log_device_placement=True` hard-coded in a session config"
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
-        """Report literal ``log_device_placement=True`` in ``ConfigProto(...)`` or ``config.log_device_placement = True``."""
+        """Report a literal ``log_device_placement=True`` in ``ConfigProto(...)`` or assigned to a config."""
         for node in module.module.nodes_of_class((nodes.Call, nodes.Assign)):
             if isinstance(node, nodes.Call):
                 if module.call_qualname(node) != "tensorflow.ConfigProto":

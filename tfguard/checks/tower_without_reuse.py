@@ -24,7 +24,8 @@ class TowerWithoutReuse(NodeRule):
         for loop in towers.tower_loops():
             for creation in towers.unshared_creations(loop):
                 if creation.chain:
-                    what = f"`{describe(creation.node)}` calls `{describe(creation.site)}` at line {creation.site.lineno}"
+                    site = creation.site
+                    what = f"`{describe(creation.node)}` calls `{describe(site)}` at line {site.lineno}"
                 else:
                     what = f"`{describe(creation.node)}`"
                 yield self.finding(
