@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Sequence
 from astroid import nodes
 
 from tfguard.analysis import tfapi
-from tfguard.analysis.scopes import FUNCTIONS
+from tfguard.analysis.scopes import FUNCTIONS, position
 
 MODULE = "module"  # a TF module, class or function name (``tf.train.Saver``)
 SESSION = "session"
@@ -100,6 +100,25 @@ class Dataflow:
             parent = scope.parent
             scope = parent.scope() if parent is not None else None
         return ()
+
+    def reaching_definition(self, name: nodes.Name) -> Optional[nodes.NodeNG]:
+        """Return the binding of ``name`` that its use most likely sees: the last one above it.
+
+        Bindings in the use's own scope whose statement starts before the use's
+        statement are preferred (so in ``ds = ds.map(f)`` the right-hand ``ds`` is the
+        previous ``ds``); a name bound only in an enclosing scope gets that scope's
+        last binding.  Positions stand in for control flow.
+        """
+        bindings = self.definitions(name, name.name)
+        if not bindings:
+            return None
+        scope = name.scope()
+        here = position(name.statement())
+        local = [b for b in bindings if b.scope() is scope]
+        if local:
+            earlier = [b for b in local if position(b.statement()) < here]
+            return max(earlier, key=lambda b: position(b.statement())) if earlier else None
+        return max(bindings, key=lambda b: position(b.statement()))
 
     def instance_attributes(self, cls: nodes.ClassDef) -> Dict[str, List[nodes.NodeNG]]:
         """Return ``self.X = …`` targets of every method of ``cls`` and its local bases, by name."""

@@ -1,0 +1,23 @@
+import tensorflow as tf
+
+AUTOTUNE = tf.data.experimental.AUTOTUNE
+
+
+def parse(record):
+    return tf.parse_single_example(record, {"x": tf.FixedLenFeature([8], tf.float32)})["x"]
+
+
+def train_input_fn(files, batch_size=64):
+    dataset = tf.data.TFRecordDataset(files)
+    dataset = dataset.map(parse, num_parallel_calls=AUTOTUNE)
+    dataset = dataset.shuffle(10000).repeat().batch(batch_size)
+    return dataset.prefetch(AUTOTUNE)
+
+
+def eval_batches(files):
+    dataset = (tf.data.TFRecordDataset(files)
+               .map(parse, num_parallel_calls=AUTOTUNE)
+               .batch(256)
+               .prefetch(1))
+    iterator = dataset.make_one_shot_iterator()
+    return iterator.get_next()

@@ -1,0 +1,11 @@
+import tensorflow as tf
+
+a = tf.placeholder(tf.float32, [None, 1024])
+with tf.device("/device:GPU:1"):  # expect: TFG301
+    b = tf.layers.dense(a, 1024)
+    c = tf.reduce_sum(b)
+
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+with tf.Session(config=config) as sess:
+    sess.run(tf.global_variables_initializer())

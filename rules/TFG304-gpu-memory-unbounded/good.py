@@ -1,0 +1,10 @@
+import tensorflow as tf
+
+with tf.device("/gpu:0"):
+    a = tf.random_normal([4096, 4096])
+    b = tf.matmul(a, a)
+
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+print(sess.run(b).shape)
