@@ -4,7 +4,15 @@ import textwrap
 
 import pytest
 
-from tfguard import check_source
+from tfguard import check_source as check_all_rules
+from tfguard.config import Settings
+
+GRAPH_GROWTH_RULES = Settings(select=("TFG1",))
+
+
+def check_source(source: str, path: str):
+    """Findings of the graph-growth rules only: these tests are about session loops."""
+    return check_all_rules(source, path, GRAPH_GROWTH_RULES)
 
 
 def found(source: str):
