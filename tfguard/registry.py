@@ -85,3 +85,4 @@ def rule_codes() -> List[str]:
 
 PARSE_ERROR_CODE = "TFG000"
 PARSE_ERROR_NAME = "parse-error"
+PARSE_ERROR_SUMMARY = "The file cannot be read or parsed (syntax error, bad encoding, NUL byte)."
