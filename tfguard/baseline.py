@@ -153,28 +153,35 @@ def _entry_key(entry: object) -> Optional[Tuple[BaselineKey, int]]:
     return BaselineKey(path, code, print_), count
 
 
+def _shown(path: str) -> str:
+    """Return ``path`` relative to the working folder when it lies inside it, as given otherwise."""
+    relative = os.path.relpath(os.path.abspath(path))
+    return path if relative.startswith(os.pardir) else relative
+
+
 def load_baseline(baseline_file: str) -> "Counter[BaselineKey]":
     """Read a baseline file; raise BaselineError with a one-line message when it is missing or malformed."""
+    shown = _shown(baseline_file)
     try:
         with open(baseline_file, encoding="utf-8") as handle:
             document = json.load(handle)
     except FileNotFoundError:
-        raise BaselineError(f"baseline file not found: {baseline_file}") from None
+        raise BaselineError(f"baseline file not found: {shown}") from None
     except OSError as exc:
-        raise BaselineError(f"cannot read baseline {baseline_file}: {exc.strerror or exc}") from None
+        raise BaselineError(f"cannot read baseline {shown}: {exc.strerror or exc}") from None
     except (ValueError, UnicodeDecodeError) as exc:
-        raise BaselineError(f"{baseline_file}: not a tfguard baseline (invalid JSON: {exc})") from None
+        raise BaselineError(f"{shown}: not a tfguard baseline (invalid JSON: {exc})") from None
     if not isinstance(document, dict) or document.get("tool") != "tfguard" or not isinstance(
             document.get("entries"), list):
-        raise BaselineError(f"{baseline_file}: not a tfguard baseline (write one with --write-baseline)")
+        raise BaselineError(f"{shown}: not a tfguard baseline (write one with --write-baseline)")
     if document.get("version") != BASELINE_VERSION:
-        raise BaselineError(f"{baseline_file}: baseline version {document.get('version')!r} is not supported "
+        raise BaselineError(f"{shown}: baseline version {document.get('version')!r} is not supported "
                             f"(expected {BASELINE_VERSION}; write it again with --write-baseline)")
     counts: "Counter[BaselineKey]" = Counter()
     for number, entry in enumerate(document["entries"], start=1):
         parsed = _entry_key(entry)
         if parsed is None:
-            raise BaselineError(f"{baseline_file}: entry {number} is malformed "
+            raise BaselineError(f"{shown}: entry {number} is malformed "
                                 "(needs path, code, fingerprint and a positive count)")
         counts[parsed[0]] += parsed[1]
     return counts
