@@ -95,6 +95,7 @@ class _SourceCache:
         self._files: Dict[str, Tuple[List[str], Dict[int, str]]] = {}
 
     def line_and_scope(self, path: str, line: int) -> Tuple[str, str]:
+        """Return the text of ``line`` in ``path`` and the dotted name of the def around it ("" if none)."""
         if path not in self._files:
             try:
                 with open(path, "rb") as handle:

@@ -42,18 +42,21 @@ def test_edits_elsewhere_keep_entries_matching_and_new_findings_are_reported(pro
 
 
 def test_fixed_findings_are_counted_and_identical_lines_are_counted_apart(project, write, run):
-    twice = TRAIN.replace("        y = tf.reduce_sum(x)\n", "        y = tf.reduce_sum(x)\n        y = tf.reduce_sum(x)\n")
+    line = "        y = tf.reduce_sum(x)\n"
+    twice = TRAIN.replace(line, line + line)
     write("src/a.py", twice)
     write("src/gone.py", TRAIN)
     run("check", "--write-baseline", "b.json", "src")
     assert [(e["path"], e["code"], e["count"]) for e in entries()] == [
-        ("src/a.py", "TFG101", 1), ("src/a.py", "TFG102", 2), ("src/gone.py", "TFG101", 1), ("src/gone.py", "TFG102", 1)]
-    write("src/a.py", TRAIN.replace("        y = tf.reduce_sum(x)\n", ""))
+        ("src/a.py", "TFG101", 1), ("src/a.py", "TFG102", 2),
+        ("src/gone.py", "TFG101", 1), ("src/gone.py", "TFG102", 1)]
+    write("src/a.py", TRAIN.replace(line, ""))
     os.remove("src/gone.py")
     status, out, err = run("check", "--baseline", "b.json", "src")
     assert (status, out) == (0, "")
     assert "Baseline: 1 finding baselined; 4 baseline entries no longer match (fixed)." in err
-    write("src/a.py", twice.replace("        save(sess)\n", "") + "    for i in range(3):\n        y = tf.reduce_sum(x)\n        sess.run(y)\n")
+    second_loop = "    for i in range(3):\n" + line + "        sess.run(y)\n"
+    write("src/a.py", twice.replace("        save(sess)\n", "") + second_loop)
     status, out, _ = run("check", "--baseline", "b.json", "src")
     assert status == 1 and len(out.splitlines()) == 1 and "TFG102" in out
 
@@ -109,7 +112,8 @@ def test_a_bad_baseline_is_one_line_and_exit_2(project, write, run, content, mes
 
 def test_missing_baseline_and_unwritable_target(project, write, run):
     write("a.py", CLEAN)
-    assert run("check", "--baseline", "nope.json", "a.py") == (2, "", "tfguard: error: baseline file not found: nope.json\n")
+    missing = run("check", "--baseline", "nope.json", "a.py")
+    assert missing == (2, "", "tfguard: error: baseline file not found: nope.json\n")
     status, _, err = run("check", "--write-baseline", "no/such/dir/b.json", "a.py")
     assert status == 2 and err.startswith("tfguard: error: cannot write baseline no/such/dir/b.json: ")
     status, _, err = run("check", "--baseline", "x.json", "--write-baseline", "y.json", "a.py")
@@ -117,7 +121,8 @@ def test_missing_baseline_and_unwritable_target(project, write, run):
 
 
 def test_fingerprint_ignores_whitespace_but_not_scope_or_code():
-    assert fingerprint("TFG102", "f", "  y = tf.reduce_sum(x)") == fingerprint("TFG102", "f", "y  =  tf.reduce_sum(x)\t")
+    spaced = fingerprint("TFG102", "f", "y  =  tf.reduce_sum(x)\t")
+    assert fingerprint("TFG102", "f", "  y = tf.reduce_sum(x)") == spaced
     assert fingerprint("TFG102", "f", "y = 1") != fingerprint("TFG102", "g", "y = 1")
     assert fingerprint("TFG102", "f", "y = 1") != fingerprint("TFG101", "f", "y = 1")
 
