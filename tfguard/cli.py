@@ -10,11 +10,11 @@ from typing import List, Optional, Sequence
 
 from tabulate import tabulate
 
-from tfguard import __version__
+from tfguard import __version__, cli_adoption
 from tfguard.catalog import rule_readme
 from tfguard.config import ConfigError, Settings, load_settings, override, validate_selectors
 from tfguard.engine import check_paths
-from tfguard.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, all_rules
+from tfguard.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 from tfguard.reporters import REPORTERS
 from tfguard.reporters.text import summary
 
@@ -26,7 +26,7 @@ EXIT_FINDINGS = 1
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 
-_PARSE_ERROR_SUMMARY = "The file cannot be read or parsed (syntax error, bad encoding, NUL byte)."
+_PARSE_ERROR_SUMMARY = PARSE_ERROR_SUMMARY
 
 
 class UsageError(Exception):
@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when there are findings (2 still signals errors)")
+    cli_adoption.add_options(check)
     config = check.add_mutually_exclusive_group()
     config.add_argument("--config", metavar="FILE",
                         help="read [tool.tfguard] from FILE instead of the nearest pyproject.toml")
@@ -114,8 +115,15 @@ def run_check(args: argparse.Namespace) -> int:
         if not os.path.exists(path):
             raise UsageError(f"path not found: {path}")
     settings = _settings_for(args, paths)
+    baseline = cli_adoption.read_baseline(args, settings)
     result = check_paths(paths, settings, force_exclude=args.force_exclude)
-    report = REPORTERS[args.format](result)
+    if args.write_baseline:
+        return EXIT_CLEAN if cli_adoption.record_baseline(args.write_baseline, result) else EXIT_ERROR
+    result, baseline_note = cli_adoption.filter_baseline(baseline, result, paths, settings, args.force_exclude)
+    if args.statistics:
+        report = cli_adoption.render_statistics(args, result)
+    else:
+        report = REPORTERS[args.format](result)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as handle:
@@ -126,6 +134,8 @@ def run_check(args: argparse.Namespace) -> int:
         sys.stdout.write(report)
         sys.stdout.flush()
     print(summary(result), file=sys.stderr)
+    if baseline_note:
+        print(baseline_note, file=sys.stderr)
     if result.errors:
         return EXIT_ERROR
     if result.findings and not args.exit_zero:

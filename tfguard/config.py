@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.9/3.10 only
 TABLE = "tool.tfguard"
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores",)
+_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline")
 
 
 class ConfigError(Exception):
@@ -44,6 +44,8 @@ class Settings:
 
     ``root`` is the folder of the configuration file (or the working folder):
     ``per_file_ignores`` patterns are matched against paths relative to it.
+    ``baseline`` is the configured baseline file, made absolute against ``root``
+    (empty: none).
     """
 
     select: Tuple[str, ...] = ()
@@ -53,6 +55,7 @@ class Settings:
     extend_exclude: Tuple[str, ...] = ()
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = field(default=())
     root: str = ""
+    baseline: str = ""
 
     def is_enabled(self, code: str, path: str = "") -> bool:
         """Return whether findings of ``code`` are reported for ``path``."""
@@ -181,6 +184,10 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
             validate_selectors(items, f"{where}: per-file-ignores {pattern!r}")
             pairs.append((pattern, items))
         values["per_file_ignores"] = tuple(pairs)
+    if "baseline" in table:
+        if not isinstance(table["baseline"], str) or not table["baseline"]:
+            raise ConfigError(f"{where}: 'baseline' must be the path of a baseline file")
+        values["baseline"] = os.path.join(root, table["baseline"])
     return Settings(root=root, **values)
 
 

@@ -12,8 +12,8 @@ from tfguard.config import Settings
 from tfguard.discovery import DEFAULT_EXCLUDE, iter_python_files
 from tfguard.finding import Finding
 from tfguard.parsing import ParseFailure, decode_source, parse_module
-from tfguard.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, all_rules
-from tfguard.suppression import apply_suppressions, read_suppressions
+from tfguard.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
+from tfguard.suppression import SuppressionAudit, apply_suppressions, read_suppressions
 
 #: Files that never mention this are not analysed: they cannot build TF graphs.
 TF_MARKER = "tensorflow"
@@ -67,22 +67,29 @@ def check_source(
     try:
         module = parse_module(source, path)
     except ParseFailure as failure:
-        findings = [parse_error_finding(path, failure)]
+        kept = [f for f in [parse_error_finding(path, failure)] if settings.is_enabled(f.code, path)]
     else:
         analysis = ModuleAnalysis(module, path, project)
         try:
-            findings = list(_run_rules(analysis, path, settings))
+            kept = [f for f in _run_rules(analysis, path, settings) if settings.is_enabled(f.code, path)]
         finally:
             if project is not None:
                 project.release(analysis)
-    kept = [f for f in findings if settings.is_enabled(f.code, path)]
+        audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
+        kept.extend(_run_suppression_rules(audit))
     return sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key)
 
 
 def _run_rules(analysis: ModuleAnalysis, path: str, settings: Settings) -> Iterable[Finding]:
     for code, rule in all_rules().items():
-        if settings.is_enabled(code, path):
+        if settings.is_enabled(code, path) and not isinstance(rule, SuppressionRule):
             yield from rule.check(analysis)
+
+
+def _run_suppression_rules(audit: SuppressionAudit) -> Iterable[Finding]:
+    for code, rule in all_rules().items():
+        if isinstance(rule, SuppressionRule) and audit.is_enabled(code):
+            yield from rule.check_suppressions(audit)
 
 
 def check_file(path: str, settings: Optional[Settings] = None, project: Optional[Project] = None) -> List[Finding]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Dict, Iterable, Iterator, List
 if TYPE_CHECKING:  # pragma: no cover
     from tfguard.analysis.module import ModuleAnalysis
     from tfguard.finding import Finding
+    from tfguard.suppression import SuppressionAudit
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -37,6 +38,20 @@ class Rule:
     def catalog_slug(cls) -> str:
         """Return the rule's folder name in ``rules/``, e.g. ``TFG101-saver-in-session-loop``."""
         return f"{cls.code}-{cls.name}"
+
+
+class SuppressionRule(Rule):
+    """A rule about the ``# noqa`` comments themselves, such as TFG001 unused-noqa.
+
+    Whether a comment suppresses anything is known only once every other rule
+    has run on the file, so the engine calls ``check_suppressions`` after them,
+    with the findings before suppression, instead of ``check``.  Its findings are
+    then suppressed like any other (``# noqa: TFG001`` silences one).
+    """
+
+    def check_suppressions(self, audit: "SuppressionAudit") -> Iterable["Finding"]:
+        """Yield the findings of this rule on one file's suppression comments."""
+        raise NotImplementedError
 
 
 def _concrete_rules(cls: type) -> Iterator[type]:
@@ -70,3 +85,4 @@ def rule_codes() -> List[str]:
 
 PARSE_ERROR_CODE = "TFG000"
 PARSE_ERROR_NAME = "parse-error"
+PARSE_ERROR_SUMMARY = "The file cannot be read or parsed (syntax error, bad encoding, NUL byte)."

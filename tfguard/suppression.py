@@ -6,7 +6,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Optional
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 from tfguard.finding import Finding
 
@@ -17,12 +17,24 @@ _FILE_NOQA = re.compile(r"#\s*tfguard:\s*noqa\b", re.IGNORECASE)
 ALL_CODES: FrozenSet[str] = frozenset({"*"})
 
 
+@dataclass(frozen=True)
+class NoqaCode:
+    """One code named by a ``# noqa: CODES`` comment, with its place in the file (1-based columns)."""
+
+    line: int
+    column: int
+    end_column: int
+    code: str
+
+
 @dataclass
 class Suppressions:
     """The ``# noqa`` comments of one file, keyed by line."""
 
     by_line: Dict[int, FrozenSet[str]] = field(default_factory=dict)
     skip_file: bool = False
+    #: Every code named explicitly, in file order (bare ``# noqa`` comments name none).
+    codes: List[NoqaCode] = field(default_factory=list)
 
     def suppresses(self, finding: Finding) -> bool:
         """Return whether a comment on the finding's line suppresses it."""
@@ -42,6 +54,18 @@ def parse_noqa_comment(comment: str) -> Optional[FrozenSet[str]]:
     return frozenset(c.upper() for c in re.split(r"[\s,]+", match.group("codes")) if c)
 
 
+def noqa_codes(comment: str, line: int, column: int) -> List[NoqaCode]:
+    """Return the codes a ``# noqa: CODES`` comment starting at ``line``/``column`` (1-based) names, placed."""
+    match = _NOQA.search(comment)
+    if match is None or match.group("codes") is None:
+        return []
+    start = match.start("codes")
+    return [
+        NoqaCode(line, column + start + code.start(), column + start + code.end(), code.group().upper())
+        for code in re.finditer(r"[A-Za-z]+[0-9]+", match.group("codes"))
+    ]
+
+
 def read_suppressions(source: str) -> Suppressions:
     """Collect the suppression comments of ``source``; a tokenize error keeps what was read."""
     result = Suppressions()
@@ -55,6 +79,7 @@ def read_suppressions(source: str) -> Suppressions:
             codes = parse_noqa_comment(tok.string)
             if codes is not None:
                 line = tok.start[0]
+                result.codes.extend(noqa_codes(tok.string, line, tok.start[1] + 1))
                 previous = result.by_line.get(line)
                 if previous is ALL_CODES or codes is ALL_CODES:
                     result.by_line[line] = ALL_CODES
@@ -70,3 +95,17 @@ def apply_suppressions(findings: Iterable[Finding], suppressions: Suppressions) 
     if suppressions.skip_file:
         return []
     return [f for f in findings if not suppressions.suppresses(f)]
+
+
+@dataclass(frozen=True)
+class SuppressionAudit:
+    """What a rule about ``# noqa`` comments needs: one file's comments and its findings before suppression.
+
+    ``findings`` are those of every other rule that ran on the file and is
+    enabled for it; ``is_enabled(code)`` says whether a code was checked there.
+    """
+
+    path: str
+    suppressions: Suppressions
+    findings: Sequence[Finding]
+    is_enabled: Callable[[str], bool]

@@ -104,7 +104,9 @@ def test_config_option_and_isolated(project, write, run, run_json):
     "table, message",
     [
         ('selct = ["TFG901"]', "pyproject.toml: unknown key 'selct' in [tool.tfguard]"),
-        ('baseline = "b.json"', "pyproject.toml: unknown key 'baseline' in [tool.tfguard]"),
+        ('colour = "always"', "pyproject.toml: unknown key 'colour' in [tool.tfguard]"),
+        ("baseline = 1", "pyproject.toml: 'baseline' must be the path of a baseline file"),
+        ('baseline = "missing.json"', "baseline file not found: missing.json"),
         ('select = "TFG901"', "pyproject.toml: 'select' must be a list of strings"),
         ("exclude = [1]", "pyproject.toml: 'exclude' must be a list of strings"),
         ('select = ["TFG77"]', "pyproject.toml: select: unknown rule code or prefix 'TFG77'"),

@@ -27,8 +27,8 @@ RESULT = CheckResult(
 )
 
 
-def test_registry_has_text_and_json():
-    assert list(REPORTERS) == ["text", "json"]
+def test_registry_lists_every_format():
+    assert list(REPORTERS) == ["text", "json", "table", "sarif", "github"]
 
 
 def test_text_report():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, Dict
 
 from tfguard.engine import CheckResult
-from tfguard.reporters import json, text
+from tfguard.reporters import github, json, sarif, table, text
 
 Reporter = Callable[[CheckResult], str]
 
@@ -18,6 +18,9 @@ Reporter = Callable[[CheckResult], str]
 REPORTERS: Dict[str, Reporter] = {
     "text": text.render,
     "json": json.render,
+    "table": table.render,
+    "sarif": sarif.render,
+    "github": github.render,
 }
 
 __all__ = ["REPORTERS", "Reporter"]

@@ -1,0 +1,81 @@
+"""The pre-commit hook, run by the real pre-commit (``try-repo``) against a throwaway git repository.
+
+pre-commit installs tfguard from a snapshot of this working tree into its own
+virtualenv (pip, from the package registry), once: both runs use the same
+snapshot commit, so the second reuses the installed environment.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from eco_sources import CLEAN, TRAIN
+
+pytest.importorskip("pre_commit", reason="pre-commit is not installed (it is in the test extra)")
+if shutil.which("git") is None:  # pragma: no cover - git is needed by pre-commit itself
+    pytest.skip("git is not installed", allow_module_level=True)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git quietly with a fixed identity; return stdout."""
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def snapshot_of_this_checkout(target: Path) -> str:
+    """Commit the working tree of this checkout (tracked and untracked, not ignored) to a new repo; return the sha."""
+    listed = git(REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    for relpath in filter(None, listed.split("\0")):
+        source = REPO_ROOT / relpath
+        if source.is_file():
+            (target / relpath).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / relpath)
+    git(target, "init", "-q")
+    git(target, "add", "-A")
+    git(target, "commit", "-q", "-m", "snapshot")
+    return git(target, "rev-parse", "HEAD").strip()
+
+
+def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(tmp_path):
+    hook_repo = tmp_path / "hook-repo"
+    hook_repo.mkdir()
+    sha = snapshot_of_this_checkout(hook_repo)
+
+    project = tmp_path / "project"
+    project.mkdir()
+    git(project, "init", "-q")
+    (project / "pyproject.toml").write_text('[tool.tfguard]\nextend-exclude = ["legacy"]\n')
+    (project / "bad.py").write_text(TRAIN)
+    (project / "good.py").write_text(CLEAN)
+    (project / "legacy").mkdir()
+    (project / "legacy" / "old.py").write_text(TRAIN)
+    (project / "notes.txt").write_text(textwrap.dedent("not python: import tensorflow\n"))
+    git(project, "add", "-A")
+
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PRE_COMMIT_COLOR="never")
+
+    def try_repo(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "tfguard", "--ref", sha,
+                   "--color", "never", *args]
+        return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=540)
+
+    everything = try_repo("--all-files")
+    output = everything.stdout + everything.stderr
+    assert everything.returncode == 1, output
+    assert "bad.py:12:13: TFG102" in output
+    assert "bad.py:13:9: TFG101" in output
+    assert "good.py" not in output.replace("bad.py", "")
+    assert "legacy/old.py" not in output, "--force-exclude applies the configured excludes to named files"
+
+    good_only = try_repo("--files", "good.py", "legacy/old.py")
+    assert good_only.returncode == 0, good_only.stdout + good_only.stderr
+    assert "Passed" in good_only.stdout
