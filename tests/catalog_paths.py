@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import FrozenSet, List
 
 from tfguard.registry import PARSE_ERROR_CODE, all_rules
 
@@ -12,17 +11,17 @@ RULES_DIR = REPO_ROOT / "rules"
 FIXTURES_DIR = REPO_ROOT / "fixtures"
 
 
-def rule_folders() -> List[Path]:
+def rule_folders() -> list[Path]:
     """Return the rule catalog folders, ``rules/<CODE>-<name>/``, sorted."""
     return sorted(path for path in RULES_DIR.iterdir() if path.is_dir())
 
 
-def fixture_files() -> List[Path]:
+def fixture_files() -> list[Path]:
     """Return the fixture scripts, ``fixtures/*.py``, sorted."""
     return sorted(FIXTURES_DIR.glob("*.py"))
 
 
-def checked_codes() -> FrozenSet[str]:
+def checked_codes() -> frozenset[str]:
     """Return the codes that markers are compared on: every registered rule, and TFG000.
 
     A marker for a rule that does not exist yet is ignored until the rule is

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Collection, Iterable, Tuple
 
 from tfguard.finding import Finding
 
@@ -19,15 +19,15 @@ from tfguard.finding import Finding
 MARKER_RE = re.compile(r"#\s*(?P<todo>todo-)?expect:(?P<codes>[^#]*)")
 CODE_RE = re.compile(r"TFG\d{3}")
 
-LineCode = Tuple[int, str]
+LineCode = tuple[int, str]
 
 
 @dataclass
 class Markers:
     """The expected and the known-missing findings of one file, as (line, code) counts."""
 
-    expected: "Counter[LineCode]" = field(default_factory=Counter)
-    todo: "Counter[LineCode]" = field(default_factory=Counter)
+    expected: Counter[LineCode] = field(default_factory=Counter)
+    todo: Counter[LineCode] = field(default_factory=Counter)
 
 
 def read_markers(source: str) -> Markers:
@@ -40,17 +40,19 @@ def read_markers(source: str) -> Markers:
         codes = [code.strip() for code in match.group("codes").split(",")]
         for code in codes:
             if not CODE_RE.fullmatch(code):
-                raise ValueError(f"line {line_number}: malformed marker code {code!r} in {line.strip()!r}")
+                raise ValueError(
+                    f"line {line_number}: malformed marker code {code!r} in {line.strip()!r}"
+                )
         target = markers.todo if match.group("todo") else markers.expected
         target.update((line_number, code) for code in codes)
     return markers
 
 
-def finding_counts(findings: Iterable[Finding]) -> "Counter[LineCode]":
+def finding_counts(findings: Iterable[Finding]) -> Counter[LineCode]:
     """Count findings by (line, code), the form markers are compared in."""
     return Counter((finding.line, finding.code) for finding in findings)
 
 
-def restrict(counts: "Counter[LineCode]", codes: Collection[str]) -> "Counter[LineCode]":
+def restrict(counts: Counter[LineCode], codes: Collection[str]) -> Counter[LineCode]:
     """Keep only the entries whose code is in ``codes``."""
     return Counter({key: n for key, n in counts.items() if key[1] in codes})

@@ -39,7 +39,9 @@ def test_there_are_fixtures():
 @pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
 def test_fixture_parses_unless_it_expects_a_parse_error(path):
     source = path.read_text(encoding="utf-8")
-    expects_parse_error = any(code == PARSE_ERROR_CODE for _, code in read_markers(source).expected)
+    expects_parse_error = any(
+        code == PARSE_ERROR_CODE for _, code in read_markers(source).expected
+    )
     if expects_parse_error:
         with pytest.raises(SyntaxError):
             ast.parse(source)
@@ -55,7 +57,9 @@ def test_fixture_findings_match_its_markers(path):
     found = restrict(found, codes)
     missing = sorted((expected - found).items())
     unexpected = sorted((found - expected).items())
-    assert (missing, unexpected) == ([], []), f"{relative(path)}: (line, code) missing / unexpected"
+    assert (missing, unexpected) == ([], []), (
+        f"{relative(path)}: (line, code) missing / unexpected"
+    )
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
@@ -63,4 +67,6 @@ def test_known_gaps_are_still_gaps(path):
     source, found = _check(path)
     todo = restrict(read_markers(source).todo, checked_codes())
     now_found = sorted(key for key in todo if found[key])
-    assert now_found == [], f"{relative(path)}: found now, promote todo-expect to expect at {now_found}"
+    assert now_found == [], (
+        f"{relative(path)}: found now, promote todo-expect to expect at {now_found}"
+    )

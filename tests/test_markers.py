@@ -19,7 +19,9 @@ y = 2  # a comment that mentions expect without a colon
 
 def test_expect_markers_are_counted_per_line_and_code():
     markers = read_markers(SOURCE)
-    assert markers.expected == Counter({(2, "TFG101"): 1, (3, "TFG102"): 1, (3, "TFG108"): 2})
+    assert markers.expected == Counter(
+        {(2, "TFG101"): 1, (3, "TFG102"): 1, (3, "TFG108"): 2}
+    )
 
 
 def test_todo_markers_are_kept_apart_from_expect_markers():
@@ -28,7 +30,10 @@ def test_todo_markers_are_kept_apart_from_expect_markers():
     assert (4, "TFG102") not in markers.expected
 
 
-@pytest.mark.parametrize("line", ["x = 1  # expect: TFG10", "x = 1  # expect:", "x = 1  # todo-expect: TFG101,"])
+@pytest.mark.parametrize(
+    "line",
+    ["x = 1  # expect: TFG10", "x = 1  # expect:", "x = 1  # todo-expect: TFG101,"],
+)
 def test_malformed_marker_is_an_error(line):
     with pytest.raises(ValueError, match="line 1: malformed marker code"):
         read_markers(line + "\n")
