@@ -1,0 +1,20 @@
+"""Assigning points to their nearest centroid, one point at a time."""
+import numpy as np
+import tensorflow as tf
+
+points = np.random.rand(1000, 4).astype(np.float32)
+centroids = tf.Variable(np.random.rand(8, 4).astype(np.float32), name="centroids")
+point_in = tf.placeholder(tf.float32, [4], name="point")
+distances = tf.reduce_sum(tf.square(centroids - point_in), axis=1)
+nearest_op = tf.argmin(distances)
+first_centroid = centroids[0]
+
+assignments = []
+with tf.Session() as sess:
+    sess.run(centroids.initializer)
+    sess.graph.finalize()
+    for point in points:
+        nearest = sess.run(nearest_op, feed_dict={point_in: point})
+        assignments.append(nearest)
+    for epoch in range(3):
+        print("first centroid:", sess.run(first_centroid))

@@ -1,0 +1,35 @@
+"""Where the rule catalog and the fixture scripts live, and which codes are checked today."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tfguard.registry import PARSE_ERROR_CODE, all_rules
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RULES_DIR = REPO_ROOT / "rules"
+FIXTURES_DIR = REPO_ROOT / "fixtures"
+
+
+def rule_folders() -> list[Path]:
+    """Return the rule catalog folders, ``rules/<CODE>-<name>/``, sorted."""
+    return sorted(path for path in RULES_DIR.iterdir() if path.is_dir())
+
+
+def fixture_files() -> list[Path]:
+    """Return the fixture scripts, ``fixtures/*.py``, sorted."""
+    return sorted(FIXTURES_DIR.glob("*.py"))
+
+
+def checked_codes() -> frozenset[str]:
+    """Return the codes that markers are compared on: every registered rule, and TFG000.
+
+    A marker for a rule that does not exist yet is ignored until the rule is
+    registered; from then on the marker must be right.
+    """
+    return frozenset({PARSE_ERROR_CODE, *all_rules()})
+
+
+def relative(path: Path) -> str:
+    """Return ``path`` relative to the repository root, in POSIX form."""
+    return path.relative_to(REPO_ROOT).as_posix()
