@@ -19,7 +19,7 @@ with tf.Session() as sess:
         tf.summary.scalar("loss", loss)  # expect: TFG107
         tf.summary.histogram("prediction", prediction)  # expect: TFG107
         merged = tf.summary.merge_all()  # expect: TFG107
-        _, summary = sess.run([train_op, merged], feed_dict={x: xs, y: ys})
+        _, summary = sess.run([train_op, merged], feed_dict={x: xs, y: ys})  # expect: TFG201
         if step % 100 == 0:
             writer.add_summary(summary, step)
     writer.close()

@@ -199,8 +199,6 @@ class ModuleAnalysis:
         if callee is not None and callee.kind == MODULE and tfapi.is_tf_name(callee.api):
             api = callee.api
             if api in tfapi.SESSION_CLASSES:
-                if self._session_has_fresh_graph(call):
-                    return None
                 return BuildSite(call, api, describe(call), creates_session=True)
             if api == "tensorflow.get_variable" and self._in_reusing_scope(call):
                 return None
@@ -282,13 +280,6 @@ class ModuleAnalysis:
                 if found is not None:
                     return found
         return None
-
-    def _session_has_fresh_graph(self, call: nodes.Call) -> bool:
-        for keyword in call.keywords or ():
-            if keyword.arg == "graph":
-                value = self.value(keyword.value)
-                return value is not None and value.kind == GRAPH and value.api == "tensorflow.Graph"
-        return False
 
     @staticmethod
     def _best_helper_event(call: nodes.Call, function, summary: FunctionSummary) -> BuildEvent:
@@ -396,6 +387,10 @@ class ModuleAnalysis:
         True when it is inside ``with <graph made in boundary>.as_default():`` or
         comes after a ``tf.reset_default_graph()`` (or a helper that resets) in ``boundary``.
         """
+        if isinstance(node, nodes.Call):
+            for keyword in node.keywords or ():
+                if keyword.arg == "graph" and self._is_fresh_graph(keyword.value, boundary):
+                    return True
         child, parent = node, node.parent
         while parent is not None and parent is not boundary:
             if isinstance(parent, (nodes.With, nodes.AsyncWith)) and child in parent.body:
@@ -413,7 +408,10 @@ class ModuleAnalysis:
             return False
         if context.func.attrname != "as_default":
             return False
-        graph = context.func.expr
+        return self._is_fresh_graph(context.func.expr, boundary)
+
+    def _is_fresh_graph(self, graph: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
+        """Return whether ``graph`` is a ``tf.Graph()`` created inside ``boundary`` (each iteration or call)."""
         if isinstance(graph, nodes.Call):
             return self.call_qualname(graph) == "tensorflow.Graph"
         if isinstance(graph, nodes.Name):
