@@ -16,7 +16,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional
 from astroid import nodes
 
 from tfguard.analysis.module import ModuleAnalysis
-from tfguard.analysis.scopes import LOOPS, position
+from tfguard.analysis.scopes import LOOPS, is_ancestor, position
 
 _CACHE_ATTR = "_tfguard_frequency"
 
@@ -42,7 +42,7 @@ class StepAnalysis:
 
     def iteration_nodes(self, loop: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
         """Yield every node one iteration of ``loop`` evaluates (nested definitions excluded)."""
-        return self.module._iteration_nodes(loop)  # noqa: SLF001 - same package
+        return self.module.iteration_nodes(loop)
 
     def direct_runs(self, loop: nodes.NodeNG) -> List[nodes.NodeNG]:
         """Return the calls that run the graph in ``loop``'s own iterations (not in a nested loop)."""
@@ -149,7 +149,7 @@ class StepAnalysis:
             if next(self.module.enclosing_loops(other), None) is not loop or _in_except_handler(other, loop):
                 continue
             conditions = list(self._branch_conditions(other, loop))
-            if _is_ancestor(_branch_of(other, loop), node):
+            if is_ancestor(_branch_of(other, loop), node):
                 continue  # the continue shares node's branch: node is after it, unreachable there
             if not conditions or any(self.is_frequency_guard(test, loop) for test in conditions):
                 return True
@@ -173,14 +173,3 @@ def _branch_of(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[nodes.NodeNG]
             return parent
         parent = parent.parent
     return None
-
-
-def _is_ancestor(ancestor: Optional[nodes.NodeNG], node: nodes.NodeNG) -> bool:
-    if ancestor is None:
-        return False
-    parent = node.parent
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = parent.parent
-    return False

@@ -19,9 +19,9 @@ from astroid import nodes
 
 from tfguard.analysis import tfapi
 from tfguard.analysis.dataflow import (
-    FUNCTION, GRAPH, INSTANCE, MODULE, RUNNER, SESSION, TF, Dataflow, Value,
+    FUNCTION, INSTANCE, MODULE, RUNNER, SESSION, TF, Dataflow, Value,
 )
-from tfguard.analysis.scopes import FUNCTIONS, LOOPS, ScopeNode, own_nodes, owner_scope, position
+from tfguard.analysis.scopes import FUNCTIONS, LOOPS, ScopeNode, function_label, is_ancestor, own_nodes, position
 from tfguard.finding import ChainLink
 
 #: How many helper calls deep a build or a run is followed.
@@ -347,7 +347,7 @@ class ModuleAnalysis:
         if key not in self._session_loops:
             self._session_loops[key] = None
             found = None
-            for node in self._iteration_nodes(loop):
+            for node in self.iteration_nodes(loop):
                 found = self.run_event(node)
                 if found is not None:
                     break
@@ -359,7 +359,7 @@ class ModuleAnalysis:
         return self.loop_run(loop) is not None
 
     @staticmethod
-    def _iteration_nodes(loop: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+    def iteration_nodes(loop: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
         """Yield the nodes evaluated on every iteration: the body, and a while loop's test."""
         roots = list(loop.body)
         if isinstance(loop, nodes.While):
@@ -417,7 +417,7 @@ class ModuleAnalysis:
         if isinstance(graph, nodes.Name):
             definitions = self.dataflow.definitions(graph, graph.name)
             return bool(definitions) and all(
-                _is_within(d, boundary)
+                is_ancestor(boundary, d)
                 and isinstance(d.parent, nodes.Assign)
                 and self.call_qualname(d.parent.value) == "tensorflow.Graph"
                 for d in definitions
@@ -445,7 +445,7 @@ class ModuleAnalysis:
             return owner.summary(function) if owner is not None else None
         self._summaries[key] = None
         summary = FunctionSummary()
-        label = _function_label(function)
+        label = function_label(function)
         returns: List[Optional[Value]] = []
         seen_sites = set()
         for node in own_nodes(function):
@@ -519,18 +519,3 @@ class _Body:
 
     def __init__(self, body) -> None:
         self.body = body
-
-
-def _is_within(node: nodes.NodeNG, ancestor: nodes.NodeNG) -> bool:
-    while node is not None:
-        if node is ancestor:
-            return True
-        node = node.parent
-    return False
-
-
-def _function_label(function: nodes.NodeNG) -> str:
-    parent = function.parent
-    if isinstance(parent, nodes.ClassDef):
-        return f"{parent.name}.{function.name}"
-    return function.name

@@ -54,3 +54,23 @@ def owner_scope(node: nodes.NodeNG) -> Optional[ScopeNode]:
 def position(node: nodes.NodeNG) -> tuple:
     """Return a sortable (line, column) for ``node``."""
     return (node.lineno or 0, node.col_offset or 0)
+
+
+def is_ancestor(ancestor: Optional[nodes.NodeNG], node: nodes.NodeNG) -> bool:
+    """Return whether ``ancestor`` is a proper ancestor of ``node``."""
+    if ancestor is None:
+        return False
+    parent = node.parent
+    while parent is not None:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
+def function_label(function: nodes.NodeNG) -> str:
+    """Return ``Class.method`` for a method, ``name`` for a function: how chains name a hop."""
+    parent = function.parent
+    if isinstance(parent, nodes.ClassDef):
+        return f"{parent.name}.{function.name}"
+    return function.name

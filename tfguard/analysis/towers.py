@@ -17,7 +17,7 @@ from astroid import nodes
 from tfguard.analysis.devices import devices, is_literal_false
 from tfguard.analysis.frequency import frequency
 from tfguard.analysis.module import ModuleAnalysis
-from tfguard.analysis.scopes import FUNCTIONS, own_nodes, owner_scope, position
+from tfguard.analysis.scopes import FUNCTIONS, function_label, is_ancestor, own_nodes, owner_scope, position
 from tfguard.finding import ChainLink
 
 GET_VARIABLE = "tensorflow.get_variable"
@@ -79,7 +79,7 @@ class TowerAnalysis:
         start = position(loop)
         for node in own_nodes(scope):
             if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute):
-                if node.func.attrname == "reuse_variables" and (position(node) < start or _within(node, loop)):
+                if node.func.attrname == "reuse_variables" and (position(node) < start or is_ancestor(loop, node)):
                     return True
         return False
 
@@ -94,7 +94,7 @@ class TowerAnalysis:
                     reuse = next((k.value for k in context.keywords or () if k.arg == "reuse"), None)
                     if reuse is not None and not is_literal_false(reuse):
                         return True
-                    per_tower = loop is not None and _within(parent, loop)
+                    per_tower = loop is not None and is_ancestor(loop, parent)
                     if per_tower and self._mentions_variant(_scope_name(context), loop):
                         return True
             parent = parent.parent
@@ -131,7 +131,7 @@ class TowerAnalysis:
         if depth > _MAX_DEPTH or id(function) in seen:
             return None
         seen.add(id(function))
-        label = _label(function)
+        label = function_label(function)
         for node in own_nodes(function):
             if not isinstance(node, nodes.Call) or self._shared_or_unique(node, None):
                 continue
@@ -156,19 +156,3 @@ def _scope_name(call: nodes.Call) -> List[nodes.NodeNG]:
 
 def _variable_name(call: nodes.Call) -> List[nodes.NodeNG]:
     return list(call.args[:1]) + [k.value for k in call.keywords or () if k.arg == "name"]
-
-
-def _within(node: nodes.NodeNG, ancestor: nodes.NodeNG) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = parent.parent
-    return False
-
-
-def _label(function: nodes.NodeNG) -> str:
-    parent = function.parent
-    if isinstance(parent, nodes.ClassDef):
-        return f"{parent.name}.{function.name}"
-    return function.name

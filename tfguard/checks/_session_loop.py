@@ -14,10 +14,11 @@ from astroid import nodes
 
 from tfguard.analysis.module import BuildEvent, BuildSite, ModuleAnalysis, describe
 from tfguard.finding import Finding
-from tfguard.registry import Rule, all_rules
+from tfguard.checks._node_rule import NodeRule
+from tfguard.registry import all_rules
 
 
-class LoopBuildRule(Rule):
+class LoopBuildRule(NodeRule):
     """A rule about something built on every iteration of a session loop."""
 
     #: Canonical TF names this rule is about.
@@ -121,16 +122,5 @@ def _inside_stronger_claim(claim: _Claim, claims: Dict[int, _Claim]) -> bool:
 
 
 def _finding(module: ModuleAnalysis, claim: _Claim) -> Finding:
-    node, rule = claim.node, claim.rule
-    return Finding(
-        path=module.path,
-        line=node.lineno,
-        column=node.col_offset + 1,
-        end_line=node.end_lineno or node.lineno,
-        end_column=(node.end_col_offset if node.end_col_offset is not None else node.col_offset) + 1,
-        code=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        message=rule.message(module, claim.event, claim.loop),
-        chain=claim.event.chain,
-    )
+    rule = claim.rule
+    return rule.finding(module, claim.node, rule.message(module, claim.event, claim.loop), claim.event.chain)
