@@ -436,3 +436,23 @@ def test_calling_a_keras_model_subclass_builds_ops():
 )
 def test_field_trial_patterns(body, expected):
     assert found(HEADER + textwrap.dedent(body)) == expected
+
+
+def test_tensorflow_internals_build_ops_only_in_op_modules():
+    source = textwrap.dedent(
+        """\
+        import tensorflow as tf
+        from tensorflow.python.ops import math_ops
+        from tensorflow.python.platform import tf_logging as logging
+        from tensorflow.python.util import numpy_compat
+        sess = tf.Session()
+        x = tf.constant(1.0)
+        for i in range(3):
+            sess.run(x)
+            logging.info("step %d", i)
+            scale = numpy_compat.np_asarray(2.0)
+            print(scale * 2)
+            math_ops.add(x, 1.0)
+        """
+    )
+    assert found(source) == [(12, "TFG102")]

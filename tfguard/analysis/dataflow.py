@@ -26,6 +26,9 @@ CLASS = "class"  # a class defined in this module
 INSTANCE = "instance"  # an instance of a class defined in this module
 PYMODULE = "pymodule"  # a module of the checked project (``node`` is its astroid Module)
 
+#: Deepest chain of expressions and bindings followed for one query; beyond it a value is unknown.
+MAX_RESOLUTION_DEPTH = 120
+
 _SESSION_PARAM = re.compile(r"(^|_)(sess|session)($|_|\d)", re.IGNORECASE)
 
 
@@ -50,12 +53,16 @@ _IN_PROGRESS = object()
 class Dataflow:
     """Resolves names and expressions of one module to :class:`Value` s, memoised per node."""
 
+    #: Nesting of ``value`` calls in progress, across modules (the analysis is single-threaded).
+    _depth = 0
+
     def __init__(self, module: nodes.Module, path: str = "", project=None) -> None:
         self.module = module
         self.path = path
         #: The :class:`~tfguard.analysis.project.Project` used to follow imports, if any.
         self.project = project
         self._memo: Dict[int, object] = {}
+        self._globals: Dict[tuple, object] = {}
         self._instance_attrs: Dict[int, Dict[str, List[nodes.NodeNG]]] = {}
         #: Set by the module analysis: returns the Value a call to a local function returns.
         self.function_return = lambda function: None
@@ -75,8 +82,17 @@ class Dataflow:
         if self.project is not None and expr.root() is not self.module:
             owner = self.project.owner(expr)
             return owner.dataflow.value(expr) if owner is not None else None
+        if Dataflow._depth >= MAX_RESOLUTION_DEPTH:
+            return None  # unknown, and not memoised: a shallower query may still resolve it
         self._memo[key] = _IN_PROGRESS
-        result = self._compute(expr)
+        Dataflow._depth += 1
+        try:
+            result = self._compute(expr)
+        except BaseException:
+            del self._memo[key]
+            raise
+        finally:
+            Dataflow._depth -= 1
         self._memo[key] = result
         return result
 
@@ -354,8 +370,15 @@ class Dataflow:
         return None
 
     def global_value(self, name: str) -> Optional[Value]:
-        """Return what the module-level name ``name`` of this module holds."""
-        return self.combine([self._binding_value(d, name) for d in self.module.locals.get(name, ())])
+        """Return what the module-level name ``name`` of this module holds (None inside an import cycle)."""
+        key = ("global", name)
+        if key in self._globals:
+            cached = self._globals[key]
+            return None if cached is _IN_PROGRESS else cached  # type: ignore[return-value]
+        self._globals[key] = _IN_PROGRESS
+        result = self.combine([self._binding_value(d, name) for d in self.module.locals.get(name, ())])
+        self._globals[key] = result
+        return result
 
     def _target_value(self, target: nodes.NodeNG) -> Optional[Value]:
         parent = target.parent

@@ -26,6 +26,8 @@ from tfguard.finding import ChainLink
 
 #: How many helper calls deep a build or a run is followed.
 MAX_CALL_DEPTH = 6
+#: How many function summaries may be computed inside one another (calls followed while computing).
+MAX_SUMMARY_NESTING = 24
 #: How many distinct build sites a function summary keeps.
 MAX_SUMMARY_BUILDS = 32
 
@@ -96,6 +98,9 @@ def describe(node: nodes.NodeNG, limit: int = 60) -> str:
 
 class ModuleAnalysis:
     """Shared static facts about one parsed module; every query is memoised."""
+
+    #: Function summaries being computed, across modules (the analysis is single-threaded).
+    _summary_depth = 0
 
     def __init__(self, module: nodes.Module, path: str, project=None) -> None:
         self.module = module
@@ -443,6 +448,16 @@ class ModuleAnalysis:
         if self.project is not None and function.root() is not self.module:
             owner = self.project.owner(function)
             return owner.summary(function) if owner is not None else None
+        if ModuleAnalysis._summary_depth >= MAX_SUMMARY_NESTING:
+            return None  # too deep to follow: unknown, and not memoised
+        ModuleAnalysis._summary_depth += 1
+        try:
+            return self._compute_summary(function)
+        finally:
+            ModuleAnalysis._summary_depth -= 1
+
+    def _compute_summary(self, function: nodes.NodeNG) -> FunctionSummary:
+        key = id(function)
         self._summaries[key] = None
         summary = FunctionSummary()
         label = function_label(function)

@@ -218,10 +218,26 @@ def is_tf_name(qualname: Optional[str]) -> bool:
     return bool(qualname) and (qualname == TF or qualname.startswith((TF + ".", "keras.")))
 
 
+#: Modules under ``tensorflow.python`` (TF's internals) whose functions add ops; the rest
+#: (logging, errors, utilities, session management) do not.
+INTERNAL_OP_MODULES: Tuple[str, ...] = (
+    "tensorflow.python.ops.",
+    "tensorflow.python.framework.constant_op.",
+    "tensorflow.python.framework.sparse_tensor.",
+    "tensorflow.python.framework.importer.",
+    "tensorflow.python.training.saver.",
+    "tensorflow.python.training.training_util.",
+    "tensorflow.python.summary.summary.",
+    "tensorflow.python.data.ops.",
+)
+
+
 def builds_ops(qualname: str) -> bool:
     """Return whether calling the canonical TF API ``qualname`` adds ops to the default graph."""
     if _in_table(qualname, NON_OP_APIS):
         return False
+    if qualname.startswith("tensorflow.python."):
+        return qualname.startswith(INTERNAL_OP_MODULES)
     if qualname.startswith(LAYER_NAMESPACES):
         leaf = qualname.rsplit(".", 1)[1]
         return not leaf[:1].isupper()
