@@ -13,6 +13,7 @@ from typing import ClassVar, Dict, FrozenSet, Iterable, List, Optional
 from astroid import nodes
 
 from tfguard.analysis.module import BuildEvent, BuildSite, ModuleAnalysis, describe
+from tfguard.analysis.scopes import LOOPS
 from tfguard.finding import Finding
 from tfguard.registry import Rule, all_rules
 
@@ -95,7 +96,10 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
     rules = _loop_rules()
     claims: Dict[int, _Claim] = {}
     for scope in module.scopes():
-        for node in module.own_nodes(scope):
+        own = list(module.own_nodes(scope))
+        if not any(isinstance(node, LOOPS) for node in own):
+            continue  # no loop in this scope's own code: nothing here can be in a session loop
+        for node in own:
             if module.build_event(node) is None:
                 continue
             loop = module.session_loop_of(node)
