@@ -44,6 +44,7 @@ sys.path.insert(0, REPO_ROOT)
 sys.path.insert(0, BENCH_DIR)
 
 from tf1_corpus import generate_corpus  # noqa: E402
+
 from tfguard.discovery import iter_python_files  # noqa: E402
 
 DEFAULT_FILES = 2000
@@ -230,9 +231,11 @@ def run_benchmark(corpus: str, jobs: int, with_pylint: bool, workdir: str) -> Li
 def build_parser() -> argparse.ArgumentParser:
     """Return the benchmark's argument parser."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--files", type=int, help=f"files to generate (default {DEFAULT_FILES}; {QUICK_FILES} with --quick)")
+    parser.add_argument("--files", type=int,
+                        help=f"files to generate (default {DEFAULT_FILES}; {QUICK_FILES} with --quick)")
     parser.add_argument("--quick", action="store_true", help="a small corpus, for smoke runs")
-    parser.add_argument("--corpus", metavar="DIR", help="benchmark this folder (generated into it when it has no .py file)")
+    parser.add_argument("--corpus", metavar="DIR",
+                        help="benchmark this folder (generated into it when it has no .py file)")
     parser.add_argument("--seed", type=int, default=1234, help="seed of the generated corpus (default 1234)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="N of the -j N runs (default: CPUs)")
     parser.add_argument("--no-pylint", action="store_true", help="skip the pylint run")

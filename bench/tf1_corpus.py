@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Callable, Dict, List
+from typing import Dict, List
 
 IMPORT_STYLES = (
     "import tensorflow as tf\n",
@@ -54,11 +54,12 @@ def _layer_function(rng: random.Random, names: _Names) -> str:
         if kind == 0:
             lines.append(f'        x = tf.layers.dense(x, units, activation={act}, name="dense_{index}")')
         elif kind == 1:
-            lines.append(f"        x = tf.layers.batch_normalization(x, training=training)")
+            lines.append("        x = tf.layers.batch_normalization(x, training=training)")
         elif kind == 2:
             lines.append(f"        x = tf.nn.dropout(x, keep_prob={rng.choice((0.5, 0.8, 0.9))})")
         elif kind == 3:
-            lines.append(f'        w = tf.get_variable("w_{index}", [units, units], initializer=tf.glorot_uniform_initializer())')
+            lines.append(f'        w = tf.get_variable("w_{index}", [units, units],'
+                         ' initializer=tf.glorot_uniform_initializer())')
             lines.append("        x = tf.matmul(x, w)")
         elif kind == 4:
             lines.append(f"        x = x + tf.reduce_mean(x, axis=-1, keepdims=True) * {rng.random():.3f}")
@@ -167,11 +168,13 @@ def _train_module(rng: random.Random, names: _Names, models: List[str], inputs: 
     mistake = rng.random()
     loop_extra: List[str] = []
     if mistake < 0.15:
-        loop_extra = ["            saver = tf.train.Saver()", "            saver.save(sess, os.path.join(logdir, 'ckpt'), step)"]
+        loop_extra = ["            saver = tf.train.Saver()",
+                      "            saver.save(sess, os.path.join(logdir, 'ckpt'), step)"]
     elif mistake < 0.25:
         loop_extra = ["            sess.run(tf.global_variables_initializer())"]
     elif mistake < 0.32:
-        loop_extra = ["            summary = tf.summary.scalar('loss', loss)", "            writer.add_summary(sess.run(summary), step)"]
+        loop_extra = ["            summary = tf.summary.scalar('loss', loss)",
+                      "            writer.add_summary(sess.run(summary), step)"]
     lines = [
         "",
         "",
@@ -192,7 +195,7 @@ def _train_module(rng: random.Random, names: _Names, models: List[str], inputs: 
         "    with tf.Session() as sess:",
         "        sess.run(init)",
         "        started = time.time()",
-        f"        for step in range(hparams.train_steps):",
+        "        for step in range(hparams.train_steps):",
         "            _, value = sess.run([train_op, loss])",
         *loop_extra,
         f"            if step % {rng.choice((50, 100, 500))} == 0:",
@@ -259,6 +262,21 @@ def _eval_module(rng: random.Random, names: _Names) -> str:
     return '"""Evaluation."""\n' + "\n".join(lines) + "\n"
 
 
+def _module_text(kind: str, rng: random.Random, names: _Names, helpers: List[tuple], models: List[tuple],
+                 inputs: List[tuple]) -> str:
+    if kind == "layers":
+        return _layers_module(rng, names)
+    if kind == "model":
+        return _model_module(rng, names, helpers)
+    if kind == "input":
+        return _input_module(rng, names)
+    if kind == "train":
+        return _train_module(rng, names, models, inputs)
+    if kind == "eval":
+        return _eval_module(rng, names)
+    return _plain_module(rng, names)
+
+
 def generate_corpus(directory: str, files: int = 2000, seed: int = 1234) -> List[str]:
     """Write ``files`` Python files under ``directory`` (packages of ~40 files) and return their paths."""
     rng = random.Random(seed)
@@ -287,17 +305,10 @@ def generate_corpus(directory: str, files: int = 2000, seed: int = 1234) -> List
                             handle.write("")
             stem = f"{kind}_{index}"
             module = f"{package}.{sub}.{stem}"
-            builders: Dict[str, Callable[[], str]] = {
-                "layers": lambda: _layers_module(rng, names),
-                "model": lambda: _model_module(rng, names, helpers),
-                "input": lambda: _input_module(rng, names),
-                "train": lambda: _train_module(rng, names, models, inputs),
-                "eval": lambda: _eval_module(rng, names),
-                "plain": lambda: _plain_module(rng, names),
-            }
-            text = builders[kind]()
+            text = _module_text(kind, rng, names, helpers, models, inputs)
             if kind == "layers":
-                helpers.extend((module, line[4:line.index("(")]) for line in text.splitlines() if line.startswith("def "))
+                defs = [line for line in text.splitlines() if line.startswith("def ")]
+                helpers.extend((module, line[4:line.index("(")]) for line in defs)
             elif kind == "model":
                 models.append((module, text.split("class ", 1)[1].split("(", 1)[0]))
             elif kind == "input":
