@@ -12,7 +12,8 @@ Measured in one run, each step in its own process (so its peak RSS is its own):
 * ``ast.parse`` of every file (the floor any Python linter stands on),
 * astroid parsing alone (``tfguard.parsing.parse_module``) of the files tfguard parses
   (those that mention tensorflow),
-* ``tfguard check`` cold (empty cache) with ``-j 1`` and ``-j N``,
+* ``tfguard check`` cold (empty cache, filled by the run) with ``-j 1`` and ``-j N``,
+  and with ``--no-cache`` (the cost of writing the cache is the difference),
 * ``tfguard check`` again with the cache filled (warm),
 * ``pylint --disable=all --enable=unused-import -j 1``, the nearest astroid-based peer.
 
@@ -181,14 +182,16 @@ def run_benchmark(corpus: str, jobs: int, with_pylint: bool, workdir: str) -> Li
     cache = os.path.join(workdir, "cache")
     cache_parallel = os.path.join(workdir, "cache-j")
 
-    def tfguard(step_jobs: int, cache_dir: str, report: str) -> List[str]:
+    def tfguard(step_jobs: int, cache_dir: Optional[str], report: str) -> List[str]:
+        cache_args = ["--cache-dir", cache_dir] if cache_dir else ["--no-cache"]
         return [sys.executable, "-m", "tfguard", "check", corpus, "--isolated", "--exit-zero", "-j", str(step_jobs),
-                "--cache-dir", cache_dir, "--format", "json", "--output-file", os.path.join(workdir, report)]
+                *cache_args, "--format", "json", "--output-file", os.path.join(workdir, report)]
 
     steps = [
         measure_in_child("ast.parse, every file", lambda: parse_all_with_ast(files)),
         measure_in_child("astroid parse alone, TF files", lambda: parse_tf_files_with_astroid(files)),
         measure_command("tfguard check, cold, -j 1", tfguard(1, cache, "cold1.json"), tf_files, workdir, env),
+        measure_command("tfguard check, -j 1, --no-cache", tfguard(1, None, "nocache.json"), tf_files, workdir, env),
         measure_command(f"tfguard check, cold, -j {jobs}", tfguard(jobs, cache_parallel, "coldN.json"), tf_files,
                         workdir, env),
         measure_command(f"tfguard check, warm, -j {jobs}", tfguard(jobs, cache_parallel, "warm.json"), 0, workdir,
@@ -203,8 +206,9 @@ def run_benchmark(corpus: str, jobs: int, with_pylint: bool, workdir: str) -> Li
     print(tabulate(rows, headers=["step", "files parsed", "seconds", "lines/s", "peak RSS MiB"],
                    colalign=("left", "right", "right", "right", "right")))
 
-    astroid_step, cold1, cold_n, warm = steps[1], steps[2], steps[3], steps[4]
-    reports = {name: _read(os.path.join(workdir, name)) for name in ("cold1.json", "coldN.json", "warm.json")}
+    astroid_step, cold1, cold_n, warm = steps[1], steps[2], steps[4], steps[5]
+    reports = {name: _read(os.path.join(workdir, name))
+               for name in ("cold1.json", "nocache.json", "coldN.json", "warm.json")}
     same = len(set(reports.values())) == 1
     findings = len(json.loads(reports["cold1.json"])["findings"])
     ratio_astroid = astroid_step.seconds / cold1.seconds
@@ -216,12 +220,12 @@ def run_benchmark(corpus: str, jobs: int, with_pylint: bool, workdir: str) -> Li
          warm_speedup >= TARGET_WARM_SPEEDUP),
     ]
     if with_pylint:
-        pylint_speedup = steps[5].seconds / cold1.seconds
+        pylint_speedup = steps[6].seconds / cold1.seconds
         targets.append((f"cold -j 1 speed-up over pylint -j 1 = {pylint_speedup:.1f}x "
                         f"(target >= {TARGET_PYLINT_SPEEDUP:.0f}x)", pylint_speedup >= TARGET_PYLINT_SPEEDUP))
     else:
         targets.append(("cold -j 1 speed-up over pylint -j 1 (--no-pylint)", None))
-    targets.append((f"cold -j 1, cold -j {jobs} and warm reports identical ({findings} findings)", same))
+    targets.append((f"cold -j 1, --no-cache, cold -j {jobs} and warm reports identical ({findings} findings)", same))
     print()
     for text, ok in targets:
         print(f"{_verdict(ok):7} {text}")

@@ -24,13 +24,13 @@ def test_benchmark_prints_the_table_and_the_targets(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0].startswith(f"corpus: {tmp_path / 'corpus'}: 4") and " files (" in lines[0]
     assert lines[1].split() == ["step", "files", "parsed", "seconds", "lines/s", "peak", "RSS", "MiB"]
-    steps = [line.split("  ")[0] for line in lines[3:8]]
+    steps = [line.split("  ")[0] for line in lines[3:9]]
     assert steps == ["ast.parse, every file", "astroid parse alone, TF files", "tfguard check, cold, -j 1",
-                     "tfguard check, cold, -j 2", "tfguard check, warm, -j 2"]
-    verdicts = [line.split()[0] for line in lines[9:]]
+                     "tfguard check, -j 1, --no-cache", "tfguard check, cold, -j 2", "tfguard check, warm, -j 2"]
+    verdicts = [line.split()[0] for line in lines[10:]]
     assert len(verdicts) == 4 and verdicts[2] == "skipped"
     assert all(v in ("PASS", "FAIL") for i, v in enumerate(verdicts) if i != 2)
-    assert lines[-1].startswith("PASS    cold -j 1, cold -j 2 and warm reports identical")
+    assert lines[-1].startswith("PASS    cold -j 1, --no-cache, cold -j 2 and warm reports identical")
     assert not (tmp_path / ".tfguard_cache").exists(), "the benchmark keeps its cache in its own temporary folder"
 
 
