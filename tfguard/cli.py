@@ -11,12 +11,14 @@ from typing import List, Optional, Sequence
 from tabulate import tabulate
 
 from tfguard import __version__, cli_adoption
+from tfguard.cache import CACHE_DIR_NAME, ResultCache, default_cache_dir
 from tfguard.catalog import rule_readme
 from tfguard.config import ConfigError, Settings, load_settings, override, validate_selectors
 from tfguard.engine import check_paths
 from tfguard.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 from tfguard.reporters import REPORTERS
 from tfguard.reporters.text import summary
+from tfguard.workers import default_jobs
 
 PROG = "tfguard"
 
@@ -41,6 +43,16 @@ def _flatten(groups: Optional[Sequence[Sequence[str]]]) -> Optional[List[str]]:
     if groups is None:
         return None
     return [item for group in groups for item in group]
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {jobs}")
+    return jobs
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when there are findings (2 still signals errors)")
     cli_adoption.add_options(check)
+    speed = check.add_argument_group("speed")
+    speed.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                       help="check files in N processes (default: the number of CPUs; 1: no extra process)")
+    speed.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    speed.add_argument("--cache-dir", metavar="DIR",
+                       help=f"keep the result cache in DIR (default: {CACHE_DIR_NAME} in the project root)")
     config = check.add_mutually_exclusive_group()
     config.add_argument("--config", metavar="FILE",
                         help="read [tool.tfguard] from FILE instead of the nearest pyproject.toml")
@@ -116,7 +134,11 @@ def run_check(args: argparse.Namespace) -> int:
             raise UsageError(f"path not found: {path}")
     settings = _settings_for(args, paths)
     baseline = cli_adoption.read_baseline(args, settings)
-    result = check_paths(paths, settings, force_exclude=args.force_exclude)
+    cache = None
+    if not args.no_cache:
+        cache = ResultCache(args.cache_dir or default_cache_dir(paths[0]), settings)
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    result = check_paths(paths, settings, force_exclude=args.force_exclude, jobs=jobs, cache=cache)
     if args.write_baseline:
         return EXIT_CLEAN if cli_adoption.record_baseline(args.write_baseline, result) else EXIT_ERROR
     result, baseline_note = cli_adoption.filter_baseline(baseline, result, paths, settings, args.force_exclude)
@@ -133,6 +155,8 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report)
         sys.stdout.flush()
+    if cache is not None and cache.warning:
+        print(f"{PROG}: warning: {cache.warning}", file=sys.stderr)
     print(summary(result), file=sys.stderr)
     if baseline_note:
         print(baseline_note, file=sys.stderr)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
-from fnmatch import fnmatch
+import re
+from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Optional, Sequence, Tuple
 
 #: Folders never descended into.
 DEFAULT_EXCLUDE = (
@@ -24,23 +26,39 @@ def is_excluded(path: str, patterns: Sequence[str], root: Optional[str] = None) 
     is set, relative to ``root`` (the project folder).
     """
     posix = _strip_dot(path.replace(os.sep, "/"))
-    name = PurePosixPath(posix).name
+    name_matcher, path_matcher = _compiled(tuple(patterns))
+    if name_matcher is not None and name_matcher(os.path.normcase(PurePosixPath(posix).name)):
+        return True
+    if path_matcher is None:
+        return False
     candidates = [posix]
     if root:
         rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
         if rel != ".." and not rel.startswith("../"):
             candidates.append(rel)
+    return any(path_matcher(os.path.normcase(candidate)) for candidate in candidates)
+
+
+@lru_cache(maxsize=32)
+def _compiled(patterns: Tuple[str, ...]) -> Tuple[Optional[Callable], Optional[Callable]]:
+    """Return matchers for the name patterns and the path patterns, each one regex (as fnmatch would match).
+
+    Matching file by file with ``fnmatch`` was most of the time of a run whose results all come from the cache.
+    """
+    names = [pattern for pattern in patterns if "/" not in pattern]
+    paths = []
     for pattern in patterns:
         if "/" in pattern:
             stripped = pattern.rstrip("/")
-            for candidate in candidates:
-                if fnmatch(candidate, stripped) or fnmatch(candidate, stripped + "/*") or fnmatch(
-                    candidate, "*/" + stripped
-                ):
-                    return True
-        elif fnmatch(name, pattern):
-            return True
-    return False
+            paths.extend((stripped, stripped + "/*", "*/" + stripped))
+    return _one_regex(names), _one_regex(paths)
+
+
+def _one_regex(patterns: Sequence[str]) -> Optional[Callable]:
+    if not patterns:
+        return None
+    alternatives = "|".join(f"(?:{fnmatch.translate(os.path.normcase(pattern))})" for pattern in patterns)
+    return re.compile(alternatives).match
 
 
 def is_excluded_with_parents(path: str, patterns: Sequence[str], root: Optional[str] = None) -> bool:

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Tuple
 
 from tfguard.analysis.module import ModuleAnalysis
 from tfguard.analysis.project import Project
+from tfguard.cache import Dependency, ResultCache, content_hash, hash_dependencies
 from tfguard.config import Settings
 from tfguard.discovery import DEFAULT_EXCLUDE, iter_python_files
 from tfguard.finding import Finding
 from tfguard.parsing import ParseFailure, decode_source, parse_module
 from tfguard.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
 from tfguard.suppression import SuppressionAudit, apply_suppressions, read_suppressions
+from tfguard.workers import map_in_processes, worth_a_pool
 
 #: Files that never mention this are not analysed: they cannot build TF graphs.
 TF_MARKER = "tensorflow"
+TF_MARKER_BYTES = TF_MARKER.encode("ascii")
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,28 @@ def parse_error_finding(path: str, failure: ParseFailure) -> Finding:
     )
 
 
+@dataclass(frozen=True)
+class FileCheck:
+    """The findings of one file, and the other project files its analysis read.
+
+    ``dependencies`` lists the paths of the other files whose content went into
+    the findings (modules followed across imports); a cached result of this file
+    is only valid while they are unchanged.
+    """
+
+    findings: Tuple[Finding, ...]
+    dependencies: Tuple[str, ...] = ()
+
+
+def mentions_tensorflow(data: bytes) -> bool:
+    """Return whether file bytes mention TensorFlow at all; files that do not are never parsed.
+
+    The test runs on the raw bytes, before decoding: every encoding Python
+    accepts for source code writes ASCII letters as ASCII bytes.
+    """
+    return TF_MARKER_BYTES in data
+
+
 def check_source(
     source: str, path: str = "<string>", settings: Optional[Settings] = None, project: Optional[Project] = None
 ) -> List[Finding]:
@@ -60,10 +85,16 @@ def check_source(
     parse yields a single TFG000 finding.  With a ``project``, calls into the
     project's other files are followed (see :class:`~tfguard.analysis.project.Project`).
     """
-    settings = settings or Settings()
+    return list(_check_text(source, path, settings or Settings(), project).findings)
+
+
+def _check_text(source: str, path: str, settings: Settings, project: Optional[Project] = None) -> FileCheck:
+    if TF_MARKER not in source:
+        return FileCheck(())
     suppressions = read_suppressions(source)
-    if suppressions.skip_file or TF_MARKER not in source:
-        return []
+    if suppressions.skip_file:
+        return FileCheck(())
+    dependencies: Tuple[str, ...] = ()
     try:
         module = parse_module(source, path)
     except ParseFailure as failure:
@@ -72,12 +103,15 @@ def check_source(
         analysis = ModuleAnalysis(module, path, project)
         try:
             kept = [f for f in _run_rules(analysis, path, settings) if settings.is_enabled(f.code, path)]
+            if project is not None:
+                dependencies = tuple(project.dependencies(path))
         finally:
             if project is not None:
                 project.release(analysis)
         audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
         kept.extend(_run_suppression_rules(audit))
-    return sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key)
+    findings = tuple(sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key))
+    return FileCheck(findings, dependencies)
 
 
 def _run_rules(analysis: ModuleAnalysis, path: str, settings: Settings) -> Iterable[Finding]:
@@ -92,22 +126,101 @@ def _run_suppression_rules(audit: SuppressionAudit) -> Iterable[Finding]:
             yield from rule.check_suppressions(audit)
 
 
-def check_file(path: str, settings: Optional[Settings] = None, project: Optional[Project] = None) -> List[Finding]:
-    """Read and check one file; undecodable bytes yield a TFG000 finding."""
-    with open(path, "rb") as handle:
-        data = handle.read()
+def check_bytes(
+    data: bytes, path: str, settings: Optional[Settings] = None, project: Optional[Project] = None
+) -> FileCheck:
+    """Check the bytes of one file; undecodable bytes yield a TFG000 finding."""
+    settings = settings or Settings()
+    if not mentions_tensorflow(data):
+        return FileCheck(())
     try:
         source = decode_source(data)
     except ParseFailure as failure:
-        if TF_MARKER.encode() not in data:
-            return []
         finding = parse_error_finding(path, failure)
-        return [finding] if (settings or Settings()).is_enabled(finding.code, path) else []
-    return check_source(source, path, settings, project)
+        return FileCheck((finding,) if settings.is_enabled(finding.code, path) else ())
+    return _check_text(source, path, settings, project)
 
 
-def check_paths(paths: Iterable[str], settings: Optional[Settings] = None, force_exclude: bool = False) -> CheckResult:
+def read_file(path: str) -> bytes:
+    """Return the bytes of ``path`` (raises OSError)."""
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def check_file(path: str, settings: Optional[Settings] = None, project: Optional[Project] = None) -> List[Finding]:
+    """Read and check one file; undecodable bytes yield a TFG000 finding."""
+    return list(check_bytes(read_file(path), path, settings, project).findings)
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    """What checking one file produced, as passed back from a worker process.
+
+    ``content_hash`` identifies the bytes that were checked (None when the file
+    could not be read); ``dependencies`` pairs each other file the analysis read
+    with its content hash; ``error`` is set instead of findings when the file
+    could not be checked, and such an outcome is never cached.
+    """
+
+    path: str
+    content_hash: Optional[str]
+    findings: Tuple[Finding, ...] = ()
+    dependencies: Tuple[Dependency, ...] = ()
+    error: Optional[str] = None
+
+
+def check_one(
+    path: str, settings: Settings, data: Optional[bytes] = None, project: Optional[Project] = None
+) -> FileOutcome:
+    """Check one file (reading it unless ``data`` is given); failures become ``error``, never exceptions."""
+    try:
+        if data is None:
+            data = read_file(path)
+    except OSError as exc:
+        return FileOutcome(path, None, error=f"cannot read: {exc.strerror or exc}")
+    digest = content_hash(data)
+    try:
+        checked = check_bytes(data, path, settings, project)
+        dependencies = hash_dependencies(checked.dependencies)
+    except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
+        return FileOutcome(path, digest, error=f"internal error: {type(exc).__name__}: {exc}")
+    return FileOutcome(path, digest, checked.findings, dependencies)
+
+
+#: The settings and project of the run a worker process serves, set once by :func:`_start_worker`.
+_worker_settings: Optional[Settings] = None
+_worker_project: Optional[Project] = None
+
+
+def _start_worker(settings: Settings, project_root: str) -> None:
+    global _worker_settings, _worker_project
+    _worker_settings = settings
+    _worker_project = Project(project_root)
+
+
+def _check_chunk(paths: List[str]) -> List[FileOutcome]:
+    assert _worker_settings is not None, "worker started without settings"
+    return [check_one(path, _worker_settings, project=_worker_project) for path in paths]
+
+
+def _lost_outcome(path: str, exc: BaseException) -> FileOutcome:
+    return FileOutcome(path, None, error=f"internal error: the worker process stopped ({type(exc).__name__}: {exc})")
+
+
+def check_paths(
+    paths: Iterable[str],
+    settings: Optional[Settings] = None,
+    force_exclude: bool = False,
+    jobs: int = 1,
+    cache: Optional[ResultCache] = None,
+) -> CheckResult:
     """Check every Python file under ``paths``; one file's failure never stops the others.
+
+    With ``jobs`` > 1 and enough files, files are checked in that many worker
+    processes; the result is the same as with ``jobs=1``.  With a ``cache``,
+    files whose content, settings and dependencies are unchanged are not
+    checked again, and newly checked files are stored.  Files that never
+    mention tensorflow are read but not parsed.
 
     Raises FileNotFoundError for a path that does not exist.
     """
@@ -120,13 +233,41 @@ def check_paths(paths: Iterable[str], settings: Optional[Settings] = None, force
     result = CheckResult()
     root = settings.root or None
     project = Project.for_paths(paths)
+    pending: List[Tuple[int, str]] = []
+    outcomes: List[FileOutcome] = []
     for path in iter_python_files(paths, exclude, force_exclude=force_exclude, root=root):
         result.files_checked += 1
         try:
-            result.findings.extend(check_file(path, settings, project))
+            data = read_file(path)
         except OSError as exc:
             result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
-        except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
-            result.errors.append(FileError(path, f"internal error: {type(exc).__name__}: {exc}"))
+            continue
+        if not mentions_tensorflow(data):
+            continue
+        if cache is not None:
+            cached = cache.lookup(path, content_hash(data))
+            if cached is not None:
+                result.findings.extend(cached)
+                continue
+        if jobs > 1:
+            pending.append((len(data), path))
+        else:
+            outcomes.append(check_one(path, settings, data, project))
+    if pending:
+        pending.sort(key=lambda item: (-item[0], item[1]))  # largest first: the slowest files start early
+        todo = [path for _, path in pending]
+        if worth_a_pool(len(todo), jobs):
+            worker_args = (settings, project.root)
+            outcomes.extend(map_in_processes(_check_chunk, todo, jobs, _lost_outcome, _start_worker, worker_args))
+        else:
+            outcomes.extend(check_one(path, settings, project=project) for path in todo)
+    for outcome in outcomes:
+        if outcome.error is not None:
+            result.errors.append(FileError(outcome.path, outcome.error))
+            continue
+        result.findings.extend(outcome.findings)
+        if cache is not None and outcome.content_hash is not None:
+            cache.store(outcome.path, outcome.content_hash, outcome.findings, outcome.dependencies)
     result.findings.sort(key=Finding.sort_key)
+    result.errors.sort(key=lambda error: error.path)
     return result

@@ -13,6 +13,9 @@ from tfguard.finding import Finding
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _FILE_NOQA = re.compile(r"#\s*tfguard:\s*noqa\b", re.IGNORECASE)
 
+#: Text every suppression comment contains, tested before tokenizing (which is slow).
+_MARKER = "noqa"
+
 #: Marker for a bare ``# noqa`` that suppresses every code on its line.
 ALL_CODES: FrozenSet[str] = frozenset({"*"})
 
@@ -69,6 +72,8 @@ def noqa_codes(comment: str, line: int, column: int) -> List[NoqaCode]:
 def read_suppressions(source: str) -> Suppressions:
     """Collect the suppression comments of ``source``; a tokenize error keeps what was read."""
     result = Suppressions()
+    if _MARKER not in source.lower():
+        return result  # both comment forms contain "noqa": most files need no tokenize pass
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             if tok.type != tokenize.COMMENT:

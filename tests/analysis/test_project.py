@@ -149,3 +149,24 @@ def test_plain_checkout_without_markers_resolves_package_imports(tmp_path):
     result = check_paths([str(tmp_path / "gail" / "run" / "train.py")])
     assert [(f.line, f.code) for f in result.findings] == [(7, "TFG101")]
     assert find_project_root(str(tmp_path / "gail" / "run" / "train.py")) == str(tmp_path)
+
+
+def test_cache_rechecks_callers_when_a_followed_module_changes(tmp_path):
+    from tfguard.cache import ResultCache
+    from tfguard.config import Settings
+
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "helpers.py": "import tensorflow as tf\ndef h():\n    return tf.identity(1)\n",
+        "train.py": LOOP.format(imports="from helpers import h", call="h()"),
+    })
+    settings = Settings(root=str(tmp_path))
+
+    def run():
+        cache = ResultCache(str(tmp_path / ".cache"), settings)
+        return [(f.line, f.code) for f in check_paths([str(tmp_path / "train.py")], settings, cache=cache).findings]
+
+    assert run() == [(7, "TFG102")]
+    assert run() == [(7, "TFG102")]  # from the cache
+    (tmp_path / "helpers.py").write_text("import tensorflow as tf\ndef h():\n    return tf.train.Saver()\n")
+    assert run() == [(7, "TFG101")]

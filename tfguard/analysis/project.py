@@ -26,12 +26,12 @@ ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 MAX_CACHED_MODULES = 256
 
 
-def find_project_root(path: str) -> str:
+def find_project_root(path: str, fallback: Optional[str] = None) -> str:
     """Return the nearest folder at or above ``path`` holding a root marker.
 
-    Without one, the folder above the outermost package (folders with
-    ``__init__.py``) that contains ``path``, so that ``import pkg.mod`` resolves
-    when a single file of a plain checkout is checked.
+    Without one, ``fallback`` if given, else the folder above the outermost
+    package (folders with ``__init__.py``) that contains ``path``, so that
+    ``import pkg.mod`` resolves when a single file of a plain checkout is checked.
     """
     start = os.path.abspath(path)
     folder = start if os.path.isdir(start) else os.path.dirname(start)
@@ -41,7 +41,7 @@ def find_project_root(path: str) -> str:
             return current
         parent = os.path.dirname(current)
         if parent == current:
-            return package_base(folder)
+            return fallback if fallback is not None else package_base(folder)
         current = parent
 
 

@@ -12,7 +12,8 @@ from typing import ClassVar, Dict, FrozenSet, Iterable, List, Optional
 
 from astroid import nodes
 
-from tfguard.analysis.module import BuildEvent, BuildSite, ModuleAnalysis, describe
+from tfguard.analysis.module import OPERATOR_NODES, BuildEvent, BuildSite, ModuleAnalysis, describe
+from tfguard.analysis.scopes import FUNCTIONS, LOOPS, own_nodes
 from tfguard.finding import Finding
 from tfguard.checks._node_rule import NodeRule
 from tfguard.registry import all_rules
@@ -64,6 +65,9 @@ class _Claim:
     loop: nodes.NodeNG
 
 
+#: The only node types ModuleAnalysis.build_event can return an event for.
+_BUILDING_NODES = (nodes.Call, *OPERATOR_NODES)
+
 _CACHE_ATTR = "_tfguard_session_loop_findings"
 
 
@@ -97,8 +101,12 @@ def _best_claim(module: ModuleAnalysis, node, loop, rules: List[LoopBuildRule]) 
 def _compute(module: ModuleAnalysis) -> List[Finding]:
     rules = _loop_rules()
     claims: Dict[int, _Claim] = {}
-    for scope in module.scopes():
-        for node in module.own_nodes(scope):
+    # Only nodes inside a loop can be in a session loop, so only the outermost loops of
+    # each scope are walked: walking every scope's whole code was most of the run time.
+    for outer in _outermost_loops(module.module):
+        for node in own_nodes(_Statements([outer])):
+            if not isinstance(node, _BUILDING_NODES) or next(module.enclosing_loops(node), None) is None:
+                continue  # cheap pre-tests: build_event is None for other nodes, session_loop_of outside loops
             if module.build_event(node) is None:
                 continue
             loop = module.session_loop_of(node)
@@ -108,6 +116,45 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
             if claim is not None:
                 claims[id(node)] = claim
     return [_finding(module, c) for c in claims.values() if not _inside_stronger_claim(c, claims)]
+
+
+class _Statements:
+    """A statement list, walked by ``own_nodes`` like a scope body."""
+
+    def __init__(self, body: List[nodes.NodeNG]) -> None:
+        self.body = body
+
+
+_STATEMENT_LISTS = ("body", "orelse", "handlers", "finalbody", "cases")
+
+
+def _outermost_loops(module: nodes.Module) -> List[nodes.NodeNG]:
+    """Return, in source order, the loops of the module and of every function that no other loop of the same
+    scope runs (their walk covers the loops nested in them).
+
+    Only statement lists are walked: a loop is a statement and never sits inside an
+    expression.  Loops directly in a class body belong to no scope (``ModuleAnalysis.scopes``)
+    and are left out, the functions defined there are not.
+    """
+    found: List[nodes.NodeNG] = []
+    stack = [(module, True)]
+    while stack:
+        node, record = stack.pop()
+        if isinstance(node, LOOPS) and record:
+            found.append(node)
+            record = False
+        elif isinstance(node, FUNCTIONS):
+            record = True
+        elif isinstance(node, nodes.ClassDef):
+            record = False
+        children = [child for name in _STATEMENT_LISTS for child in _statement_list(node, name)]
+        stack.extend((child, record) for child in reversed(children))
+    return found
+
+
+def _statement_list(node: nodes.NodeNG, name: str) -> List[nodes.NodeNG]:
+    children = getattr(node, name, None)
+    return children if isinstance(children, list) else []
 
 
 def _inside_stronger_claim(claim: _Claim, claims: Dict[int, _Claim]) -> bool:
