@@ -343,9 +343,14 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
         found.append({"code": "TFG902", "severity": "warning", "message": message})
     host = data["host_fraction"]
     if host is not None and data["runs"] >= options["min_runs"] and host >= options["host_threshold"]:
+        if data["nodes_added"]:
+            advice = ("much of it building new ops on every step (TFG901): fix that first, then move input "
+                      "to tf.data with prefetch")
+        else:
+            advice = "move input to tf.data with prefetch"
         found.append({"code": "TFG903", "severity": "warning", "message":
-                      "input-bound: the device waits on Python for %d%% of the time — move input to "
-                      "tf.data with prefetch" % round(host * 100)})
+                      "input-bound: the device waits on Python for %d%% of the time — %s" % (
+                          round(host * 100), advice)})
     for sig in data["signatures"]:
         if sig["summary_ops"] and sig["count"] >= options["min_runs"] and data["runs"] and \
                 sig["count"] / data["runs"] >= options["summary_share"]:
