@@ -335,3 +335,23 @@ def test_cuda_visible_devices_late_fires(body, expected):
 ])
 def test_cuda_visible_devices_late_silent(body):
     assert lines_of("TFG305", body) == []
+
+
+def test_tower_helper_with_computed_variable_names_is_silent():
+    source = VARIABLE_ON_CPU + """\
+        class Net:
+            def __init__(self):
+                self.count = 0
+            def fc(self, x):
+                self.count += 1
+                return _variable_on_cpu("W_fc_%d" % self.count, [10], tf.zeros_initializer())
+            def named(self, x, name="w"):
+                return _variable_on_cpu(name, [10], tf.zeros_initializer())
+        net = Net()
+        for i in range(2):
+            with tf.name_scope("branch_%d" % i):
+                net.fc(1)
+                net.named(1)
+        """
+    found = findings_of("TFG303", source)
+    assert [f.line - HEADER_LINES for f in found] == [len(VARIABLE_ON_CPU.splitlines()) + 13]

@@ -120,14 +120,21 @@ class TowerAnalysis:
         function = self.module.called_function(call)
         if function is None:
             return None
-        inner = self._first_site(function, 0, set())
+        inner = self._first_site(function, 0, set(), _literal_parameters(call, function, frozenset()))
         if inner is None:
             return None
         site, chain = inner
         return VariableCreation(call, site, chain)
 
-    def _first_site(self, function, depth: int, seen: set) -> Optional[Tuple[nodes.Call, Tuple[ChainLink, ...]]]:
-        """Return the first ``tf.get_variable`` a local function reaches without reuse, with its chain."""
+    def _first_site(
+        self, function, depth: int, seen: set, literal_params: frozenset = frozenset()
+    ) -> Optional[Tuple[nodes.Call, Tuple[ChainLink, ...]]]:
+        """Return the first ``tf.get_variable`` a local function reaches without reuse, with its chain.
+
+        Only a variable whose name is fixed — a string literal, or a parameter that
+        every call on the way passed a string literal — collides in the next tower;
+        a name computed at run time (``"W_%d" % self.count``) may be unique.
+        """
         if depth > _MAX_DEPTH or id(function) in seen:
             return None
         seen.add(id(function))
@@ -139,13 +146,45 @@ class TowerAnalysis:
                 return None
             link = ChainLink(self.module.path, node.lineno, label)
             if self.module.call_qualname(node) == GET_VARIABLE:
-                return node, (link,)
+                if _fixed_name(_variable_name(node), literal_params):
+                    return node, (link,)
+                continue
             callee = self.module.called_function(node)
             if callee is not None:
-                inner = self._first_site(callee, depth + 1, seen)
+                inner = self._first_site(callee, depth + 1, seen, _literal_parameters(node, callee, literal_params))
                 if inner is not None:
                     return inner[0], (link, *inner[1])
         return None
+
+
+def _is_fixed_string(expr: nodes.NodeNG, literal_params: frozenset) -> bool:
+    if isinstance(expr, nodes.Const):
+        return isinstance(expr.value, str)
+    return isinstance(expr, nodes.Name) and expr.name in literal_params
+
+
+def _fixed_name(names: List[nodes.NodeNG], literal_params: frozenset) -> bool:
+    return bool(names) and all(_is_fixed_string(name, literal_params) for name in names)
+
+
+def _literal_parameters(call: nodes.Call, callee: nodes.NodeNG, literal_params: frozenset) -> frozenset:
+    """Return the parameters of ``callee`` that ``call`` binds to fixed strings."""
+    params = [a.name for a in (callee.args.posonlyargs or []) + (callee.args.args or [])]
+    if params and isinstance(callee.parent, nodes.ClassDef) and isinstance(call.func, nodes.Attribute):
+        params = params[1:]  # bound method: ``self`` is not passed explicitly
+    fixed = set()
+    for param, arg in zip(params, call.args):
+        if _is_fixed_string(arg, literal_params):
+            fixed.add(param)
+    for keyword in call.keywords or ():
+        if keyword.arg and _is_fixed_string(keyword.value, literal_params):
+            fixed.add(keyword.arg)
+    defaults = callee.args.defaults or []
+    for param, default in zip(params[len(params) - len(defaults):], defaults):
+        passed = param in fixed or any(k.arg == param for k in call.keywords or ()) or params.index(param) < len(call.args)
+        if not passed and _is_fixed_string(default, frozenset()):
+            fixed.add(param)
+    return frozenset(fixed)
 
 
 def _scope_name(call: nodes.Call) -> List[nodes.NodeNG]:
