@@ -390,3 +390,21 @@ def test_dataset_no_prefetch_message_names_source():
         it = ds.make_one_shot_iterator()
         """)
     assert f"line {HEADER_LINES + 1}" in message and "prefetch" in message
+
+
+def test_split_session_run_leaves_sequential_optimizer_updates_alone():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None])
+        d_loss = tf.reduce_mean(x)
+        g_loss = tf.reduce_mean(x * 2)
+        d_optim = tf.train.AdamOptimizer(1e-4).minimize(d_loss)
+        g_optim = tf.train.AdamOptimizer(1e-4).minimize(g_loss)
+        with tf.Session() as sess:
+            for step in range(100):
+                _, dl = sess.run([d_optim, d_loss], feed_dict={x: [1.0]})
+                _, gl = sess.run([g_optim, g_loss], feed_dict={x: [1.0]})
+                print(sess.run(d_loss, feed_dict={x: [2.0]}))
+        """)
+    findings = tfguard.check_source(source, "gan.py", Settings(select=("TFG203",)))
+    assert [f.line for f in findings] == [11]

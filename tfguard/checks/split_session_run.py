@@ -9,7 +9,7 @@ from astroid import nodes
 from tfguard.analysis.frequency import StepAnalysis, frequency
 from tfguard.analysis.module import ModuleAnalysis, describe
 from tfguard.analysis.scopes import position
-from tfguard.analysis.steps import feed, is_session_run
+from tfguard.analysis.steps import feed, fetched, is_session_run
 from tfguard.checks._node_rule import NodeRule
 from tfguard.finding import Finding
 
@@ -35,7 +35,11 @@ class SplitSessionRun(NodeRule):
             runs.sort(key=position)
             loop = steps.step_loop(runs[0])
             for index, later in enumerate(runs[1:], start=1):
-                earlier = [run for run in runs[:index] if not _exclusive(run, later)]
+                later_updates = _runs_an_update(module, later)
+                earlier = [
+                    run for run in runs[:index]
+                    if not _exclusive(run, later) and not (later_updates and _runs_an_update(module, run))
+                ]
                 if not earlier or _feeds_on(module, steps, loop, earlier, later):
                     continue
                 yield self.finding(
@@ -45,6 +49,19 @@ class SplitSessionRun(NodeRule):
                     "`sess.run([...])`: each extra call re-executes the graph parts they share "
                     "(input pipeline, forward pass)",
                 )
+
+
+def _runs_an_update(module: ModuleAnalysis, call: nodes.Call) -> bool:
+    """Return whether a run fetches an optimizer update (``opt.minimize()`` / ``apply_gradients()``).
+
+    Two updates in a row (a GAN's discriminator, then its generator) must run one after
+    the other: merged into one ``sess.run`` they would both see the old weights.
+    """
+    for expr in fetched(module, call):
+        value = module.value(expr)
+        if value is not None and value.api.endswith((".minimize", ".apply_gradients")):
+            return True
+    return False
 
 
 def _exclusive(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
