@@ -10,7 +10,7 @@ from typing import List, Optional, Sequence
 
 from tabulate import tabulate
 
-from tfguard import __version__, cli_adoption
+from tfguard import __version__, cli_adoption, cli_run
 from tfguard.catalog import rule_readme
 from tfguard.config import ConfigError, Settings, load_settings, override, validate_selectors
 from tfguard.engine import check_paths
@@ -86,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     rule = commands.add_parser("rule", help="explain one rule (prints its catalog page)")
     rule.add_argument("code", metavar="CODE", help="rule code such as TFG101, or its name")
+
+    cli_run.add_parser(commands)
     return parser
 
 
@@ -199,7 +201,7 @@ def run_rule(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-_COMMANDS = {"check": run_check, "rules": run_rules, "rule": run_rule}
+_COMMANDS = {"check": run_check, "rules": run_rules, "rule": run_rule, "run": cli_run.run_command}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

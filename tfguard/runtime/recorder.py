@@ -132,7 +132,11 @@ class Recorder:
         # Start-to-start intervals of all runs on the guarding thread: the trend series when
         # no single signature dominates (a loop that fetches a new op every step).
         self.all_series = DecimatedSeries(options["series_cap"])
+        # Host time (previous run's end to this run's start) of the same steps, bucketed
+        # alike, so a point's host fraction is its gap mean over its interval mean.
+        self.gap_series = DecimatedSeries(options["series_cap"])
         self._last_any_start: Optional[float] = None
+        self._last_any_end = 0.0
         self._next_check = _FIRST_CHECK
         self._slowdown_warned = False
         self._warned_sites: set = set()
@@ -159,6 +163,8 @@ class Recorder:
         self._last_any_start = t0
         if last is not None:
             self.all_series.add(t0 - last, version)
+            self.gap_series.add(t0 - self._last_any_end, version)
+        self._last_any_end = t1
         if self.runs >= self._next_check:
             self._check_slowdown()
 
@@ -300,6 +306,10 @@ class Recorder:
             "all_runs_series": {
                 "bucket": self.all_series.bucket,
                 "points": [list(p) for p in self.all_series.points()],
+            },
+            "host_gap_series": {
+                "bucket": self.gap_series.bucket,
+                "points": [list(p) for p in self.gap_series.points()],
             },
             "signatures": [s.to_dict() for s in unique],
             "growth_sites": [s.to_dict() for s in sorted(
