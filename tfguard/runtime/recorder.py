@@ -137,6 +137,7 @@ class Recorder:
         self.gap_series = DecimatedSeries(options["series_cap"])
         self._last_any_start: Optional[float] = None
         self._last_any_end = 0.0
+        self._save_since_run = 0.0
         self._next_check = _FIRST_CHECK
         self._slowdown_warned = False
         self._warned_sites: set = set()
@@ -163,8 +164,9 @@ class Recorder:
         self._last_any_start = t0
         if last is not None:
             self.all_series.add(t0 - last, version)
-            self.gap_series.add(t0 - self._last_any_end, version)
+            self.gap_series.add(max(0.0, t0 - self._last_any_end - self._save_since_run), version)
         self._last_any_end = t1
+        self._save_since_run = 0.0
         if self.runs >= self._next_check:
             self._check_slowdown()
 
@@ -177,6 +179,7 @@ class Recorder:
         """Add the duration of one Saver.save call made while guarded."""
         self.saves += 1
         self.save_s += duration
+        self._save_since_run += duration
 
     def _new_signature(self, key: Hashable, fetches: Any, feeds: Any) -> SignatureStats:
         if len(self.signatures) >= self.options["max_signatures"]:
@@ -277,7 +280,8 @@ class Recorder:
         end = self.t_end if self.t_end is not None else time.perf_counter()
         wall = end - self.t_start
         nodes_end = self.graph.version if self.t_end is None else self.last_version
-        host_fraction = max(0.0, 1.0 - self.run_s / wall) if wall > 0 else None
+        # Saver.save time is reported on its own (TFG905), not as host time.
+        host_fraction = max(0.0, 1.0 - (self.run_s + self.save_s) / wall) if wall > 0 else None
         unique = []
         for sig in self.signatures.values():
             if not any(sig is u for u in unique):
