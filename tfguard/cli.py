@@ -10,7 +10,7 @@ from typing import List, Optional, Sequence
 
 from tabulate import tabulate
 
-from tfguard import __version__, cli_adoption, cli_report, cli_run
+from tfguard import __version__, cli_adoption, cli_demo, cli_report, cli_run
 from tfguard.catalog import rule_readme
 from tfguard.config import ConfigError, Settings, load_settings, override, validate_selectors
 from tfguard.engine import check_paths
@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_run.add_parser(commands)
     cli_report.add_parser(commands)
+    cli_demo.add_parser(commands)
     return parser
 
 
@@ -203,7 +204,7 @@ def run_rule(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"check": run_check, "rules": run_rules, "rule": run_rule, "run": cli_run.run_command,
-             "report": cli_report.run_command}
+             "report": cli_report.run_command, "demo": cli_demo.run_command}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
