@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from tfguard.runtime.series import trend_series
-from tfguard.runtime.stats import warmup_points
+from tfguard.runtime.stats import median_of, warmup_points
 
 PLOT_EXTRA = "tfguard[plot]"
 _MAX_ANNOTATED_SITES = 3
@@ -27,17 +27,20 @@ def _pyplot() -> Any:
 
 
 def _trend_line(steps: List[int], values: List[float]) -> Optional[List[float]]:
-    """Least-squares line through the points after warm-up (the slowdown trend)."""
+    """Theil-Sen line through the points after warm-up: the slowdown trend, robust to spikes."""
     start = warmup_points(len(values))
     xs, ys = steps[start:], values[start:]
     if len(xs) < 2:
         return None
-    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
-    spread = sum((x - mean_x) ** 2 for x in xs)
-    if spread == 0:
+    stride = max(1, len(xs) // 64)  # at most ~64 points: the pairwise slopes stay cheap
+    px, py = xs[::stride], ys[::stride]
+    slopes = [(py[j] - py[i]) / (px[j] - px[i])
+              for i in range(len(px)) for j in range(i + 1, len(px)) if px[j] != px[i]]
+    if not slopes:
         return None
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
-    return [mean_y + slope * (x - mean_x) for x in xs]
+    slope = median_of(slopes)
+    intercept = median_of([y - slope * x for x, y in zip(px, py)])
+    return [intercept + slope * x for x in xs]
 
 
 def plot_report(data: Dict[str, Any], path: str, title: Optional[str] = None) -> None:
