@@ -148,7 +148,7 @@ def _column(report: Dict[str, Any]) -> List[str]:
         site = "none"
     slowdown = report["slowdown"]
     trend = "-" if slowdown is None else "x%.2f%s" % (
-        slowdown, " (significant)" if report["slowdown_significant"] else " (flat)")
+        slowdown, " (significant)" if report["slowdown_significant"] else " (no significant trend)")
     dominant = report["signatures"][0]["count"] if report["signatures"] else 0
     return [
         str(dominant),
