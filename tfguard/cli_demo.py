@@ -163,7 +163,8 @@ def _column(report: Dict[str, Any]) -> List[str]:
 def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
     """Bad and fixed seed 003 reports side by side."""
     labels = ["training steps", "graph ops start -> end", "step interval, first 20%",
-              "step interval, last 20%", "slowdown", "top growth site", "diagnostics", "Saver.save calls (time)", "guarded wall time"]
+              "step interval, last 20%", "slowdown", "top growth site", "diagnostics", "Saver.save calls (time)",
+              "guarded wall time"]
     rows = [[label, b, f] for label, b, f in zip(labels, _column(bad), _column(fixed))]
     table = tabulate(rows, headers=["", BAD_SCRIPT, FIXED_SCRIPT], tablefmt="simple")
     notes = ["%s  %s" % (d["code"], d["message"]) for d in bad["diagnostics"]]

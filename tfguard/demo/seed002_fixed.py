@@ -33,7 +33,7 @@ def main():
     init = tf.global_variables_initializer()
     with tf.Session() as sess:
         sess.run(init)
-        for step in range(args.steps):
+        for _ in range(args.steps):
             loss_value = sess.run(loss)
         print("seed002 fixed (tf.data pipeline): loss %.4f" % loss_value)
 

@@ -32,7 +32,7 @@ def main():
     init = tf.global_variables_initializer()
     with tf.Session() as sess:
         sess.run(init)
-        for step in range(args.steps):
+        for _ in range(args.steps):
             batch = np.stack([augment(images[i], rng) for i in rng.randint(0, 512, 64)])
             loss_value = sess.run(loss, feed_dict={x: batch})
         print("seed002 (Python-side input): loss %.4f" % loss_value)
