@@ -10,7 +10,7 @@ from typing import List, Optional, Sequence
 
 from tabulate import tabulate
 
-from tfguard import __version__, cli_adoption
+from tfguard import __version__, cli_adoption, cli_demo, cli_report, cli_run
 from tfguard.cache import CACHE_DIR_NAME, ResultCache, default_cache_dir
 from tfguard.catalog import rule_readme
 from tfguard.config import ConfigError, Settings, load_settings, override, validate_selectors
@@ -104,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     rule = commands.add_parser("rule", help="explain one rule (prints its catalog page)")
     rule.add_argument("code", metavar="CODE", help="rule code such as TFG101, or its name")
+
+    cli_run.add_parser(commands)
+    cli_report.add_parser(commands)
+    cli_demo.add_parser(commands)
     return parser
 
 
@@ -223,7 +227,8 @@ def run_rule(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-_COMMANDS = {"check": run_check, "rules": run_rules, "rule": run_rule}
+_COMMANDS = {"check": run_check, "rules": run_rules, "rule": run_rule, "run": cli_run.run_command,
+             "report": cli_report.run_command, "demo": cli_demo.run_command}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from threading import get_ident
 from typing import Any, Optional
 
 from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
+from tfguard.runtime.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.tf_access import tf_v1
 
 
@@ -16,10 +18,13 @@ class Guard:
 
     In "frozen" mode the session's graph is finalized for the block, and an attempt to
     add an op raises `GraphFrozenError` naming the line; in "watch" mode the graph may
-    grow and the guard attributes the growth to source lines.
+    grow and the guard attributes the growth to source lines. With `logdir`, the per-step
+    series are written there as TensorBoard scalars when the block ends (and every
+    `tensorboard_every` runs from a background thread).
     """
 
-    def __init__(self, session: Any, mode: str, **options: Any) -> None:
+    def __init__(self, session: Any, mode: str, logdir: Optional[str] = None,
+                 tensorboard_every: Optional[int] = None, **options: Any) -> None:
         if mode not in ("frozen", "watch"):
             raise ValueError("tfguard guard mode must be 'frozen' or 'watch', not %r" % (mode,))
         graph = getattr(session, "graph", None)
@@ -30,6 +35,8 @@ class Guard:
         self.graph = graph
         self.mode = mode
         self.options = validate_options(options)
+        validate_tensorboard(logdir, tensorboard_every)
+        self._tensorboard = TensorBoardExport(logdir, tensorboard_every) if logdir is not None else None
         self._recorder: Optional[Recorder] = None
         self._report: Optional[Report] = None
         self._undo: list = []
@@ -51,6 +58,8 @@ class Guard:
             if self.mode == "frozen" and not self.graph.finalized:
                 self.graph.finalize()
                 self._finalized_here = True
+            if self._tensorboard is not None:
+                self._tensorboard.start(recorder)
         except BaseException:
             self._restore()
             raise
@@ -64,7 +73,16 @@ class Guard:
             self._restore()
         if self._recorder is not None:
             self._report = self._recorder.report()
+            if self._tensorboard is not None:
+                self._write_tensorboard()
         return False
+
+    def _write_tensorboard(self) -> None:
+        try:
+            self._tensorboard.close(self._report.to_dict())
+        except Exception as exc:  # losing the scalars must not hide the user's own outcome
+            warnings.warn("tfguard: could not write TensorBoard scalars to %s: %s" % (
+                self._tensorboard.logdir, exc), RuntimeWarning, stacklevel=3)
 
     def _restore(self) -> None:
         try:
@@ -89,11 +107,13 @@ class Guard:
         return self._recorder.report()
 
 
-def frozen(session: Any, **options: Any) -> Guard:
+def frozen(session: Any, logdir: Optional[str] = None, tensorboard_every: Optional[int] = None,
+           **options: Any) -> Guard:
     """Finalize `session.graph` for a `with` block and record every run (see Guard)."""
-    return Guard(session, "frozen", **options)
+    return Guard(session, "frozen", logdir=logdir, tensorboard_every=tensorboard_every, **options)
 
 
-def watch(session: Any, **options: Any) -> Guard:
+def watch(session: Any, logdir: Optional[str] = None, tensorboard_every: Optional[int] = None,
+          **options: Any) -> Guard:
     """Record every run and attribute graph growth to source lines, without finalizing."""
-    return Guard(session, "watch", **options)
+    return Guard(session, "watch", logdir=logdir, tensorboard_every=tensorboard_every, **options)

@@ -275,11 +275,19 @@ class SaverPatch:
             recorders = [r for r in patch.recorders if r.thread == ident] if patch and patch.graph is graph else []
             if not recorders:
                 return original(self, sess, *args, **kwargs)
+            # The runs Saver.save makes are not training steps: timed as save_s, kept out of
+            # the step statistics (as under GuardHook, where they bypass the hooks).
+            tap = SessionTap._taps.get(id(sess))
+            quiet = tap is not None and tap.session is sess and tap.inside is None
+            if quiet:
+                tap.inside = ident
             t0 = perf_counter()
             try:
                 return original(self, sess, *args, **kwargs)
             finally:
                 duration = perf_counter() - t0
+                if quiet:
+                    tap.inside = None
                 for rec in recorders:
                     rec.record_save(duration)
 

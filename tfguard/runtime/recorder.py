@@ -132,7 +132,12 @@ class Recorder:
         # Start-to-start intervals of all runs on the guarding thread: the trend series when
         # no single signature dominates (a loop that fetches a new op every step).
         self.all_series = DecimatedSeries(options["series_cap"])
+        # Host time (previous run's end to this run's start) of the same steps, bucketed
+        # alike, so a point's host fraction is its gap mean over its interval mean.
+        self.gap_series = DecimatedSeries(options["series_cap"])
         self._last_any_start: Optional[float] = None
+        self._last_any_end = 0.0
+        self._save_since_run = 0.0
         self._next_check = _FIRST_CHECK
         self._slowdown_warned = False
         self._warned_sites: set = set()
@@ -159,6 +164,9 @@ class Recorder:
         self._last_any_start = t0
         if last is not None:
             self.all_series.add(t0 - last, version)
+            self.gap_series.add(max(0.0, t0 - self._last_any_end - self._save_since_run), version)
+        self._last_any_end = t1
+        self._save_since_run = 0.0
         if self.runs >= self._next_check:
             self._check_slowdown()
 
@@ -171,6 +179,7 @@ class Recorder:
         """Add the duration of one Saver.save call made while guarded."""
         self.saves += 1
         self.save_s += duration
+        self._save_since_run += duration
 
     def _new_signature(self, key: Hashable, fetches: Any, feeds: Any) -> SignatureStats:
         if len(self.signatures) >= self.options["max_signatures"]:
@@ -271,7 +280,8 @@ class Recorder:
         end = self.t_end if self.t_end is not None else time.perf_counter()
         wall = end - self.t_start
         nodes_end = self.graph.version if self.t_end is None else self.last_version
-        host_fraction = max(0.0, 1.0 - self.run_s / wall) if wall > 0 else None
+        # Saver.save time is reported on its own (TFG905), not as host time.
+        host_fraction = max(0.0, 1.0 - (self.run_s + self.save_s) / wall) if wall > 0 else None
         unique = []
         for sig in self.signatures.values():
             if not any(sig is u for u in unique):
@@ -300,6 +310,10 @@ class Recorder:
             "all_runs_series": {
                 "bucket": self.all_series.bucket,
                 "points": [list(p) for p in self.all_series.points()],
+            },
+            "host_gap_series": {
+                "bucket": self.gap_series.bucket,
+                "points": [list(p) for p in self.gap_series.points()],
             },
             "signatures": [s.to_dict() for s in unique],
             "growth_sites": [s.to_dict() for s in sorted(

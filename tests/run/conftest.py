@@ -1,0 +1,69 @@
+"""Helpers for `tfguard run` / `report` / `demo` tests: the real CLI in a child process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEMO_DIR = REPO_ROOT / "tfguard" / "demo"
+
+
+def tfguard(*args, cwd=None, timeout=300):
+    """Run `python -m tfguard ARGS` with the checkout on PYTHONPATH; return CompletedProcess."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    env["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    return subprocess.run([sys.executable, "-m", "tfguard", *map(str, args)], cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def tensorflow_installed():
+    """Skip when TensorFlow is missing (the run tests execute real TF scripts)."""
+    pytest.importorskip("tensorflow")
+
+
+TRAIN_SCRIPT = '''
+import sys
+import tensorflow.compat.v1 as tf
+
+tf.disable_eager_execution()
+print("argv=" + repr(sys.argv[1:]))
+print("path0=" + sys.path[0])
+steps = int(sys.argv[1])
+x = tf.placeholder(tf.float32, [])
+w = tf.Variable(1.0)
+step = tf.assign_add(w, x)
+init = tf.global_variables_initializer()
+with tf.Session() as sess:
+    sess.run(init)
+    for i in range(steps):
+        sess.run(step, {x: 1.0})
+        if "grow" in sys.argv:
+            tf.add(w, 1.0)  # grows the graph
+print("finished")
+if "boom" in sys.argv:
+    raise ValueError("boom from the script")
+if "exit7" in sys.argv:
+    sys.exit(7)
+'''
+
+
+@pytest.fixture
+def train_script(tmp_path):
+    """A tiny training script: `train.py STEPS [grow] [boom] [exit7]`."""
+    path = tmp_path / "train.py"
+    path.write_text(TRAIN_SCRIPT, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def tf_v1():
+    """tf.compat.v1, imported in the test process."""
+    tensorflow = pytest.importorskip("tensorflow")
+    return tensorflow.compat.v1

@@ -1,0 +1,80 @@
+"""`--json` round-trips through `tfguard report`, `--plot` PNGs, TensorBoard scalars, the demo."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.run.conftest import tfguard
+from tfguard.runtime.report import Report
+
+pytestmark = pytest.mark.usefixtures("tensorflow_installed")
+PNG_HEADER = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory):
+    """A growing run saved with --json and --tensorboard: (json path, logdir)."""
+    folder = tmp_path_factory.mktemp("saved")
+    script = folder / "train.py"
+    from tests.run.conftest import TRAIN_SCRIPT
+
+    script.write_text(TRAIN_SCRIPT, encoding="utf-8")
+    out, logdir = folder / "run.json", folder / "tb"
+    done = tfguard("run", "--quiet", "--json", out, "--tensorboard", logdir, script, "30", "grow")
+    assert done.returncode == 0, done.stderr
+    return out, logdir
+
+
+def test_json_round_trips_through_report(saved_run):
+    out, _ = saved_run
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["command"][-2:] == ["30", "grow"] and document["exit_status"] == 0
+    assert document["runs"] == 31 and document["nodes_added"] >= 30
+    done = tfguard("report", out)
+    assert done.returncode == 0, done.stderr
+    table = Report.from_dict(document).table()
+    assert table.split("\n", 1)[1] in done.stdout  # the same table, below its session title
+    assert "tfguard run " in done.stdout and "TFG901" in done.stdout
+
+
+def test_plot_writes_a_png(saved_run, tmp_path):
+    pytest.importorskip("matplotlib")
+    out, _ = saved_run
+    picture = tmp_path / "steps.png"
+    done = tfguard("report", out, "--plot", picture)
+    assert done.returncode == 0, done.stderr
+    data = picture.read_bytes()
+    assert data[:8] == PNG_HEADER and len(data) > 10_000
+
+
+def test_tensorboard_event_files_hold_the_series(saved_run, tf_v1):
+    out, logdir = saved_run
+    document = json.loads(out.read_text(encoding="utf-8"))
+    values = {}
+    for event_file in logdir.glob("events.out.tfevents.*"):
+        for event in tf_v1.train.summary_iterator(str(event_file)):
+            for value in event.summary.value:
+                values.setdefault(value.tag, []).append((event.step, value.simple_value))
+    assert set(values) == {"tfguard/step_interval", "tfguard/graph_ops", "tfguard/host_fraction"}
+    points = document["signatures"][0]["series"]["points"]
+    assert [s for s, _ in values["tfguard/graph_ops"]] == [p[0] for p in points]
+    assert [v for _, v in values["tfguard/graph_ops"]] == [float(p[2]) for p in points]
+    assert values["tfguard/graph_ops"][-1][1] > values["tfguard/graph_ops"][0][1]  # it grew
+    assert all(0.0 <= v <= 1.0 for _, v in values["tfguard/host_fraction"])
+
+
+def test_demo_lints_and_compares(tmp_path):
+    done = tfguard("demo", "--steps", "12", "--plot", tmp_path / "plots")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for expected in ("seed003_saver_in_loop.py:52  TFG101", "seed000_summaries.py:46      TFG201",
+                     "seed003_saver_in_loop.py:52 `saver = tf.train.Saver(max_to_keep=1)`",
+                     "graph ops start -> end", "TFG901"):
+        assert expected in out
+    row = [line for line in out.splitlines() if line.startswith("top growth site")][0]
+    assert row.rstrip().endswith("none")  # the fixed twin does not grow
+    for name in ("seed003_saver_in_loop.png", "seed003_fixed.png"):
+        if (tmp_path / "plots" / name).exists():
+            assert (tmp_path / "plots" / name).read_bytes()[:8] == PNG_HEADER

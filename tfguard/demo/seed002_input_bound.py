@@ -1,0 +1,42 @@
+"""Seed 002: the device waits for Python-side input preparation.
+
+Each batch is decoded and augmented in Python (a per-image crop loop in numpy) and fed
+through feed_dict, so the session is idle while Python works. The fixed twin,
+seed002_fixed.py, moves the work into a tf.data pipeline with parallel map and prefetch.
+"""
+
+import argparse
+
+import numpy as np
+import tensorflow.compat.v1 as tf
+
+IMAGE = 32
+
+
+def augment(image, rng):
+    """Python-side augmentation: a random crop and flip, one image at a time."""
+    top, left = rng.randint(0, 8, size=2)
+    crop = np.pad(image, ((4, 4), (4, 4), (0, 0)))[top:top + IMAGE, left:left + IMAGE]
+    return crop[:, ::-1] if rng.rand() < 0.5 else crop
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=100)
+    args = parser.parse_args()
+    tf.disable_eager_execution()
+    rng = np.random.RandomState(0)
+    images = rng.rand(512, IMAGE, IMAGE, 3).astype(np.float32)
+    x = tf.placeholder(tf.float32, [None, IMAGE, IMAGE, 3], name="x")
+    loss = tf.reduce_mean(tf.square(tf.reshape(x, [-1, IMAGE * IMAGE * 3])))
+    init = tf.global_variables_initializer()
+    with tf.Session() as sess:
+        sess.run(init)
+        for _ in range(args.steps):
+            batch = np.stack([augment(images[i], rng) for i in rng.randint(0, 512, 64)])
+            loss_value = sess.run(loss, feed_dict={x: batch})
+        print("seed002 (Python-side input): loss %.4f" % loss_value)
+
+
+if __name__ == "__main__":
+    main()

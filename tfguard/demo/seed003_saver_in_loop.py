@@ -1,0 +1,59 @@
+"""Seed 003: training gets slower and slower ("Tensorflow训练模型越来越慢").
+
+The model is saved after every step with a `tf.train.Saver()` built inside the loop:
+each Saver adds its save/restore ops to the graph, so the graph grows every step, and
+every `saver.save()` writes an ever larger meta graph, so every step takes longer.
+The fixed twin is seed003_fixed.py.
+"""
+
+import argparse
+import os
+import tempfile
+
+import numpy as np
+import tensorflow.compat.v1 as tf
+
+LAYERS = 12
+WIDTH = 16
+
+
+def build_model(x, y):
+    """A small MLP: a few dozen variables, as in the seed's network_model."""
+    h = x
+    for i in range(LAYERS):
+        with tf.variable_scope("layer%d" % i):
+            w = tf.get_variable("w", [WIDTH, WIDTH], initializer=tf.glorot_uniform_initializer(seed=i))
+            b = tf.get_variable("b", [WIDTH], initializer=tf.zeros_initializer())
+            h = tf.nn.relu(tf.matmul(h, w) + b)
+    w_out = tf.get_variable("out_w", [WIDTH, 1], initializer=tf.glorot_uniform_initializer(seed=LAYERS))
+    out = tf.matmul(h, w_out)
+    loss = tf.reduce_mean(tf.square(out - y))
+    train_op = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+    return loss, train_op
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--model-dir", default=None)
+    args = parser.parse_args()
+    model_dir = args.model_dir or tempfile.mkdtemp(prefix="tfguard-seed003-")
+    rng = np.random.RandomState(0)
+    tf.disable_eager_execution()
+    x = tf.placeholder(tf.float32, [None, WIDTH], name="x")
+    y = tf.placeholder(tf.float32, [None, 1], name="y")
+    loss, train_op = build_model(x, y)
+    init = tf.global_variables_initializer()
+    with tf.Session() as sess:
+        sess.run(init)
+        for step in range(args.steps):
+            feed = {x: rng.rand(32, WIDTH), y: rng.rand(32, 1)}
+            _, loss_value = sess.run([train_op, loss], feed_dict=feed)
+            saver = tf.train.Saver(max_to_keep=1)  # the seed's bug: a new Saver every step
+            saver.save(sess, os.path.join(model_dir, "model"), global_step=step)
+        print("seed003 (Saver in the loop): %d steps, loss %.4f, %d ops in the graph" % (
+            args.steps, loss_value, len(sess.graph.get_operations())))
+
+
+if __name__ == "__main__":
+    main()

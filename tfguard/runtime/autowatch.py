@@ -1,0 +1,244 @@
+"""Watch every session a program creates: the machinery behind `tfguard run`.
+
+When TensorFlow is imported (by the program, never by us), `Session.__init__` and
+`InteractiveSession.__init__` are wrapped at class level, for this process only, so each new
+session is guarded in watch mode from its creation until `close()` or the end of the
+program. `MonitoredSession` builds its session through `Session`, so it is covered too.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import os
+import sys
+from typing import Any, Callable, Dict, List, Optional
+
+from tfguard.runtime.guard import Guard
+from tfguard.runtime.report import Report
+from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
+
+
+class MaxStepsReached(BaseException):
+    """Raised from `sess.run` once the dominant signature has run `max_steps` times.
+
+    A BaseException so that the program's `except Exception` handlers let it through.
+    """
+
+
+def _display_path(path: str) -> str:
+    """`path` relative to the working folder when it lies inside it, else as it is."""
+    if path.startswith("<"):
+        return path
+    relative = os.path.relpath(path)
+    return path if relative.startswith(os.pardir) else relative
+
+
+class WatchedSession:
+    """One session created by the program, its guard, and its report once finished."""
+
+    def __init__(self, number: int, created_at: str, guard: Guard) -> None:
+        self.number = number
+        self.created_at = created_at
+        self.guard = guard
+        self.report: Optional[Report] = None
+        self.froze_graph = False
+
+    @property
+    def title(self) -> str:
+        """`session 1 (created at train.py:42)`."""
+        return "session %d (created at %s)" % (self.number, self.created_at)
+
+
+class _TensorFlowImportHook(importlib.abc.MetaPathFinder):
+    """Calls `callback(module)` right after the top-level `tensorflow` package has loaded."""
+
+    def __init__(self, callback: Callable[[Any], None]) -> None:
+        self.callback = callback
+        self._busy = False
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        """Find `tensorflow` with the other finders and hook its loader's exec_module."""
+        if fullname != "tensorflow" or self._busy:
+            return None
+        self._busy = True
+        try:
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(fullname, path, target)
+                if spec is not None:
+                    break
+            else:
+                return None
+        finally:
+            self._busy = False
+        loader = spec.loader
+        original = getattr(loader, "exec_module", None)
+        if original is None:
+            return spec
+        callback = self.callback
+
+        def exec_module(module: Any) -> None:
+            try:
+                original(module)
+            finally:
+                try:
+                    del loader.exec_module  # back to the class's method
+                except AttributeError:
+                    pass
+            callback(module)
+
+        loader.exec_module = exec_module
+        return spec
+
+
+class SessionWatcher:
+    """Guards every TensorFlow session created while installed (see module docstring)."""
+
+    def __init__(self, options: Optional[Dict[str, Any]] = None, freeze_after: Optional[int] = None,
+                 max_steps: Optional[int] = None, logdir: Optional[str] = None,
+                 tensorboard_every: Optional[int] = None) -> None:
+        self.options = dict(options or {})
+        self.freeze_after = freeze_after
+        self.max_steps = max_steps
+        self.logdir = logdir
+        self.tensorboard_every = tensorboard_every
+        self.sessions: List[WatchedSession] = []
+        self.tensorflow_version: Optional[str] = None
+        self.stopped_by_max_steps = False
+        self._hook: Optional[_TensorFlowImportHook] = None
+        self._patched: List[tuple] = []
+        self.setup_error: Optional[str] = None
+
+    # -- installation ---------------------------------------------------------------
+    def install(self) -> None:
+        """Patch now if TensorFlow is already loaded, else when the program imports it."""
+        module = sys.modules.get("tensorflow")
+        if module is not None:
+            self._patch_classes(module)
+            return
+        self._hook = _TensorFlowImportHook(self._patch_classes)
+        sys.meta_path.insert(0, self._hook)
+
+    def uninstall(self) -> None:
+        """Remove the import hook and the class patches (open guards are left to `finish`)."""
+        if self._hook is not None and self._hook in sys.meta_path:
+            sys.meta_path.remove(self._hook)
+        self._hook = None
+        while self._patched:
+            cls, original = self._patched.pop()
+            cls.__init__ = original
+
+    def _patch_classes(self, tensorflow: Any) -> None:
+        if self._hook is not None and self._hook in sys.meta_path:
+            sys.meta_path.remove(self._hook)
+        try:
+            self.tensorflow_version = str(getattr(tensorflow, "__version__", "")) or None
+            v1 = getattr(getattr(tensorflow, "compat", None), "v1", None) or tensorflow
+            for cls in (v1.Session, v1.InteractiveSession):
+                original = cls.__dict__["__init__"]
+                cls.__init__ = self._wrap_init(original)
+                self._patched.append((cls, original))
+        except Exception as exc:  # never break the program over our own set-up
+            self.setup_error = "%s: %s" % (type(exc).__name__, exc)
+
+    def _wrap_init(self, original: Callable) -> Callable:
+        watcher = self
+
+        @functools.wraps(original)
+        def __init__(session: Any, *args: Any, **kwargs: Any) -> None:
+            original(session, *args, **kwargs)
+            watcher._begin(session)
+
+        return __init__
+
+    # -- one session ------------------------------------------------------------------
+    def _begin(self, session: Any) -> None:
+        site, _ = user_and_api_from_frames(live_stack(sys._getframe(2)))
+        created_at = "%s:%d" % (_display_path(site[0]), site[1]) if site else "<unknown>"
+        number = len(self.sessions) + 1
+        logdir = None
+        if self.logdir is not None:
+            logdir = self.logdir if number == 1 else os.path.join(self.logdir, "session_%d" % number)
+        guard = Guard(session, "watch", logdir=logdir,
+                      tensorboard_every=self.tensorboard_every if logdir else None, **self.options)
+        guard.__enter__()
+        watched = WatchedSession(number, created_at, guard)
+        self.sessions.append(watched)
+        self._wrap_session(session, watched)
+
+    def _wrap_session(self, session: Any, watched: WatchedSession) -> None:
+        # The guard's own wrappers are instance attributes; these go on top and vanish with
+        # them when the guard exits (the guard restores the attributes it found).
+        tapped_run = session.run
+        after_run = functools.partial(self._after_run, watched)
+
+        @functools.wraps(tapped_run)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            result = tapped_run(*args, **kwargs)
+            after_run()
+            return result
+
+        session.run = run
+        tapped_make_callable = getattr(session, "make_callable", None)
+        if tapped_make_callable is not None:
+            @functools.wraps(tapped_make_callable)
+            def make_callable(*args: Any, **kwargs: Any) -> Any:
+                inner = tapped_make_callable(*args, **kwargs)
+
+                @functools.wraps(inner)
+                def counted(*call_args: Any, **call_kwargs: Any) -> Any:
+                    result = inner(*call_args, **call_kwargs)
+                    if watched.report is None:
+                        after_run()
+                    return result
+
+                return counted
+
+            session.make_callable = make_callable
+        original_close = session.close
+        had_close = "close" in vars(session)
+
+        @functools.wraps(original_close)
+        def close(*args: Any, **kwargs: Any) -> Any:
+            self.end(watched)
+            if had_close:
+                session.close = original_close
+            else:
+                vars(session).pop("close", None)
+            return original_close(*args, **kwargs)
+
+        session.close = close
+
+    def _after_run(self, watched: WatchedSession) -> None:
+        recorder = watched.guard._recorder
+        runs = recorder.runs
+        if self.freeze_after is not None and not watched.froze_graph and runs >= self.freeze_after:
+            if not watched.guard.graph.finalized:
+                watched.guard.graph.finalize()
+                watched.froze_graph = True
+        if self.max_steps is not None and runs >= self.max_steps:
+            dominant = max((sig.count for sig in recorder.signatures.values()), default=0)
+            if dominant >= self.max_steps:
+                self.stopped_by_max_steps = True
+                raise MaxStepsReached("tfguard run --max-steps %d reached" % self.max_steps)
+
+    def end(self, watched: WatchedSession) -> None:
+        """Finish one session's guard (idempotent) and keep its report."""
+        if watched.report is not None:
+            return
+        try:
+            watched.guard.__exit__(None, None, None)
+        finally:
+            if watched.froze_graph:
+                watched.guard.graph._unsafe_unfinalize()
+                watched.froze_graph = False
+            watched.report = watched.guard.report
+
+    def finish(self) -> List[WatchedSession]:
+        """End every session still open, remove the patches, and return all sessions."""
+        for watched in self.sessions:
+            self.end(watched)
+        self.uninstall()
+        return list(self.sessions)
