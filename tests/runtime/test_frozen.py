@@ -140,7 +140,9 @@ def test_queue_runner_threads_are_counted_apart(tf):
     coord.join(threads, stop_grace_period_secs=5, ignore_live_threads=True)
     report = guard.report
     assert report.runs == 20
-    assert report.other_thread_runs >= 20
+    # 20 dequeues need 20 finished enqueues; the runner's one thread may still be returning
+    # from the last of them when the block ends, so at least 19 were recorded.
+    assert report.other_thread_runs >= 19
     assert [s["label"] for s in report.signatures] == [dequeue.name]
     sess.close()
 
