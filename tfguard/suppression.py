@@ -16,7 +16,7 @@ _FILE_NOQA = re.compile(r"#\s*tfguard:\s*noqa\b", re.IGNORECASE)
 #: Text every suppression comment contains, tested before tokenizing (which is slow).
 _MARKER = "noqa"
 
-#: Marker for a bare ``# noqa`` that suppresses every code on its line.
+#: Marker for a bare noqa comment, which suppresses every code on its line.
 ALL_CODES: FrozenSet[str] = frozenset({"*"})
 
 
@@ -36,7 +36,7 @@ class Suppressions:
 
     by_line: Dict[int, FrozenSet[str]] = field(default_factory=dict)
     skip_file: bool = False
-    #: Every code named explicitly, in file order (bare ``# noqa`` comments name none).
+    #: Every code named explicitly, in file order (bare noqa comments name none).
     codes: List[NoqaCode] = field(default_factory=list)
 
     def suppresses(self, finding: Finding) -> bool:

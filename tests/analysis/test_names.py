@@ -31,7 +31,8 @@ def qualname_of_last_call(source: str) -> str:
         ("import tensorflow as tf\ntf.train.SummaryWriter('d')", "tensorflow.summary.FileWriter"),
         ("import tensorflow as tf\ntf.contrib.data.Dataset.range(3)", "tensorflow.data.Dataset.range"),
         (
-            "try:\n    import tensorflow.compat.v1 as tf\nexcept ImportError:\n    import tensorflow as tf\ntf.Session()",
+            "try:\n    import tensorflow.compat.v1 as tf\n"
+            "except ImportError:\n    import tensorflow as tf\ntf.Session()",
             "tensorflow.Session",
         ),
         ("import tensorflow as tf\ndef f():\n    return tf.constant(1)\nf()", None),

@@ -28,8 +28,10 @@ with tf.Session() as sess:
 def findings(root, *names):
     result = check_paths([str(root / n) for n in names])
     assert not result.errors
-    return [(os.path.basename(f.path), f.line, f.code, [(os.path.basename(c.path), c.line, c.function) for c in f.chain])
-            for f in result.findings]
+    return [
+        (os.path.basename(f.path), f.line, f.code, [(os.path.basename(c.path), c.line, c.function) for c in f.chain])
+        for f in result.findings
+    ]
 
 
 def test_from_import_of_a_sibling_module(tmp_path):
@@ -113,7 +115,9 @@ def test_nothing_outside_the_project_is_followed(tmp_path):
     write(tmp_path, {
         "outside/ext.py": "import tensorflow as tf\ndef f():\n    tf.train.Saver()\n",
         "project/pyproject.toml": "",
-        "project/train.py": LOOP.format(imports="import sys\nsys.path.insert(0, '../outside')\nfrom ext import f", call="f()"),
+        "project/train.py": LOOP.format(
+            imports="import sys\nsys.path.insert(0, '../outside')\nfrom ext import f", call="f()"
+        ),
     })
     assert outside.exists()
     assert findings(project, "train.py") == []

@@ -285,7 +285,8 @@ def test_helper_chain_reported_at_call_site():
 
 
 def test_helper_that_runs_makes_a_session_loop():
-    source = HELPERS.replace("            train_step(sess, op, logits)", "            train_step(sess, op, logits)\n            tf.constant(step)")
+    call = "            train_step(sess, op, logits)"
+    source = HELPERS.replace(call, call + "\n            tf.constant(step)")
     assert sorted((f.line, f.code) for f in check_source(source, "t.py")) == [(18, "TFG107"), (19, "TFG102")]
 
 
@@ -332,9 +333,12 @@ def test_recursion_terminates():
 
 
 def test_finding_location_is_the_call():
-    (finding,) = check_source(HEADER + "with tf.Session() as s:\n    for i in range(3):\n        s.run(tf.train.Saver())\n", "x.py")
+    source = HEADER + "with tf.Session() as s:\n    for i in range(3):\n        s.run(tf.train.Saver())\n"
+    (finding,) = check_source(source, "x.py")
     assert (finding.line, finding.column, finding.end_line, finding.end_column) == (4, 15, 4, 31)
-    assert finding.message.startswith("`tf.train.Saver()` builds new save/restore ops on every iteration of the `s.run` loop at line 3")
+    assert finding.message.startswith(
+        "`tf.train.Saver()` builds new save/restore ops on every iteration of the `s.run` loop at line 3"
+    )
 
 
 def test_calling_a_keras_model_subclass_builds_ops():

@@ -10,6 +10,7 @@ import pytest
 
 from tfguard.cli import main
 
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project folder with an empty ``[tool.tfguard]`` table, made the working folder."""

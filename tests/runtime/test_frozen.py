@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 import tfguard
@@ -18,7 +16,7 @@ def test_saver_in_loop_raises_with_line_api_and_step(tf, graph, sess):
     g, parts = graph
     with pytest.raises(tfguard.GraphFrozenError) as info:
         with g.as_default(), tfguard.frozen(sess):
-            for i in range(3):
+            for _ in range(3):
                 sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
                 saver = tf.train.Saver()  # noqa: F841  # the line under test
     err = info.value

@@ -79,7 +79,7 @@ def test_seed_003_like_loop_shows_significant_slowdown(tf):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with g.as_default(), tfguard.watch(sess) as guard:
-            for step in range(80):
+            for _ in range(80):
                 sess.run([train_op, loss])
                 export_ops.append(tf.identity(loss))
                 g.as_graph_def()  # like Saver.save(write_meta_graph=True): cost grows with the graph

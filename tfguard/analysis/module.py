@@ -19,7 +19,14 @@ from astroid import nodes
 
 from tfguard.analysis import tfapi
 from tfguard.analysis.dataflow import (
-    FUNCTION, INSTANCE, MODULE, RUNNER, SESSION, TF, Dataflow, Value,
+    FUNCTION,
+    INSTANCE,
+    MODULE,
+    RUNNER,
+    SESSION,
+    TF,
+    Dataflow,
+    Value,
 )
 from tfguard.analysis.scopes import FUNCTIONS, LOOPS, ScopeNode, function_label, is_ancestor, own_nodes, position
 from tfguard.finding import ChainLink

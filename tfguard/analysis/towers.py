@@ -181,8 +181,8 @@ def _literal_parameters(call: nodes.Call, callee: nodes.NodeNG, literal_params: 
             fixed.add(keyword.arg)
     defaults = callee.args.defaults or []
     for param, default in zip(params[len(params) - len(defaults):], defaults):
-        passed = param in fixed or any(k.arg == param for k in call.keywords or ()) or params.index(param) < len(call.args)
-        if not passed and _is_fixed_string(default, frozenset()):
+        given = params.index(param) < len(call.args) or any(k.arg == param for k in call.keywords or ())
+        if not given and _is_fixed_string(default, frozenset()):
             fixed.add(param)
     return frozenset(fixed)
 

@@ -14,8 +14,8 @@ from astroid import nodes
 
 from tfguard.analysis.module import OPERATOR_NODES, BuildEvent, BuildSite, ModuleAnalysis, describe
 from tfguard.analysis.scopes import FUNCTIONS, LOOPS, own_nodes
-from tfguard.finding import Finding
 from tfguard.checks._node_rule import NodeRule
+from tfguard.finding import Finding
 from tfguard.registry import all_rules
 
 

@@ -8,7 +8,7 @@ from tfguard.finding import Finding
 from tfguard.registry import SuppressionRule, rule_codes
 from tfguard.suppression import NoqaCode, SuppressionAudit
 
-#: Only codes of this tool are judged: ``# noqa: E501`` belongs to flake8 and the like.
+#: Only codes of this tool are judged: a noqa for E501 belongs to flake8 and the like.
 OWN_PREFIX = "TFG"
 
 

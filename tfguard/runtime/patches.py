@@ -203,7 +203,7 @@ class GraphPatch:
             if patch is None or patch.graph is not graph:
                 patch = cls(graph)
                 patch._previous = _instance_attr(graph, "_check_not_finalized")
-                setattr(graph, "_check_not_finalized", patch._check_not_finalized)
+                graph._check_not_finalized = patch._check_not_finalized
                 cls._patches[id(graph)] = patch
             patch.recorders.append(recorder)
             return patch

@@ -66,19 +66,19 @@ class Report:
         ]
         blocks = ["tfguard runtime report", tabulate(totals, tablefmt="simple")]
         for sig in d["signatures"]:
-            rows = [
-                ["run time", sig["run_time"]["count"], _seconds(sig["run_time"]["median"]), _seconds(sig["run_time"]["p95"])],
-                ["step interval", sig["interval"]["count"], _seconds(sig["interval"]["median"]), _seconds(sig["interval"]["p95"])],
-            ]
+            rows = [[label, stat["count"], _seconds(stat["median"]), _seconds(stat["p95"])]
+                    for label, stat in (("run time", sig["run_time"]), ("step interval", sig["interval"]))]
             title = "signature: %s (%d runs)" % (sig["label"], sig["count"])
             blocks.append(title + "\n" + tabulate(rows, headers=["", "n", "median", "p95"], tablefmt="simple"))
         if d["growth_sites"]:
             rows = [[s["path"] + ":" + str(s["line"]), s["api"] or "", s["ops_added"], s["runs"], s["rule"]]
                     for s in d["growth_sites"]]
-            blocks.append("graph growth\n" + tabulate(rows, headers=["site", "api", "ops added", "runs", "rule"], tablefmt="simple"))
+            headers = ["site", "api", "ops added", "runs", "rule"]
+            blocks.append("graph growth\n" + tabulate(rows, headers=headers, tablefmt="simple"))
         if d["frozen_violations"]:
             rows = [[v["path"] + ":" + str(v["line"]), v["api"] or "", v["step"]] for v in d["frozen_violations"]]
-            blocks.append("blocked graph changes\n" + tabulate(rows, headers=["site", "api", "step"], tablefmt="simple"))
+            table = tabulate(rows, headers=["site", "api", "step"], tablefmt="simple")
+            blocks.append("blocked graph changes\n" + table)
         if d["diagnostics"]:
             rows = [[x["code"], x["severity"], x["message"]] for x in d["diagnostics"]]
             blocks.append("diagnostics\n" + tabulate(rows, headers=["code", "severity", "message"], tablefmt="simple"))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Hashable, List, Mapping, Set
 
-
 # Types already seen to be leaves (Tensor, Operation, Variable...): keyed by id at once.
 _leaf_types: Set[type] = set()
 
