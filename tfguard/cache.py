@@ -195,7 +195,7 @@ class ResultCache:
         """Return the cached findings of ``path`` with content ``digest``, or None on a miss."""
         key = os.path.abspath(path)
         self._seen.add(key)
-        entry = self._loaded().get(key)
+        entry = self._new.get(key) or self._loaded().get(key)
         if entry is None:
             return None
         try:
