@@ -277,7 +277,8 @@ def _check_files(
         if jobs > 1:
             pending.append((len(data), path))
         else:
-            project = project or _project(project_root)
+            if project is None:
+                project = _project(project_root)
             outcomes.append(check_one(path, settings, data, project))
     if pending:
         pending.sort(key=lambda item: (-item[0], item[1]))  # largest first: the slowest files start early
@@ -286,7 +287,8 @@ def _check_files(
             worker_args = (settings, project_root)
             outcomes.extend(map_in_processes(_check_chunk, todo, jobs, _lost_outcome, _start_worker, worker_args))
         else:
-            project = project or _project(project_root)
+            if project is None:
+                project = _project(project_root)
             outcomes.extend(check_one(path, settings, project=project) for path in todo)
     for outcome in outcomes:
         if outcome.error is not None:
