@@ -17,8 +17,9 @@ records in memory; :meth:`ResultCache.flush`, called once at the end of a run,
 reads the pack on disk again, merges the new entries into it (concurrent runs
 lose at most each other's newest entries), drops entries of files that no
 longer exist, and replaces the pack atomically (temporary file, then
-``os.replace``), so no run ever sees half a pack.  Folders of the per-file
-layout of earlier versions (``<2 hex digits>/``) are removed on flush.
+``os.replace``), so no run ever sees half a pack.  Entry folders of the
+per-file layout of earlier versions (``<2 hex digits>/`` holding nothing but
+entry files) are removed on flush; nothing else in the folder is touched.
 
 The cache is an optimisation and never a reason to fail: an unreadable or
 corrupt pack, or a corrupt entry in it, is a miss (and is rewritten), and a
