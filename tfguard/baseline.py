@@ -21,7 +21,6 @@ from tfguard.config import ConfigError, Settings
 from tfguard.discovery import DEFAULT_EXCLUDE, iter_python_files
 from tfguard.engine import CheckResult
 from tfguard.finding import Finding
-from tfguard.parsing import ParseFailure, decode_source
 
 #: Bumped when the file layout or the fingerprint changes.
 BASELINE_VERSION = 1
@@ -97,6 +96,8 @@ class _SourceCache:
     def line_and_scope(self, path: str, line: int) -> Tuple[str, str]:
         """Return the text of ``line`` in ``path`` and the dotted name of the def around it ("" if none)."""
         if path not in self._files:
+            from tfguard.parsing import ParseFailure, decode_source  # astroid: only when a baseline is used
+
             try:
                 with open(path, "rb") as handle:
                     source = decode_source(handle.read())

@@ -8,8 +8,6 @@ import os
 import sys
 from typing import List, Optional, Sequence
 
-from tabulate import tabulate
-
 from tfguard import __version__, cli_adoption, cli_demo, cli_report, cli_run
 from tfguard.cache import CACHE_DIR_NAME, ResultCache, default_cache_dir
 from tfguard.catalog import rule_readme
@@ -190,6 +188,8 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.format == "markdown":
         print(rules_markdown(rows))
         return EXIT_CLEAN
+    from tabulate import tabulate
+
     table = [[r["code"], r["name"], "on" if r["default_enabled"] else "off", r["severity"], r["summary"]]
              for r in rows]
     print(tabulate(table, headers=["code", "name", "default", "severity", "summary"]))

@@ -12,8 +12,6 @@ import tempfile
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from tabulate import tabulate
-
 DEMO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo")
 BAD_SCRIPT = "seed003_saver_in_loop.py"
 FIXED_SCRIPT = "seed003_fixed.py"
@@ -86,6 +84,8 @@ def lint_table() -> str:
             message = message[:_MESSAGE_WIDTH - 3] + "..."
         rows.append(["%s:%d" % (os.path.basename(finding.path), finding.line), finding.code, message])
     clean = sorted({os.path.basename(p) for p in _demo_scripts()} - {r[0].split(":")[0] for r in rows})
+    from tabulate import tabulate
+
     text = tabulate(rows, headers=["where", "rule", "finding"], tablefmt="simple")
     if clean:
         text += "\n\nno static findings: %s" % ", ".join(clean)
@@ -166,6 +166,8 @@ def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
               "step interval, last 20%", "slowdown", "top growth site", "diagnostics", "Saver.save calls (time)",
               "guarded wall time"]
     rows = [[label, b, f] for label, b, f in zip(labels, _column(bad), _column(fixed))]
+    from tabulate import tabulate
+
     table = tabulate(rows, headers=["", BAD_SCRIPT, FIXED_SCRIPT], tablefmt="simple")
     notes = ["%s  %s" % (d["code"], d["message"]) for d in bad["diagnostics"]]
     return table + ("\n\n%s diagnostics:\n  " % BAD_SCRIPT + "\n  ".join(notes) if notes else "")

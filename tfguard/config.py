@@ -98,10 +98,12 @@ def validate_selectors(selectors: Iterable[str], where: str) -> None:
 
     ``where`` names the option or key in the message (``--select``, ``pyproject.toml: select``).
     """
-    codes = (PARSE_ERROR_CODE, *all_rules())
+    codes: Tuple[str, ...] = ()
     for selector in selectors:
         if selector == "ALL":
             continue
+        if not codes:
+            codes = (PARSE_ERROR_CODE, *all_rules())  # imports every rule: only when there is something to check
         if not selector or not any(code.startswith(selector) for code in codes):
             raise ConfigError(f"{where}: unknown rule code or prefix {selector!r}")
 

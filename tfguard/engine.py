@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
 
-from tfguard.analysis.module import ModuleAnalysis
-from tfguard.analysis.project import Project
 from tfguard.cache import Dependency, ResultCache, content_hash, hash_dependencies
 from tfguard.config import Settings
 from tfguard.discovery import DEFAULT_EXCLUDE, iter_python_files
 from tfguard.finding import Finding
-from tfguard.parsing import ParseFailure, decode_source, parse_module
+from tfguard.project_root import find_project_root
 from tfguard.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
-from tfguard.suppression import SuppressionAudit, apply_suppressions, read_suppressions
 from tfguard.workers import map_in_processes, worth_a_pool
+
+# astroid and everything built on it (parsing, analysis, the rules) is imported
+# only when a file has to be analysed: a run served from the cache never needs it.
+if TYPE_CHECKING:  # pragma: no cover
+    from tfguard.analysis.module import ModuleAnalysis
+    from tfguard.analysis.project import Project
+    from tfguard.parsing import ParseFailure
+    from tfguard.suppression import SuppressionAudit
 
 #: Files that never mention this are not analysed: they cannot build TF graphs.
 TF_MARKER = "tensorflow"
@@ -89,6 +94,10 @@ def check_source(
 
 
 def _check_text(source: str, path: str, settings: Settings, project: Optional[Project] = None) -> FileCheck:
+    from tfguard.analysis.module import ModuleAnalysis
+    from tfguard.parsing import ParseFailure, parse_module
+    from tfguard.suppression import SuppressionAudit, apply_suppressions, read_suppressions
+
     if TF_MARKER not in source:
         return FileCheck(())
     suppressions = read_suppressions(source)
@@ -130,6 +139,8 @@ def check_bytes(
     data: bytes, path: str, settings: Optional[Settings] = None, project: Optional[Project] = None
 ) -> FileCheck:
     """Check the bytes of one file; undecodable bytes yield a TFG000 finding."""
+    from tfguard.parsing import ParseFailure, decode_source
+
     settings = settings or Settings()
     if not mentions_tensorflow(data):
         return FileCheck(())
@@ -194,6 +205,8 @@ _worker_project: Optional[Project] = None
 
 def _start_worker(settings: Settings, project_root: str) -> None:
     global _worker_settings, _worker_project
+    from tfguard.analysis.project import Project
+
     _worker_settings = settings
     _worker_project = Project(project_root)
 
@@ -219,8 +232,9 @@ def check_paths(
     With ``jobs`` > 1 and enough files, files are checked in that many worker
     processes; the result is the same as with ``jobs=1``.  With a ``cache``,
     files whose content, settings and dependencies are unchanged are not
-    checked again, and newly checked files are stored.  Files that never
-    mention tensorflow are read but not parsed.
+    checked again, and newly checked files are stored; the cache is flushed
+    (written to disk) once, when the run ends.  Files that never mention
+    tensorflow are read but not parsed.
 
     Raises FileNotFoundError for a path that does not exist.
     """
@@ -230,12 +244,23 @@ def check_paths(
         if not os.path.exists(path):
             raise FileNotFoundError(path)
     exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
-    result = CheckResult()
     root = settings.root or None
-    project = Project.for_paths(paths)
+    try:
+        return _check_files(iter_python_files(paths, exclude, force_exclude=force_exclude, root=root),
+                            find_project_root(paths[0] if paths else "."), settings, jobs, cache)
+    finally:
+        if cache is not None:
+            cache.flush()
+
+
+def _check_files(
+    files: Iterable[str], project_root: str, settings: Settings, jobs: int, cache: Optional[ResultCache]
+) -> CheckResult:
+    result = CheckResult()
+    project: Optional[Project] = None  # built (importing astroid) only when a file has to be checked
     pending: List[Tuple[int, str]] = []
     outcomes: List[FileOutcome] = []
-    for path in iter_python_files(paths, exclude, force_exclude=force_exclude, root=root):
+    for path in files:
         result.files_checked += 1
         try:
             data = read_file(path)
@@ -252,14 +277,18 @@ def check_paths(
         if jobs > 1:
             pending.append((len(data), path))
         else:
+            if project is None:
+                project = _project(project_root)
             outcomes.append(check_one(path, settings, data, project))
     if pending:
         pending.sort(key=lambda item: (-item[0], item[1]))  # largest first: the slowest files start early
         todo = [path for _, path in pending]
         if worth_a_pool(len(todo), jobs):
-            worker_args = (settings, project.root)
+            worker_args = (settings, project_root)
             outcomes.extend(map_in_processes(_check_chunk, todo, jobs, _lost_outcome, _start_worker, worker_args))
         else:
+            if project is None:
+                project = _project(project_root)
             outcomes.extend(check_one(path, settings, project=project) for path in todo)
     for outcome in outcomes:
         if outcome.error is not None:
@@ -271,3 +300,9 @@ def check_paths(
     result.findings.sort(key=Finding.sort_key)
     result.errors.sort(key=lambda error: error.path)
     return result
+
+
+def _project(root: str) -> Project:
+    from tfguard.analysis.project import Project
+
+    return Project(root)

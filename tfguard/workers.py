@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Callable, List, Sequence, Tuple, TypeVar
+from typing import TYPE_CHECKING, Callable, List, Sequence, Tuple, TypeVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import Future
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -44,6 +45,8 @@ def chunked(items: Sequence[Item], jobs: int) -> List[List[Item]]:
 
 
 def _context():
+    import multiprocessing
+
     # fork starts workers at once and keeps what the parent registered (rules
     # defined at run time included); elsewhere the platform default is used.
     if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
@@ -66,6 +69,8 @@ def map_in_processes(
     ``on_lost(item, exception)`` stands in for each of its items.  Results come
     in completion order; callers sort them.
     """
+    from concurrent.futures import ProcessPoolExecutor  # imported only when workers start
+
     chunks = chunked(items, jobs)
     results: List[Result] = []
     executor = ProcessPoolExecutor(

@@ -27,3 +27,13 @@ def test_import_tfguard_does_not_import_tensorflow():
 def test_unknown_attribute_is_an_attribute_error():
     result = _run("import tfguard\ntry:\n    tfguard.nope\nexcept AttributeError as e:\n    print(e)")
     assert "has no attribute 'nope'" in result.stdout
+
+
+def test_import_cli_imports_neither_astroid_nor_tabulate():
+    result = _run(
+        "import sys, tfguard.cli\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'astroid', 'tabulate', 'tensorflow'}))\n"
+        "prefixes = ('tfguard.analysis', 'tfguard.checks', 'tfguard.parsing')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(prefixes)))")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["[]", "[]"]

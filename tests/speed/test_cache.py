@@ -1,10 +1,13 @@
-"""The result cache: hits, every kind of invalidation, broken entries and folders, and its location."""
+"""The result cache: hits, every kind of invalidation, broken packs and entries, merging, and its location."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
-from typing import Dict
+from typing import Any, Dict, List
 
 import pytest
 from speed_rules import TF, Calls
@@ -13,21 +16,50 @@ import tfguard
 from tfguard.analysis.project import find_project_root
 from tfguard.cache import (
     CACHE_DIR_NAME,
+    PACK_FORMAT,
     ResultCache,
     content_hash,
     default_cache_dir,
     finding_from_dict,
+    ruleset_fingerprint,
+    source_stamps,
 )
 from tfguard.config import Settings
 from tfguard.finding import ChainLink, Finding
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
-def _entries(cache: Path) -> Dict[str, Path]:
-    """Return the cache entry files, keyed by the path of the file they hold."""
-    found = {}
-    for entry in cache.glob("*/*.json"):
-        found.setdefault(json.loads(entry.read_text())["path"], []).append(entry)
+
+def _packs(cache: Path) -> List[Path]:
+    """Return the pack files in the cache folder."""
+    return sorted(cache.glob("*.json"))
+
+
+def _pack(cache: Path) -> Path:
+    """Return the only pack file in the cache folder."""
+    [pack] = _packs(cache)
+    return pack
+
+
+def _entries(cache: Path) -> Dict[str, Dict[str, Any]]:
+    """Return the entries of every pack, keyed by the path of the file they hold."""
+    found: Dict[str, Dict[str, Any]] = {}
+    for pack in _packs(cache):
+        data = json.loads(pack.read_text())
+        assert data["format"] == PACK_FORMAT
+        for key, entry in data["entries"].items():
+            assert key == os.path.abspath(entry["path"])
+            assert entry["path"] not in found, "one entry per file and settings"
+            found[entry["path"]] = entry
     return found
+
+
+def _set_entry(cache: Path, path: str, entry: Any) -> None:
+    """Replace the entry of ``path`` in the only pack with ``entry`` (any JSON value)."""
+    pack = _pack(cache)
+    data = json.loads(pack.read_text())
+    data["entries"][os.path.abspath(path)] = entry
+    pack.write_text(json.dumps(data))
 
 
 def _check(run, *args):
@@ -44,6 +76,8 @@ def test_second_run_reads_the_cache(project, write, run):
     assert Calls.count == 2, "nothing may be re-checked"
     assert second == first
     assert sorted(_entries(project / CACHE_DIR_NAME)) == ["a.py", "b.py"]
+    assert sorted(p.name for p in (project / CACHE_DIR_NAME).iterdir() if p.suffix != ".json") == [
+        ".gitignore", "CACHEDIR.TAG"], "one pack file, no folder per entry, no temporary file left"
 
 
 def test_cache_dir_holds_tag_and_gitignore_and_is_not_checked(project, write, run):
@@ -89,49 +123,95 @@ def test_changed_dependency_invalidates_the_entry(project, write, run):
     write("helpers.py", TF + "def helper():\n    pass\n")
     write("a.py", TF + "bad()\n")
     _check(run, "-j", "1", "a.py")
-    [entry] = _entries(project / CACHE_DIR_NAME)["a.py"]
-    data = json.loads(entry.read_text())
+    cache = project / CACHE_DIR_NAME
+    data = _entries(cache)["a.py"]
     assert data["dependencies"] == []
 
     helper = str((project / "helpers.py").resolve())
     data["dependencies"] = [[helper, content_hash((project / "helpers.py").read_bytes())]]
-    entry.write_text(json.dumps(data))
+    _set_entry(cache, "a.py", data)
     _check(run, "-j", "1", "a.py")
     assert Calls.count == 1, "an entry whose dependencies are unchanged is a hit"
 
     write("helpers.py", TF + "def helper():\n    return 1\n")
     status, document, _ = _check(run, "-j", "1", "a.py")
     assert Calls.count == 2 and document["findings"][0]["path"] == "a.py"
-    assert json.loads(entry.read_text())["dependencies"] == [], "the entry is rewritten from the new check"
+    assert _entries(cache)["a.py"]["dependencies"] == [], "the entry is rewritten from the new check"
 
     data["dependencies"] = [[str(project / "deleted.py"), "0" * 32]]
-    entry.write_text(json.dumps(data))
+    _set_entry(cache, "a.py", data)
     _check(run, "-j", "1", "a.py")
     assert Calls.count == 3, "a dependency that is gone is a miss"
 
+    data["dependencies"] = [[helper, ""]]
+    _set_entry(cache, "a.py", data)
+    _check(run, "-j", "1", "a.py")
+    assert Calls.count == 4, "a dependency that could not be read when the entry was made is a miss"
 
-@pytest.mark.parametrize("garbage", [b"", b"{not json", b"[]", b'{"path": "a.py"}', b"\xff\xfe\x00",
-                                     b'{"path": "a.py", "content": "x", "dependencies": [], "findings": [{}]}'])
-def test_corrupt_entry_is_ignored_and_rewritten(project, write, run, garbage):
+
+@pytest.mark.parametrize("garbage", [b"", b"{not json", b"[]", b"null", b"\xff\xfe\x00", b'{"format": 2}',
+                                     b'{"format": 1, "entries": {}}', b'{"format": 2, "entries": []}'])
+def test_corrupt_pack_is_ignored_and_rewritten(project, write, run, garbage):
     write("a.py", TF + "bad()\n")
+    write("b.py", TF + "bad()\n")
     expected = _check(run, "-j", "1", ".")
-    [entry] = _entries(project / CACHE_DIR_NAME)["a.py"]
-    entry.write_bytes(garbage)
+    pack = _pack(project / CACHE_DIR_NAME)
+    pack.write_bytes(garbage)
     assert _check(run, "-j", "1", ".") == expected
-    assert Calls.count == 2
-    assert json.loads(entry.read_text())["path"] == "a.py"
-    assert _check(run, "-j", "1", ".") == expected and Calls.count == 2
+    assert Calls.count == 4, "every file is checked again"
+    assert sorted(_entries(project / CACHE_DIR_NAME)) == ["a.py", "b.py"], "the pack is rewritten"
+    assert _check(run, "-j", "1", ".") == expected and Calls.count == 4
+
+
+@pytest.mark.parametrize("garbage", [
+    [], "x", None, {}, {"path": "a.py"},
+    {"path": "a.py", "content": "CONTENT", "dependencies": [], "findings": [{}]},
+    {"path": "a.py", "content": "CONTENT", "dependencies": [], "findings": "x"},
+    {"path": "a.py", "content": "CONTENT", "dependencies": [["only-a-path"]], "findings": []},
+    {"path": "a.py", "content": "CONTENT", "dependencies": 7, "findings": []},
+    {"path": 3, "content": "CONTENT", "dependencies": [], "findings": []},
+])
+def test_corrupt_entry_is_a_miss_and_rewritten(project, write, run, garbage):
+    write("a.py", TF + "bad()\n")
+    write("b.py", TF + "bad()\n")
+    expected = _check(run, "-j", "1", ".")
+    cache = project / CACHE_DIR_NAME
+    digest = _entries(cache)["a.py"]["content"]
+    if isinstance(garbage, dict) and garbage.get("content") == "CONTENT":
+        garbage["content"] = digest  # right content, so only the broken part makes it a miss
+    _set_entry(cache, "a.py", garbage)
+    assert _check(run, "-j", "1", ".") == expected
+    assert Calls.count == 3, "only the file with the broken entry is checked again"
+    assert _entries(cache)["a.py"]["content"] == digest
+    assert _check(run, "-j", "1", ".") == expected and Calls.count == 3
 
 
 def test_entry_claiming_another_content_is_a_miss(project, write, run):
     write("a.py", TF + "bad()\n")
     _check(run, "-j", "1", ".")
-    [entry] = _entries(project / CACHE_DIR_NAME)["a.py"]
-    data = json.loads(entry.read_text())
+    cache = project / CACHE_DIR_NAME
+    data = _entries(cache)["a.py"]
     data["content"] = "0" * 32
     data["findings"] = []
-    entry.write_text(json.dumps(data))
+    _set_entry(cache, "a.py", data)
     assert len(_check(run, "-j", "1", ".")[1]["findings"]) == 1 and Calls.count == 2
+
+
+def test_entry_of_another_spelling_is_a_miss(project, write, run):
+    write("a.py", TF + "bad()\n")
+    _check(run, "-j", "1", "a.py")
+    status, document, _ = _check(run, "-j", "1", "./a.py")
+    assert Calls.count == 2 and document["findings"][0]["path"] == "./a.py", "findings keep the path as spelled"
+    assert list(_entries(project / CACHE_DIR_NAME)) == ["./a.py"]
+
+
+def test_deleted_file_is_dropped_from_the_pack(project, write, run):
+    write("a.py", TF + "bad()\n")
+    write("b.py", TF + "bad()\n")
+    _check(run, "-j", "1", ".")
+    Path("b.py").unlink()
+    _check(run, "-j", "1", ".")
+    assert Calls.count == 2 and list(_entries(project / CACHE_DIR_NAME)) == ["a.py"]
 
 
 def test_no_cache_neither_reads_nor_writes(project, write, run):
@@ -169,6 +249,9 @@ def test_internal_errors_are_not_cached(project, write, run):
         status, document, _ = _check(run, "-j", "1", ".")
         assert status == 2 and document["errors"][0]["path"] == "a.py"
     assert "a.py" not in _entries(project / CACHE_DIR_NAME)
+    write("b.py", TF + "bad()\n")
+    status, document, _ = _check(run, "-j", "1", ".")
+    assert status == 2 and list(_entries(project / CACHE_DIR_NAME)) == ["b.py"]
 
 
 def test_parallel_runs_fill_and_use_the_cache(project, write, run):
@@ -186,15 +269,118 @@ def test_findings_round_trip_through_json():
     assert finding_from_dict(json.loads(json.dumps(finding.to_dict()))) == finding
 
 
+def _finding(path: str, line: int = 1) -> Finding:
+    return Finding(path, line, 1, line, 2, "TFG101", "n", "error", "m")
+
+
 def test_store_and_lookup_by_content(tmp_path):
+    (tmp_path / "x.py").write_text("")
+    x = str(tmp_path / "x.py")
     cache = ResultCache(str(tmp_path / "c"), Settings(root=str(tmp_path)))
-    finding = Finding("x.py", 1, 1, 1, 2, "TFG101", "n", "error", "m")
-    cache.store("x.py", "h1", [finding], [])
-    assert cache.lookup("x.py", "h1") == (finding,)
-    assert cache.lookup("x.py", "h2") is None and cache.lookup("./x.py", "h1") is None
+    cache.store(x, "h1", [_finding(x)], [])
+    assert not (tmp_path / "c").exists(), "store() only records in memory"
+    cache.flush()
+    again = ResultCache(str(tmp_path / "c"), Settings(root=str(tmp_path)))
+    assert again.lookup(x, "h1") == (_finding(x),)
+    assert again.lookup(x, "h2") is None and again.lookup(x + "/../x.py", "h1") is None
     other = ResultCache(str(tmp_path / "c"), Settings(root=str(tmp_path), ignore=("TFG1",)))
-    assert other.lookup("x.py", "h1") is None
-    assert not list((tmp_path / "c").glob("*/.tmp-*")), "no temporary file is left behind"
+    assert other.lookup(x, "h1") is None and other.pack_path != again.pack_path
+    assert not list((tmp_path / "c").glob(".tmp-*")), "no temporary file is left behind"
+
+
+def test_flushes_one_after_the_other_keep_both_runs_entries(tmp_path):
+    settings = Settings(root=str(tmp_path))
+    x, y = str(tmp_path / "x.py"), str(tmp_path / "y.py")
+    for path in (x, y):
+        Path(path).write_text("")
+    first = ResultCache(str(tmp_path / "c"), settings)
+    second = ResultCache(str(tmp_path / "c"), settings)
+    assert first.lookup(x, "hx") is None and second.lookup(y, "hy") is None  # both packs loaded (empty)
+    first.store(x, "hx", [_finding(x)], [])
+    second.store(y, "hy", [_finding(y, 2)], [])
+    first.flush()
+    second.flush()
+    reader = ResultCache(str(tmp_path / "c"), settings)
+    assert reader.lookup(x, "hx") == (_finding(x),) and reader.lookup(y, "hy") == (_finding(y, 2),)
+    second.store(y, "hy2", [], [])  # a newer entry for the same file replaces the one on disk
+    second.flush()
+    reader = ResultCache(str(tmp_path / "c"), settings)
+    assert reader.lookup(y, "hy") is None and reader.lookup(y, "hy2") == () and reader.lookup(x, "hx") is not None
+
+
+def test_flush_drops_entries_of_deleted_files(tmp_path):
+    settings = Settings(root=str(tmp_path))
+    x, y = str(tmp_path / "x.py"), str(tmp_path / "y.py")
+    for path in (x, y):
+        Path(path).write_text("")
+    cache = ResultCache(str(tmp_path / "c"), settings)
+    cache.store(x, "hx", [], [])
+    cache.store(y, "hy", [], [])
+    cache.flush()
+    os.unlink(y)
+    ResultCache(str(tmp_path / "c"), settings).flush()
+    entries = json.loads(Path(cache.pack_path).read_text())["entries"]
+    assert list(entries) == [x]
+
+
+def test_flush_without_changes_writes_nothing(tmp_path):
+    settings = Settings(root=str(tmp_path))
+    (tmp_path / "x.py").write_text("")
+    cache = ResultCache(str(tmp_path / "c"), settings)
+    cache.flush()
+    assert not (tmp_path / "c").exists()
+    cache.store(str(tmp_path / "x.py"), "hx", [], [])
+    cache.flush()
+    before = os.stat(cache.pack_path).st_mtime_ns, os.stat(cache.pack_path).st_ino
+    again = ResultCache(str(tmp_path / "c"), settings)
+    assert again.lookup(str(tmp_path / "x.py"), "hx") == ()
+    again.flush()
+    assert (os.stat(cache.pack_path).st_mtime_ns, os.stat(cache.pack_path).st_ino) == before
+
+
+def test_flush_removes_only_the_old_per_file_layout(tmp_path):
+    settings = Settings(root=str(tmp_path))
+    (tmp_path / "x.py").write_text("")
+    old = tmp_path / "c" / "ab"
+    old.mkdir(parents=True)
+    (old / ("0" * 40 + ".json")).write_text("{}")
+    kept = tmp_path / "c" / "cd"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("not tfguard's\n")
+    cache = ResultCache(str(tmp_path / "c"), settings)
+    cache.store(str(tmp_path / "x.py"), "hx", [], [])
+    cache.flush()
+    assert not old.exists() and (kept / "notes.txt").is_file()
+
+
+def test_fingerprint_follows_the_tfguard_sources(tmp_path):
+    package = Path(tfguard.__file__).parent
+    stamps = source_stamps(str(package))
+    assert any(stamp.startswith(os.path.join("checks", "")) for stamp in stamps), "the rules are covered"
+    module = tmp_path / "rule.py"
+    module.write_text("CODE = 1\n")
+    os.utime(module, ns=(1_000_000_000, 1_000_000_000))
+    before = source_stamps(str(tmp_path))
+    module.write_text("CODE = 2\n")
+    os.utime(module, ns=(1_000_000_000, 1_000_000_000))
+    assert source_stamps(str(tmp_path)) == before, "same name, size and time"
+    os.utime(module, ns=(2_000_000_000, 2_000_000_000))
+    assert source_stamps(str(tmp_path)) != before, "an edited module gets a new mtime"
+    (tmp_path / "new_rule.py").write_text("")
+    assert len(source_stamps(str(tmp_path))) == 2
+    assert ruleset_fingerprint() == ruleset_fingerprint()
+
+
+def test_a_fully_cached_run_never_imports_astroid(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
+    loop = "    for _ in range(3):\n        saver = tf.train.Saver()\n        sess.run(x)\n"
+    (tmp_path / "train.py").write_text(TF + "x = tf.constant(1)\nwith tf.Session() as sess:\n" + loop)
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    code = ("import sys\nfrom tfguard.cli import main\nstatus = main(['check', '-j', '1', '.'])\n"
+            "print(status, sorted({m.split('.')[0] for m in sys.modules} & {'astroid', 'tabulate'}))\n")
+    outputs = [subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=120).stdout.splitlines()[-1] for _ in range(2)]
+    assert outputs == ["1 ['astroid']", "1 []"]
 
 
 def test_project_root_and_default_location(tmp_path, monkeypatch):

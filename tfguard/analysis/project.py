@@ -16,43 +16,13 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set
 from astroid import nodes
 
 from tfguard.parsing import ParseFailure, decode_source, parse_module
+from tfguard.project_root import ROOT_MARKERS, find_project_root, package_base  # noqa: F401 - ROOT_MARKERS re-exported
 
 if TYPE_CHECKING:  # pragma: no cover
     from tfguard.analysis.module import ModuleAnalysis
 
-#: Files or folders that mark the root of a project.
-ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 #: How many followed (not checked) modules stay parsed at once.
 MAX_CACHED_MODULES = 256
-
-
-def find_project_root(path: str, fallback: Optional[str] = None) -> str:
-    """Return the nearest folder at or above ``path`` holding a root marker.
-
-    Without one, ``fallback`` if given, else the folder above the outermost
-    package (folders with ``__init__.py``) that contains ``path``, so that
-    ``import pkg.mod`` resolves when a single file of a plain checkout is checked.
-    """
-    start = os.path.abspath(path)
-    folder = start if os.path.isdir(start) else os.path.dirname(start)
-    current = folder
-    while True:
-        if any(os.path.exists(os.path.join(current, marker)) for marker in ROOT_MARKERS):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return fallback if fallback is not None else package_base(folder)
-        current = parent
-
-
-def package_base(folder: str) -> str:
-    """Return the folder above the outermost package containing ``folder`` (``folder`` itself if none)."""
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    return folder
 
 
 class Project:

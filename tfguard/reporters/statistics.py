@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 
-from tabulate import tabulate
-
 from tfguard.engine import CheckResult
 from tfguard.reporters.table import code_counts
 
 
 def render(result: CheckResult) -> str:
     """Return ``count code name`` rows, most frequent first; empty when there are no findings."""
+    from tabulate import tabulate  # imported only when a table is printed
+
     rows = code_counts(result.findings)
     return tabulate(rows, tablefmt="plain") + "\n" if rows else ""
 

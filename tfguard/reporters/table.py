@@ -6,8 +6,6 @@ from collections import Counter
 from itertools import groupby
 from typing import List
 
-from tabulate import tabulate
-
 from tfguard.engine import CheckResult
 from tfguard.finding import Finding
 
@@ -24,6 +22,8 @@ def _location(finding: Finding) -> str:
 
 def render(result: CheckResult) -> str:
     """Return a table of findings under a heading per file, file errors, and a per-code count footer."""
+    from tabulate import tabulate  # imported only when a table is printed
+
     blocks: List[str] = []
     findings = sorted(result.findings, key=Finding.sort_key)
     for path, group in groupby(findings, key=lambda f: f.path):
