@@ -104,19 +104,20 @@ def _check_text(source: str, path: str, settings: Settings, project: Optional[Pr
     if suppressions.skip_file:
         return FileCheck(())
     dependencies: Tuple[str, ...] = ()
+    analysis = project.checked_analysis(path, source) if project is not None else None
     try:
-        module = parse_module(source, path)
+        if analysis is None:
+            analysis = ModuleAnalysis(parse_module(source, path), path, project)
     except ParseFailure as failure:
         kept = [f for f in [parse_error_finding(path, failure)] if settings.is_enabled(f.code, path)]
     else:
-        analysis = ModuleAnalysis(module, path, project)
         try:
             kept = [f for f in _run_rules(analysis, path, settings) if settings.is_enabled(f.code, path)]
             if project is not None:
                 dependencies = tuple(project.dependencies(path))
         finally:
             if project is not None:
-                project.release(analysis)
+                project.adopt(analysis)
         audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
         kept.extend(_run_suppression_rules(audit))
     findings = tuple(sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key))

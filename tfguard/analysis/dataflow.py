@@ -63,6 +63,7 @@ class Dataflow:
         self.project = project
         self._memo: Dict[int, object] = {}
         self._globals: Dict[tuple, object] = {}
+        self._names: Dict[tuple, object] = {}
         self._instance_attrs: Dict[int, Dict[str, List[nodes.NodeNG]]] = {}
         #: Set by the module analysis: returns the Value a call to a local function returns.
         self.function_return = lambda function: None
@@ -189,7 +190,7 @@ class Dataflow:
 
     def _compute(self, expr: nodes.NodeNG) -> Optional[Value]:
         if isinstance(expr, nodes.Name):
-            return self.combine([self._binding_value(d, expr.name) for d in self.definitions(expr, expr.name)])
+            return self._name_value(expr)
         if isinstance(expr, nodes.Attribute):
             return self._attribute(expr)
         if isinstance(expr, nodes.Call):
@@ -210,6 +211,21 @@ class Dataflow:
         if isinstance(expr, nodes.NamedExpr):
             return self.value(expr.value)
         return None
+
+    def _name_value(self, name: nodes.Name) -> Optional[Value]:
+        # Every ``tf`` in a function resolves the same way: cache by (scope, name).
+        key = (id(name.scope()), name.name)
+        if key in self._names:
+            cached = self._names[key]
+            return None if cached is _IN_PROGRESS else cached  # type: ignore[return-value]
+        self._names[key] = _IN_PROGRESS
+        try:
+            result = self.combine([self._binding_value(d, name.name) for d in self.definitions(name, name.name)])
+        except BaseException:
+            del self._names[key]
+            raise
+        self._names[key] = result
+        return result
 
     def _tensor_if_any(self, *operands: nodes.NodeNG) -> Optional[Value]:
         for operand in operands:

@@ -87,9 +87,9 @@ class DatasetAnalysis:
             if isinstance(func, nodes.Attribute) and func.attrname == "apply" and call.args:
                 transformation = call.args[0]
                 if isinstance(transformation, nodes.Call):
-                    if self.module.call_qualname(transformation) in PREFETCHING_TRANSFORMATIONS:
+                    if self.module.call_named(transformation, PREFETCHING_TRANSFORMATIONS):
                         return True
-            if self.module.call_qualname(call) in PREFETCHING_SOURCES:
+            if self.module.call_named(call, PREFETCHING_SOURCES):
                 return True
         return False
 

@@ -27,6 +27,12 @@ MEMORY_OPTIONS = ("gpu_options.allow_growth", "gpu_options.per_process_gpu_memor
 
 _CONFIG_CLASSES = frozenset({"tensorflow.ConfigProto", "tensorflow.GPUOptions"})
 _SESSION_CREATORS = frozenset({"tensorflow.train.ChiefSessionCreator", "tensorflow.train.WorkerSessionCreator"})
+_SESSION_FACTORIES = frozenset({
+    "tensorflow.Session", "tensorflow.InteractiveSession", "tensorflow.train.MonitoredTrainingSession",
+    "tensorflow.train.MonitoredSession", "tensorflow.train.SingularMonitoredSession",
+})
+_DEVICE = frozenset({"tensorflow.device"})
+_ENVIRONMENT_WRITES = frozenset({"os.putenv", "os.environ.setdefault", "os.environ.update"})
 _SUPERVISOR_SESSION_METHODS = frozenset({"managed_session", "prepare_or_wait_for_session"})
 _MAX_DEPTH = 12
 _CACHE_ATTR = "_tfguard_devices"
@@ -109,7 +115,7 @@ class DeviceAnalysis:
         """Return the GPU device string a ``tf.device(...)`` call pins to, or None."""
         if not isinstance(call, nodes.Call) or not call.args:
             return None
-        if self.module.call_qualname(call) != "tensorflow.device":
+        if self.module.call_named(call, _DEVICE) is None:
             func = call.func
             is_graph_device = isinstance(func, nodes.Attribute) and func.attrname == "device" and (
                 (self.module.value(func.expr) or _NO_VALUE).kind == "graph"
@@ -123,7 +129,7 @@ class DeviceAnalysis:
         """Return every ``tf.device`` call of the module that pins to a GPU, in source order."""
         if self._gpu_pins is None:
             self._gpu_pins = [
-                call for call in self.module.module.nodes_of_class(nodes.Call) if self.gpu_pin(call) is not None
+                call for call in self.module.nodes_of(nodes.Call) if self.gpu_pin(call) is not None
             ]
         return self._gpu_pins
 
@@ -133,19 +139,19 @@ class DeviceAnalysis:
         """Return every session the module creates, with its config expression."""
         if self._sessions is None:
             self._sessions = [
-                site for call in self.module.module.nodes_of_class(nodes.Call) if (site := self._session(call))
+                site for call in self.module.nodes_of(nodes.Call) if (site := self._session(call))
             ]
         return self._sessions
 
     def _session(self, call: nodes.Call) -> Optional[SessionSite]:
-        qualname = self.module.call_qualname(call)
+        qualname = self.module.call_named(call, _SESSION_FACTORIES)
         if qualname in ("tensorflow.Session", "tensorflow.InteractiveSession"):
             return SessionSite(call, _argument(call, "config", 2))
         if qualname == "tensorflow.train.MonitoredTrainingSession":
             return SessionSite(call, _argument(call, "config", None))
         if qualname in ("tensorflow.train.MonitoredSession", "tensorflow.train.SingularMonitoredSession"):
             creator = _argument(call, "session_creator", 0)
-            if isinstance(creator, nodes.Call) and self.module.call_qualname(creator) in _SESSION_CREATORS:
+            if self.module.call_named(creator, _SESSION_CREATORS):
                 return SessionSite(call, _argument(creator, "config", None))
             return SessionSite(call, None) if creator is None else None
         func = call.func
@@ -172,7 +178,7 @@ class DeviceAnalysis:
         return None
 
     def _call_options(self, call: nodes.Call, depth: int) -> Optional[Dict[str, nodes.NodeNG]]:
-        if self.module.call_qualname(call) in _CONFIG_CLASSES:
+        if self.module.call_named(call, _CONFIG_CLASSES):
             options: Dict[str, nodes.NodeNG] = {}
             for keyword in call.keywords or ():
                 if keyword.arg is None:
@@ -215,7 +221,7 @@ class DeviceAnalysis:
 
     def sets_env_allow_growth(self) -> bool:
         """Return whether the module sets ``TF_FORCE_GPU_ALLOW_GROWTH`` in ``os.environ``."""
-        candidates = self.module.module.nodes_of_class((nodes.Assign, nodes.Call))
+        candidates = self.module.nodes_of(nodes.Assign, nodes.Call)
         return any(env_var_written(self.module, node) == "TF_FORCE_GPU_ALLOW_GROWTH" for node in candidates)
 
 
@@ -233,7 +239,7 @@ def env_var_written(module: ModuleAnalysis, node: nodes.NodeNG) -> Optional[str]
         return None
     if not isinstance(node, nodes.Call):
         return None
-    qualname = module.call_qualname(node)
+    qualname = module.call_named(node, _ENVIRONMENT_WRITES)
     if qualname in ("os.putenv", "os.environ.setdefault") and node.args:
         return _string(node.args[0])
     if qualname == "os.environ.update":

@@ -13,7 +13,7 @@ It answers, once per module and memoised:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from astroid import nodes
 
@@ -121,6 +121,8 @@ class ModuleAnalysis:
         self._build_events: Dict[int, Optional[BuildEvent]] = {}
         self._run_events: Dict[int, Optional[RunEvent]] = {}
         self._scopes: Optional[List[ScopeNode]] = None
+        self._index: Optional[Dict[type, List[nodes.NodeNG]]] = None
+        self._alias_map: Optional[Dict[str, FrozenSet[str]]] = None
         if project is not None:
             project.register(self)
 
@@ -138,11 +140,75 @@ class ModuleAnalysis:
         """Return the canonical TF name of the function a Call node calls, if any."""
         return self.qualname(call.func) if isinstance(call, nodes.Call) else None
 
+    def call_named(self, call: nodes.NodeNG, names: FrozenSet[str]) -> Optional[str]:
+        """Return the canonical TF name of ``call`` when it is one of ``names``, else None.
+
+        Cheaper than :meth:`call_qualname` on every call: the last name written
+        (``Session`` in ``tf.Session()``, or an alias bound to it by an import or
+        an assignment) is compared first, and only a possible match is resolved.
+        """
+        if not isinstance(call, nodes.Call):
+            return None
+        leaf = _leaf_name(call.func)
+        if leaf is None:
+            return None
+        wanted = tfapi.leaf_names(names)
+        if leaf not in wanted and not (self._aliases().get(leaf, frozenset()) & wanted):
+            return None
+        qualname = self.call_qualname(call)
+        return qualname if qualname in names else None
+
+    def _aliases(self) -> Dict[str, FrozenSet[str]]:
+        """Map each name bound by ``from x import a as b`` or ``b = x.a`` to the last names it may stand for."""
+        if self._alias_map is None:
+            direct: Dict[str, set] = {}
+            for node in self.nodes_of(nodes.ImportFrom):
+                for imported, alias in node.names:
+                    if alias:
+                        direct.setdefault(alias, set()).add(imported)
+            for node in self.nodes_of(nodes.Assign):
+                leaf = _leaf_name(node.value)
+                if leaf is not None:
+                    for target in node.targets:
+                        if isinstance(target, nodes.AssignName):
+                            direct.setdefault(target.name, set()).add(leaf)
+            resolved: Dict[str, FrozenSet[str]] = {}
+            for name in direct:
+                seen, stack = set(), [name]
+                while stack:
+                    for leaf in direct.get(stack.pop(), ()):
+                        if leaf not in seen:
+                            seen.add(leaf)
+                            stack.append(leaf)
+                resolved[name] = frozenset(seen)
+            self._alias_map = resolved
+        return self._alias_map
+
     def scopes(self) -> List[ScopeNode]:
         """Return the module and every function in it (methods and nested functions included)."""
         if self._scopes is None:
-            self._scopes = [self.module, *self.module.nodes_of_class(FUNCTIONS)]
+            self._scopes = [self.module, *self.nodes_of(*FUNCTIONS)]
         return self._scopes
+
+    def nodes_of(self, *types: type) -> List[nodes.NodeNG]:
+        """Return every node of the given exact classes in the module, in source order.
+
+        The module is walked once and indexed by class, so rules asking for all
+        calls or all assignments do not each walk the whole tree again.
+        """
+        if self._index is None:
+            index: Dict[type, List[nodes.NodeNG]] = {}
+            stack = [self.module]
+            while stack:
+                node = stack.pop()
+                index.setdefault(type(node), []).append(node)
+                stack.extend(reversed(list(node.get_children())))
+            self._index = index
+        if len(types) == 1:
+            return self._index.get(types[0], [])
+        found = [node for kind in types for node in self._index.get(kind, ())]
+        found.sort(key=lambda n: (n.fromlineno or 0, n.col_offset or 0))
+        return found
 
     def own_nodes(self, scope: ScopeNode) -> Iterator[nodes.NodeNG]:
         """Yield the nodes that run as ``scope``'s own code (nested definitions excluded)."""
@@ -534,6 +600,14 @@ def _tests_absence(test: nodes.NodeNG) -> bool:
 def _tests_presence(test: nodes.NodeNG, truthiness: bool = False) -> bool:
     """``x is not None``, ``k in d``, ``hasattr(o, n)`` (and plain ``x`` with ``truthiness``): true once cached."""
     return _presence_checks(test, truthiness)
+
+
+def _leaf_name(expr: nodes.NodeNG) -> Optional[str]:
+    if isinstance(expr, nodes.Attribute):
+        return expr.attrname
+    if isinstance(expr, nodes.Name):
+        return expr.name
+    return None
 
 
 class _Body:

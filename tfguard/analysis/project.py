@@ -96,14 +96,35 @@ class Project:
             analysis = ModuleAnalysis(parse_module(source, path), self.display_path(path), project=self)
         except (OSError, ParseFailure, RecursionError):
             analysis = None
+        self._remember(path, analysis)
+        return analysis
+
+    def checked_analysis(self, path: str, source: str) -> Optional["ModuleAnalysis"]:
+        """Return the analysis made earlier in this run of a file now checked, if it fits.
+
+        A file often gets parsed as another file's import before its own turn comes;
+        its analysis is reused when it was built from the same text under the same
+        displayed path.
+        """
+        analysis = self._followed.get(os.path.abspath(path))
+        if analysis is None or analysis.path != path or analysis.module.file_bytes != source.encode("utf-8"):
+            return None
+        self._followed.move_to_end(os.path.abspath(path))
+        return analysis
+
+    def adopt(self, analysis: "ModuleAnalysis") -> None:
+        """Keep a checked file's analysis, so files checked later that import it need not parse it again."""
+        self._remember(os.path.abspath(analysis.module.file or analysis.path), analysis)
+
+    def _remember(self, path: str, analysis: Optional["ModuleAnalysis"]) -> None:
         self._followed[path] = analysis
+        self._followed.move_to_end(path)
         if analysis is not None:
             self.register(analysis)
         while len(self._followed) > MAX_CACHED_MODULES:
             _, dropped = self._followed.popitem(last=False)
             if dropped is not None:
                 self.release(dropped)
-        return analysis
 
     def dependencies(self, path: str) -> List[str]:
         """Return every project file whose content the analysis of ``path`` has looked into so far."""

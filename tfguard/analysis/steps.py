@@ -52,10 +52,13 @@ def is_session_run(module: ModuleAnalysis, call: nodes.NodeNG) -> bool:
 
     Helpers that run, ``make_callable`` runners and ``partial_run`` are not included.
     """
-    if not isinstance(call, nodes.Call) or module.run_event(call) is None or module.run_event(call).chain:
+    if not isinstance(call, nodes.Call):
         return False
     func = call.func
     if not isinstance(func, nodes.Attribute) or func.attrname not in ("run", "eval"):
+        return False
+    event = module.run_event(call)
+    if event is None or event.chain:
         return False
     value = module.value(func)
     return value is None or value.kind != RUNNER

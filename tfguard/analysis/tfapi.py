@@ -8,6 +8,7 @@ API (entries under :data:`LEGACY_PREFIXES` exist only in older releases).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Dict, FrozenSet, Optional, Tuple
 
 TF = "tensorflow"
@@ -189,6 +190,7 @@ GRAPH_LOOKUP_METHODS: FrozenSet[str] = frozenset({
 })
 
 
+@lru_cache(maxsize=8192)
 def canonical(qualname: str) -> str:
     """Map a dotted TF name to its canonical spelling (``compat.v1`` and TF 0.x names removed)."""
     for prefix in ("tensorflow.compat.v1", "tensorflow._api.v1"):
@@ -205,6 +207,14 @@ def canonical(qualname: str) -> str:
             return RENAMES[head] + qualname[len(head):]
         head, _, _ = head.rpartition(".")
     return qualname
+
+
+@lru_cache(maxsize=256)
+def leaf_names(names: FrozenSet[str]) -> FrozenSet[str]:
+    """Return the last names that calls of ``names`` can be written with (old TF 0.x spellings too)."""
+    leaves = {name.rsplit(".", 1)[-1] for name in names}
+    leaves.update(old.rsplit(".", 1)[-1] for old, new in RENAMES.items() if new in names)
+    return frozenset(leaves)
 
 
 def _in_table(qualname: str, table: FrozenSet[str]) -> bool:

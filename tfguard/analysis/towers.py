@@ -21,7 +21,10 @@ from tfguard.analysis.scopes import FUNCTIONS, function_label, is_ancestor, own_
 from tfguard.finding import ChainLink
 
 GET_VARIABLE = "tensorflow.get_variable"
+_GET_VARIABLE = frozenset({GET_VARIABLE})
+_VARIABLE_SCOPE = frozenset({"tensorflow.variable_scope"})
 _SCOPES = frozenset({"tensorflow.name_scope", "tensorflow.variable_scope"})
+_TOWER_CONTEXTS = _SCOPES | {"tensorflow.device"}
 _MAX_DEPTH = 6
 
 
@@ -43,14 +46,14 @@ class TowerAnalysis:
 
     def tower_loops(self) -> List[nodes.NodeNG]:
         """Return every tower loop of the module, in source order."""
-        return [loop for loop in self.module.module.nodes_of_class(nodes.For) if self.is_tower_loop(loop)]
+        return [loop for loop in self.module.nodes_of(nodes.For) if self.is_tower_loop(loop)]
 
     def is_tower_loop(self, loop: nodes.For) -> bool:
         """Return whether ``loop`` builds one tower per iteration."""
         for node in self.steps.iteration_nodes(loop):
             if not isinstance(node, nodes.Call) or not node.args and not node.keywords:
                 continue
-            qualname = self.module.call_qualname(node)
+            qualname = self.module.call_named(node, _TOWER_CONTEXTS)
             if qualname == "tensorflow.device":
                 if devices(self.module).gpu_pin(node) or self._mentions_variant(node.args[:1], loop):
                     return True
@@ -89,7 +92,7 @@ class TowerAnalysis:
         while parent is not None and not isinstance(parent, (*FUNCTIONS, nodes.Module)):
             if isinstance(parent, (nodes.With, nodes.AsyncWith)):
                 for context, _ in parent.items:
-                    if self.module.call_qualname(context) != "tensorflow.variable_scope":
+                    if self.module.call_named(context, _VARIABLE_SCOPE) is None:
                         continue
                     reuse = next((k.value for k in context.keywords or () if k.arg == "reuse"), None)
                     if reuse is not None and not is_literal_false(reuse):
@@ -113,7 +116,7 @@ class TowerAnalysis:
     # -- creations ------------------------------------------------------------------
 
     def _creation(self, call: nodes.Call, loop: nodes.For) -> Optional[VariableCreation]:
-        if self.module.call_qualname(call) == GET_VARIABLE:
+        if self.module.call_named(call, _GET_VARIABLE):
             if self._mentions_variant(_variable_name(call), loop):
                 return None
             return VariableCreation(call, call, ())
@@ -145,7 +148,7 @@ class TowerAnalysis:
             if isinstance(node.func, nodes.Attribute) and node.func.attrname == "reuse_variables":
                 return None
             link = ChainLink(self.module.path, node.lineno, label)
-            if self.module.call_qualname(node) == GET_VARIABLE:
+            if self.module.call_named(node, _GET_VARIABLE):
                 if _fixed_name(_variable_name(node), literal_params):
                     return node, (link,)
                 continue

@@ -24,7 +24,7 @@ class CheckpointEveryStep(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report ``saver.save(...)`` calls that run on every step of a session loop."""
         steps = frequency(module)
-        for call in module.module.nodes_of_class(nodes.Call):
+        for call in module.nodes_of(nodes.Call):
             if not is_checkpoint_save(module, call):
                 continue
             loop = steps.every_step_loop(call)

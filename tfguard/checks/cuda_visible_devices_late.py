@@ -23,7 +23,7 @@ class CudaVisibleDevicesLate(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report writes of ``CUDA_VISIBLE_DEVICES`` that come after a session creation in the same scope."""
-        for node in module.module.nodes_of_class((nodes.Assign, nodes.Call)):
+        for node in module.nodes_of(nodes.Assign, nodes.Call):
             if env_var_written(module, node) != "CUDA_VISIBLE_DEVICES":
                 continue
             session = _earlier_session(module, node)

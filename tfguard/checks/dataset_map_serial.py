@@ -26,7 +26,7 @@ class DatasetMapSerial(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report ``.map``/``.interleave`` calls on a known dataset that set no ``num_parallel_calls``."""
         pipelines = datasets(module)
-        for call in module.module.nodes_of_class(nodes.Call):
+        for call in module.nodes_of(nodes.Call):
             func = call.func
             if not isinstance(func, nodes.Attribute) or func.attrname not in PARALLEL_ARG_INDEX:
                 continue

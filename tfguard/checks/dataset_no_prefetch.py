@@ -45,23 +45,22 @@ class DatasetNoPrefetch(NodeRule):
 def _consumers(module: ModuleAnalysis) -> Dict[int, Tuple[nodes.NodeNG, nodes.NodeNG, str]]:
     """Return (node to report, dataset expression, verb phrase) for every consuming site, by node id."""
     found: Dict[int, Tuple[nodes.NodeNG, nodes.NodeNG, str]] = {}
-    for call in module.module.nodes_of_class(nodes.Call):
+    for call in module.nodes_of(nodes.Call):
         func = call.func
-        text = f"`{describe(call)}` consumes"
-        if module.call_qualname(call) in ITERATOR_FUNCTIONS and call.args:
-            found[id(call)] = (call, call.args[0], text)
+        if call.args and module.call_named(call, ITERATOR_FUNCTIONS):
+            found[id(call)] = (call, call.args[0], f"`{describe(call)}` consumes")
         elif isinstance(func, nodes.Attribute) and func.attrname in ITERATOR_METHODS:
-            found[id(call)] = (call, func.expr, text)
+            found[id(call)] = (call, func.expr, f"`{describe(call)}` consumes")
         elif isinstance(func, nodes.Attribute) and func.attrname in ("make_initializer", "fit") and (
             call.args or any(k.arg == "x" for k in call.keywords or ())
         ):
             data = call.args[0] if call.args else next(k.value for k in call.keywords if k.arg == "x")
-            found[id(call)] = (call, data, text)
+            found[id(call)] = (call, data, f"`{describe(call)}` consumes")
         for keyword in call.keywords or ():
             if keyword.arg == "input_fn":
                 for node, expr in _returned(module, keyword.value):
                     found[id(node)] = (node, expr, "this `input_fn` returns")
-    for function in module.module.nodes_of_class(FUNCTIONS):
+    for function in module.nodes_of(*FUNCTIONS):
         if "input_fn" in function.name:
             for node, expr in _returned(module, function):
                 found[id(node)] = (node, expr, f"`{function.name}` returns")

@@ -17,6 +17,8 @@ MESSAGE = (
 )
 
 
+_CONFIG_PROTO = frozenset({"tensorflow.ConfigProto"})
+
 class LogDevicePlacement(NodeRule):
     """A debugging option that floods the log, left on in training code."""
 
@@ -27,9 +29,9 @@ class LogDevicePlacement(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report a literal ``log_device_placement=True`` in ``ConfigProto(...)`` or assigned to a config."""
-        for node in module.module.nodes_of_class((nodes.Call, nodes.Assign)):
+        for node in module.nodes_of(nodes.Call, nodes.Assign):
             if isinstance(node, nodes.Call):
-                if module.call_qualname(node) != "tensorflow.ConfigProto":
+                if module.call_named(node, _CONFIG_PROTO) is None:
                     continue
                 for keyword in node.keywords or ():
                     if keyword.arg == "log_device_placement" and is_literal_true(keyword.value):

@@ -26,7 +26,7 @@ class SplitSessionRun(NodeRule):
         """Report each every-step run call after the first in its step loop, unless it feeds on an earlier one."""
         steps = frequency(module)
         by_loop: Dict[int, List[nodes.Call]] = {}
-        for call in module.module.nodes_of_class(nodes.Call):
+        for call in module.nodes_of(nodes.Call):
             if is_session_run(module, call):
                 loop = steps.every_step_loop(call)
                 if loop is not None:

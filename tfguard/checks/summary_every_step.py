@@ -27,7 +27,7 @@ class SummaryEveryStep(NodeRule):
         """Report unguarded ``add_summary`` calls, and summary fetches every step for a guarded write."""
         steps = frequency(module)
         guarded_loops = {}
-        for call in module.module.nodes_of_class(nodes.Call):
+        for call in module.nodes_of(nodes.Call):
             if not is_summary_write(module, call):
                 continue
             loop = steps.every_step_loop(call)
