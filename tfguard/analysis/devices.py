@@ -129,7 +129,7 @@ class DeviceAnalysis:
         """Return every ``tf.device`` call of the module that pins to a GPU, in source order."""
         if self._gpu_pins is None:
             self._gpu_pins = [
-                call for call in self.module.nodes_of(nodes.Call) if self.gpu_pin(call) is not None
+                call for call in self.module.candidate_calls(_DEVICE) if self.gpu_pin(call) is not None
             ]
         return self._gpu_pins
 
@@ -138,9 +138,8 @@ class DeviceAnalysis:
     def sessions(self) -> List[SessionSite]:
         """Return every session the module creates, with its config expression."""
         if self._sessions is None:
-            self._sessions = [
-                site for call in self.module.nodes_of(nodes.Call) if (site := self._session(call))
-            ]
+            candidates = self.module.candidate_calls(_SESSION_FACTORIES, _SUPERVISOR_SESSION_METHODS)
+            self._sessions = [site for call in candidates if (site := self._session(call))]
         return self._sessions
 
     def _session(self, call: nodes.Call) -> Optional[SessionSite]:

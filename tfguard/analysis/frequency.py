@@ -37,6 +37,7 @@ class StepAnalysis:
         self.module = module
         self._variant_names: Dict[int, FrozenSet[str]] = {}
         self._direct_runs: Dict[int, List[nodes.NodeNG]] = {}
+        self._nested_session_loop: Dict[int, bool] = {}
 
     # -- loops ----------------------------------------------------------------------
 
@@ -56,10 +57,13 @@ class StepAnalysis:
         return self._direct_runs[key]
 
     def _has_nested_session_loop(self, loop: nodes.NodeNG) -> bool:
-        return any(
-            isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node)
-            for node in self.iteration_nodes(loop)
-        )
+        key = id(loop)
+        if key not in self._nested_session_loop:
+            self._nested_session_loop[key] = any(
+                isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node)
+                for node in self.iteration_nodes(loop)
+            )
+        return self._nested_session_loop[key]
 
     def step_loop(self, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         """Return the step loop whose iterations run ``node`` (guarded or not), if any.

@@ -29,9 +29,10 @@ class LogDevicePlacement(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report a literal ``log_device_placement=True`` in ``ConfigProto(...)`` or assigned to a config."""
+        config_calls = {id(call) for call in module.calls_to(_CONFIG_PROTO)}
         for node in module.nodes_of(nodes.Call, nodes.Assign):
             if isinstance(node, nodes.Call):
-                if module.call_named(node, _CONFIG_PROTO) is None:
+                if id(node) not in config_calls:
                     continue
                 for keyword in node.keywords or ():
                     if keyword.arg == "log_device_placement" and is_literal_true(keyword.value):
