@@ -147,9 +147,18 @@ def finding_from_dict(data: Dict[str, Any]) -> Finding:
     fields = dict(data)
     chain = tuple(ChainLink(**link) for link in fields.pop("chain"))
     finding = Finding(**fields, chain=chain)
-    if finding.to_dict() != data:
-        raise ValueError("finding does not round-trip")
+    if not all(isinstance(getattr(finding, name), kind) for name, kind in _FIELD_TYPES) or not all(
+        isinstance(link.path, str) and isinstance(link.line, int) and isinstance(link.function, str)
+        for link in chain
+    ):
+        raise ValueError("finding has a field of the wrong type")
     return finding
+
+
+_FIELD_TYPES = (
+    ("path", str), ("line", int), ("column", int), ("end_line", int), ("end_column", int),
+    ("code", str), ("name", str), ("severity", str), ("message", str),
+)
 
 
 def read_pack(pack_path: str) -> Dict[str, Any]:

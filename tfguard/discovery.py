@@ -27,7 +27,7 @@ def is_excluded(path: str, patterns: Sequence[str], root: Optional[str] = None) 
     """
     posix = _strip_dot(path.replace(os.sep, "/"))
     name_matcher, path_matcher = _compiled(tuple(patterns))
-    if name_matcher is not None and name_matcher(os.path.normcase(PurePosixPath(posix).name)):
+    if name_matcher is not None and name_matcher(os.path.normcase(posix.rstrip("/").rpartition("/")[2])):
         return True
     if path_matcher is None:
         return False

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from tfguard.analysis.module import ModuleAnalysis
 
 #: How many followed (not checked) modules stay parsed at once.
-MAX_CACHED_MODULES = 256
+MAX_CACHED_MODULES = 32
 
 
 class Project:
