@@ -35,6 +35,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 from importlib.util import find_spec
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -161,6 +162,17 @@ _FIELD_TYPES = (
 )
 
 
+#: A modification time this close to now (seconds) may still change within its clock tick.
+_RACY_SECONDS = 2.0
+
+
+def _stat_key(stat: os.stat_result) -> Optional[List[int]]:
+    """Return [size, mtime_ns] of a file, or None while its time stamp is too recent to trust."""
+    if time.time() - stat.st_mtime < _RACY_SECONDS:
+        return None
+    return [stat.st_size, stat.st_mtime_ns]
+
+
 def read_pack(pack_path: str) -> Dict[str, Any]:
     """Return the entries of the pack at ``pack_path``; empty when it is missing, unreadable or corrupt.
 
@@ -201,30 +213,69 @@ class ResultCache:
             self._hashes[path] = file_hash(path)
         return self._hashes[path]
 
-    def lookup(self, path: str, digest: str) -> Optional[Tuple[Finding, ...]]:
-        """Return the cached findings of ``path`` with content ``digest``, or None on a miss."""
-        key = os.path.abspath(path)
-        self._seen.add(key)
-        entry = self._new.get(key) or self._loaded().get(key)
-        if entry is None:
-            return None
+    def lookup(self, path: str, digest: str, stat: Optional[os.stat_result] = None) -> Optional[Tuple[Finding, ...]]:
+        """Return the cached findings of ``path`` with content ``digest``, or None on a miss.
+
+        With ``stat``, a hit also records the file's size and modification time,
+        so that the next run can use :meth:`lookup_unchanged` without reading it.
+        """
+        entry = self._entry(path)
         try:
-            if entry["path"] != path or entry["content"] != digest:
+            if entry is None or entry["content"] != digest:
                 return None
-            for dep_path, dep_hash in entry["dependencies"]:
-                if not dep_hash or self._current_hash(dep_path) != dep_hash:
-                    return None
-            return tuple(finding_from_dict(item) for item in entry["findings"])
+            findings = self._findings(entry)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+        if findings is not None and stat is not None and entry.get("stat") != _stat_key(stat):
+            self._new[os.path.abspath(path)] = dict(entry, stat=_stat_key(stat))
+        return findings
+
+    def lookup_unchanged(self, path: str, stat: os.stat_result) -> Optional[Tuple[Finding, ...]]:
+        """Return the cached findings of ``path`` if its size and modification time are those recorded.
+
+        The file is not read: the fast path of a warm run, as in ruff and mypy.
+        Files modified too recently to trust their time stamp never get one recorded.
+        """
+        entry = self._entry(path)
+        try:
+            if entry is None or entry.get("stat") is None or entry["stat"] != _stat_key(stat):
+                return None
+            return self._findings(entry)
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def store(self, path: str, digest: str, findings: Sequence[Finding], dependencies: Sequence[Dependency]) -> None:
-        """Record the findings of ``path`` (content ``digest``) and their dependencies; :meth:`flush` saves them."""
+    def _entry(self, path: str) -> Optional[Dict[str, Any]]:
+        key = os.path.abspath(path)
+        self._seen.add(key)
+        entry = self._new.get(key) or self._loaded().get(key)
+        if entry is None or entry.get("path") != path:
+            return None
+        return entry
+
+    def _findings(self, entry: Dict[str, Any]) -> Optional[Tuple[Finding, ...]]:
+        for dep_path, dep_hash in entry["dependencies"]:
+            if not dep_hash or self._current_hash(dep_path) != dep_hash:
+                return None
+        return tuple(finding_from_dict(item) for item in entry["findings"])
+
+    def store(
+        self,
+        path: str,
+        digest: str,
+        findings: Sequence[Finding],
+        dependencies: Sequence[Dependency],
+        stat: Optional[os.stat_result] = None,
+    ) -> None:
+        """Record the findings of ``path`` (content ``digest``) and their dependencies; :meth:`flush` saves them.
+
+        ``stat`` is the file's status taken before it was read (see :meth:`lookup_unchanged`).
+        """
         key = os.path.abspath(path)
         self._seen.add(key)
         self._new[key] = {
             "path": path,
             "content": digest,
+            "stat": _stat_key(stat) if stat is not None else None,
             "dependencies": [list(dep) for dep in dependencies],
             "findings": [finding.to_dict() for finding in findings],
         }

@@ -6,7 +6,7 @@ import contextlib
 import gc
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from tfguard.cache import Dependency, ResultCache, content_hash, hash_dependencies
 from tfguard.config import Settings
@@ -286,17 +286,26 @@ def _check_files(
     project: Optional[Project] = None  # built (importing astroid) only when a file has to be checked
     pending: List[Tuple[int, str]] = []
     outcomes: List[FileOutcome] = []
+    stats: Dict[str, os.stat_result] = {}
     for path in files:
         result.files_checked += 1
         try:
+            if cache is not None:
+                stats[path] = stat = os.stat(path)
+                cached = cache.lookup_unchanged(path, stat)
+                if cached is not None:
+                    result.findings.extend(cached)
+                    continue
             data = read_file(path)
         except OSError as exc:
             result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
             continue
         if not mentions_tensorflow(data):
+            if cache is not None:
+                cache.store(path, content_hash(data), (), (), stats.get(path))
             continue
         if cache is not None:
-            cached = cache.lookup(path, content_hash(data))
+            cached = cache.lookup(path, content_hash(data), stats.get(path))
             if cached is not None:
                 result.findings.extend(cached)
                 continue
@@ -322,7 +331,8 @@ def _check_files(
             continue
         result.findings.extend(outcome.findings)
         if cache is not None and outcome.content_hash is not None:
-            cache.store(outcome.path, outcome.content_hash, outcome.findings, outcome.dependencies)
+            cache.store(outcome.path, outcome.content_hash, outcome.findings, outcome.dependencies,
+                        stats.get(outcome.path))
     result.findings.sort(key=Finding.sort_key)
     result.errors.sort(key=lambda error: error.path)
     return result

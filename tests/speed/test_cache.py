@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -393,3 +394,55 @@ def test_project_root_and_default_location(tmp_path, monkeypatch):
     assert default_cache_dir(".") == str(tmp_path / "bare" / CACHE_DIR_NAME)
     (tmp_path / "proj" / "src" / ".git").mkdir()
     assert find_project_root(str(tmp_path / "proj" / "src" / "pkg")) == str(tmp_path / "proj" / "src")
+
+
+def _age(path: Path, seconds: float = 60.0) -> None:
+    """Give ``path`` a modification time old enough to be trusted by the cache."""
+    old = time.time() - seconds
+    os.utime(path, (old, old))
+
+
+def _count_reads(monkeypatch):
+    import tfguard.engine as engine
+
+    reads = []
+    original = engine.read_file
+
+    def counting(path):
+        reads.append(path)
+        return original(path)
+
+    monkeypatch.setattr(engine, "read_file", counting)
+    return reads
+
+
+def test_unchanged_files_are_not_even_read_on_a_warm_run(tmp_path, monkeypatch):
+    from tfguard.engine import check_paths
+
+    (tmp_path / "train.py").write_text(TF + "x = tf.constant(1)\nwith tf.Session() as s:\n    for i in range(3):\n"
+                                      "        s.run(tf.train.Saver())\n")
+    (tmp_path / "plain.py").write_text("print('no graph here')\n")
+    for name in ("train.py", "plain.py"):
+        _age(tmp_path / name)
+    settings = Settings(root=str(tmp_path))
+
+    def run():
+        cache = ResultCache(str(tmp_path / "cache"), settings)
+        return [(f.line, f.code) for f in check_paths([str(tmp_path)], settings, cache=cache).findings]
+
+    first = run()
+    reads = _count_reads(monkeypatch)
+    assert run() == first and reads == []
+    (tmp_path / "train.py").touch()  # same content, new time stamp: read and hashed, not re-checked
+    assert run() == first and [os.path.basename(p) for p in reads] == ["train.py"]
+
+
+def test_a_file_written_just_now_gets_no_time_stamp_entry(tmp_path, monkeypatch):
+    from tfguard.engine import check_paths
+
+    (tmp_path / "plain.py").write_text("print('no graph here')\n")
+    settings = Settings(root=str(tmp_path))
+    check_paths([str(tmp_path)], settings, cache=ResultCache(str(tmp_path / "cache"), settings))
+    reads = _count_reads(monkeypatch)
+    check_paths([str(tmp_path)], settings, cache=ResultCache(str(tmp_path / "cache"), settings))
+    assert [os.path.basename(p) for p in reads] == ["plain.py"], "a fresh time stamp is not trusted"
