@@ -41,6 +41,7 @@ class Guard:
         self._report: Optional[Report] = None
         self._undo: list = []
         self._finalized_here = False
+        self._tap = None
 
     def __enter__(self) -> "Guard":
         if self._recorder is not None:
@@ -58,6 +59,8 @@ class Guard:
             if self.mode == "frozen" and not self.graph.finalized:
                 self.graph.finalize()
                 self._finalized_here = True
+            tap.watch_growth = not self.graph.finalized
+            self._tap = tap
             if self._tensorboard is not None:
                 self._tensorboard.start(recorder)
         except BaseException:
@@ -89,6 +92,8 @@ class Guard:
             if self._finalized_here:
                 self._finalized_here = False
                 self.graph._unsafe_unfinalize()
+                if self._tap is not None:
+                    self._tap.watch_growth = True
         finally:
             while self._undo:
                 undo = self._undo.pop()

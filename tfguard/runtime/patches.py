@@ -15,7 +15,7 @@ from time import perf_counter
 from typing import Any, Callable, Dict, List, Optional
 
 from tfguard.runtime.errors import GraphFrozenError
-from tfguard.runtime.signature import run_key
+from tfguard.runtime.signature import LEAF_TYPES, run_key
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 
 _MISSING = object()
@@ -53,6 +53,10 @@ class SessionTap:
         self.recorders: List[Any] = []
         self.by_thread: Dict[int, List[Any]] = {}
         self.inside: Optional[int] = None
+        #: Graph version every recorder has seen growth attributed up to (-1: check on the next run).
+        self.version_seen = -1
+        #: False while the graph is finalized (by a frozen guard): it cannot grow then.
+        self.watch_growth = True
         self._saved: Dict[str, Any] = {}
 
     @classmethod
@@ -66,6 +70,8 @@ class SessionTap:
                 cls._taps[id(session)] = tap
             tap.recorders.append(recorder)
             tap.by_thread.setdefault(recorder.thread, []).append(recorder)
+            tap.version_seen = -1
+            tap.watch_growth = True
             return tap
 
     def detach(self, recorder: Any) -> None:
@@ -99,7 +105,10 @@ class SessionTap:
         tap = self
         by_thread = self.by_thread
         graph = self.graph
+        leaf_types = LEAF_TYPES
 
+        # The hot path of the guard: keep it to a few dictionary lookups and two clock
+        # reads (bench/guard_overhead.py), with the common single-guard case unrolled.
         @functools.wraps(original)
         def run(fetches, *args, **kwargs):
             ident = get_ident()
@@ -109,11 +118,14 @@ class SessionTap:
             if owners is None:
                 return tap._other_thread(original, (fetches,) + args, kwargs)
             feeds = args[0] if args else kwargs.get("feed_dict")
-            key = run_key(fetches, feeds)
-            version = graph.version
-            for rec in owners:
-                if version != rec.last_version:
-                    rec.on_growth(version)
+            key = id(fetches) if not feeds and type(fetches) in leaf_types else run_key(fetches, feeds)
+            if tap.watch_growth:  # a finalized graph cannot grow: skip the version read
+                version = graph.version
+                if version != tap.version_seen:
+                    for rec in owners:
+                        if version != rec.last_version:
+                            rec.on_growth(version)
+                    tap.version_seen = version
             tap.inside = ident
             t0 = perf_counter()
             try:
@@ -121,8 +133,11 @@ class SessionTap:
             finally:
                 t1 = perf_counter()
                 tap.inside = None
-                for rec in owners:
-                    rec.record(key, fetches, feeds, t0, t1)
+                if len(owners) == 1:
+                    owners[0].record(key, fetches, feeds, t0, t1)
+                else:
+                    for rec in owners:
+                        rec.record(key, fetches, feeds, t0, t1)
 
         return run
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any, Hashable, List, Mapping, Set
 
 # Types already seen to be leaves (Tensor, Operation, Variable...): keyed by id at once.
-_leaf_types: Set[type] = set()
+LEAF_TYPES: Set[type] = set()
 
 
 def fetch_key(fetches: Any) -> Hashable:
     """Hashable key of a fetch structure, by identity of its leaves (never calls Tensor.__eq__)."""
     kind = type(fetches)
-    if kind in _leaf_types:
+    if kind in LEAF_TYPES:
         return id(fetches)
     if kind is str:
         return fetches
@@ -23,7 +23,7 @@ def fetch_key(fetches: Any) -> Hashable:
         return tuple([fetch_key(f) for f in fetches])
     if isinstance(fetches, Mapping):
         return ("d",) + tuple([(k, fetch_key(v)) for k, v in fetches.items()])
-    _leaf_types.add(kind)
+    LEAF_TYPES.add(kind)
     return id(fetches)
 
 
