@@ -29,3 +29,20 @@ def test_readme_starts_with_two_setup_commands():
     assert commands[0].startswith("pip install ")
     assert commands[1] == 'pip install ".[test]" && pytest'
     assert text.index("## Set up") < text.index("## Rules")
+
+
+def test_every_command_line_option_is_documented():
+    import argparse
+
+    from tfguard.cli import build_parser
+
+    parser = build_parser()
+    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    text = readme_text()
+    missing = []
+    for name, sub in subcommands.choices.items():
+        for action in sub._actions:
+            for option in action.option_strings:
+                if option.startswith("--") and option != "--help" and f"`{option}" not in text:
+                    missing.append(f"tfguard {name} {option}")
+    assert not missing, f"README.md does not mention: {missing}"
