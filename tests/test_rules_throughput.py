@@ -408,3 +408,23 @@ def test_split_session_run_leaves_sequential_optimizer_updates_alone():
         """)
     findings = tfguard.check_source(source, "gan.py", Settings(select=("TFG203",)))
     assert [f.line for f in findings] == [11]
+
+
+def test_an_epoch_loop_around_a_helper_with_the_step_loop_is_not_a_step_loop():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        loss = tf.constant(1.0)
+        merged = tf.summary.merge_all()
+        def train_one_epoch(sess, steps):
+            for step in range(steps):
+                sess.run(loss)
+        with tf.Session() as sess:
+            saver = tf.train.Saver()
+            writer = tf.summary.FileWriter("logs")
+            for epoch in range(10):
+                train_one_epoch(sess, 100)
+                saver.save(sess, "ckpt", global_step=epoch)
+                writer.add_summary(sess.run(merged), epoch)
+        """)
+    codes = [f.code for f in tfguard.check_source(source, "epochs.py", Settings(select=("TFG2",)))]
+    assert codes == []

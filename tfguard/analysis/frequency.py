@@ -60,7 +60,8 @@ class StepAnalysis:
         key = id(loop)
         if key not in self._nested_session_loop:
             self._nested_session_loop[key] = any(
-                isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node)
+                (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
+                or self.module.calls_step_loop(node)
                 for node in self.iteration_nodes(loop)
             )
         return self._nested_session_loop[key]
@@ -68,7 +69,8 @@ class StepAnalysis:
     def step_loop(self, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         """Return the step loop whose iterations run ``node`` (guarded or not), if any.
 
-        A node in an epoch loop, next to a nested step loop, runs once per epoch: None.
+        A node in an epoch loop, next to a nested step loop (or a call of a function that
+        runs one), runs once per epoch: None.
         """
         for loop in self.module.enclosing_loops(node):
             if not self.module.is_session_loop(loop):

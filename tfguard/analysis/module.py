@@ -91,6 +91,9 @@ class FunctionSummary:
     run: Optional[RunEvent] = None
     resets_graph: bool = False
     returns: Optional[Value] = None
+    #: The function runs the graph in a loop of its own (or of a function it calls): a
+    #: training loop's ``train_one_epoch()`` — so a loop calling it loops over epochs, not steps.
+    loops_over_steps: bool = False
 
 
 def describe(node: nodes.NodeNG, limit: int = 60) -> str:
@@ -573,6 +576,10 @@ class ModuleAnalysis:
                 returns.append(self.value(node.value))
             if isinstance(node, nodes.Call) and self.call_qualname(node) in tfapi.GRAPH_RESETS:
                 summary.resets_graph = True
+            if not summary.loops_over_steps and (
+                (isinstance(node, LOOPS) and self.is_session_loop(node)) or self.calls_step_loop(node)
+            ):
+                summary.loops_over_steps = True
             run = self.run_event(node) if summary.run is None else None
             if run is not None and len(run.chain) < MAX_CALL_DEPTH:
                 summary.run = RunEvent(run.node, run.display, (ChainLink(self.path, node.lineno, label), *run.chain))
@@ -592,6 +599,16 @@ class ModuleAnalysis:
         summary.returns = self.dataflow.combine(returns) if returns else None
         self._summaries[key] = summary
         return summary
+
+    def calls_step_loop(self, node: nodes.NodeNG) -> bool:
+        """Return whether ``node`` calls a function that runs the graph in a loop of its own."""
+        if not isinstance(node, nodes.Call):
+            return False
+        function = self.called_function(node)
+        if function is None:
+            return False
+        summary = self.summary(function)
+        return summary is not None and summary.loops_over_steps
 
     def _function_return(self, function: nodes.NodeNG) -> Optional[Value]:
         summary = self.summary(function)
