@@ -9,7 +9,9 @@ result is the median over rounds of guarded/bare block time (1.000 = no overhead
 next to the same ratio for the pass-through wrapper: on a shared machine, a guarded
 ratio no further from 1 than the wrapper's is noise, not guard cost.  Entering and
 leaving the guard happen once and are not part of the per-run figure.  Times are
-the process's CPU time, TensorFlow's own threads included.
+the process's CPU time, TensorFlow's own threads included.  A second figure times
+``--pairs`` bare and guarded calls one by one and takes the median difference: the
+guard's wall-clock cost per call.
 
     python bench/guard_overhead.py [--rounds 101] [--runs 200] [--seed 0]
 """
@@ -33,9 +35,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=101, help="rounds of (bare, wrapper, guarded) blocks")
     parser.add_argument("--runs", type=int, default=200, help="sess.run calls per block")
     parser.add_argument("--seed", type=int, default=0, help="seed of the block order")
+    parser.add_argument("--pairs", type=int, default=20000, help="bare/guarded call pairs timed one by one")
     args = parser.parse_args()
-    if args.rounds < 1 or args.runs < 1:
-        print("error: --rounds and --runs must be positive", file=sys.stderr)
+    if args.rounds < 1 or args.runs < 1 or args.pairs < 1:
+        print("error: --rounds, --runs and --pairs must be positive", file=sys.stderr)
         return 2
 
     import tensorflow as tf
@@ -74,6 +77,18 @@ def main() -> int:
             for variant in variants:
                 times[variant].append(block(runs[variant]))
 
+        # Call by call: a bare call, then a guarded one, timed apart; the median of the
+        # differences is the guard's own wall-clock cost, with almost no drift left in it.
+        clock = time.perf_counter
+        differences = []
+        for _ in range(args.pairs):
+            t0 = clock()
+            bare_run(y, feed_dict=feed)
+            t1 = clock()
+            runs["guarded"](y, feed_dict=feed)
+            t2 = clock()
+            differences.append((t2 - t1) - (t1 - t0))
+
     def per_run_us(variant: str) -> float:
         return statistics.median(times[variant]) / args.runs * 1e6
 
@@ -85,6 +100,9 @@ def main() -> int:
     print("pass-through wrapper: %.1f us, ratio %.3f (noise floor)" % (per_run_us("wrapper"), paired("wrapper")))
     print("guarded sess.run:     %.1f us" % per_run_us("guarded"))
     print("overhead ratio:       %.3f (median of per-round guarded/bare)" % paired("guarded"))
+    extra_us = statistics.median(differences) * 1e6
+    print("call by call:         +%.2f us per sess.run, ratio %.3f (median of %d bare/guarded pairs, wall clock)" % (
+        extra_us, 1 + extra_us / per_run_us("bare"), args.pairs))
     return 0
 
 

@@ -118,7 +118,10 @@ class SessionTap:
             if owners is None:
                 return tap._other_thread(original, (fetches,) + args, kwargs)
             feeds = args[0] if args else kwargs.get("feed_dict")
-            key = id(fetches) if not feeds and type(fetches) in leaf_types else run_key(fetches, feeds)
+            if type(fetches) in leaf_types:  # run_key's result, without its two calls
+                key = (id(fetches), tuple(map(id, feeds))) if feeds else id(fetches)
+            else:
+                key = run_key(fetches, feeds)
             if tap.watch_growth:  # a finalized graph cannot grow: skip the version read
                 version = graph.version
                 if version != tap.version_seen:

@@ -37,6 +37,10 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "max_signatures": 256,  # distinct fetch signatures kept apart; the rest share one bucket
 }
 _FIRST_CHECK = 20
+#: Runs of known signatures queued before their timings are folded into the statistics,
+#: and the most seconds of runs queued (so that slow steps still warn promptly).
+_DRAIN_EVERY = 256
+_DRAIN_SECONDS = 1.0
 _OTHER_KEY = ("tfguard", "other signatures")
 _TOP_SITES = 3
 
@@ -139,19 +143,51 @@ class Recorder:
         self._last_any_end = 0.0
         self._save_since_run = 0.0
         self._next_check = _FIRST_CHECK
+        self._pending: List[Tuple["SignatureStats", float, float]] = []
+        self._drained_at = self.t_start
         self._slowdown_warned = False
         self._warned_sites: set = set()
 
     # -- per-run path -------------------------------------------------------------
     def record(self, key: Hashable, fetches: Any, feeds: Any, t0: float, t1: float) -> None:
-        """Record one run on the guarding thread that started at t0 and ended at t1."""
+        """Record one run on the guarding thread that started at t0 and ended at t1.
+
+        A run of a known signature is counted and queued; its timings are folded into
+        the statistics in batches (:meth:`drain`). Next to TensorFlow's own work each
+        object the guard touches costs a cache miss, so the per-run path touches few.
+        """
         sig = self.signatures.get(key)
-        if sig is None:
-            sig = self._new_signature(key, fetches, feeds)
-        duration = t1 - t0
         self.runs += 1
-        self.run_s += duration
+        if sig is not None:
+            sig.count += 1
+            pending = self._pending
+            pending.append((sig, t0, t1))
+            if len(pending) >= _DRAIN_EVERY or t1 - self._drained_at >= _DRAIN_SECONDS:
+                self.drain()
+            return
+        self.drain()
+        sig = self._new_signature(key, fetches, feeds)
         sig.count += 1
+        self._fold_run(sig, t0, t1)
+        if self.runs >= self._next_check:
+            self._check_slowdown()
+
+    def drain(self) -> None:
+        """Fold the queued runs into the statistics, in the order they ran."""
+        pending = self._pending
+        if not pending:
+            return
+        fold = self._fold_run
+        for sig, t0, t1 in pending:
+            fold(sig, t0, t1)
+        self._drained_at = pending[-1][2]
+        pending.clear()
+        if self.runs >= self._next_check:
+            self._check_slowdown()
+
+    def _fold_run(self, sig: "SignatureStats", t0: float, t1: float) -> None:
+        duration = t1 - t0
+        self.run_s += duration
         sig.run_time.add(duration)
         version = self.last_version
         last = sig.last_start
@@ -167,8 +203,6 @@ class Recorder:
             self.gap_series.add(max(0.0, t0 - self._last_any_end - self._save_since_run), version)
         self._last_any_end = t1
         self._save_since_run = 0.0
-        if self.runs >= self._next_check:
-            self._check_slowdown()
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by another thread (queue runners); kept out of step statistics."""
@@ -177,6 +211,7 @@ class Recorder:
 
     def record_save(self, duration: float) -> None:
         """Add the duration of one Saver.save call made while guarded."""
+        self.drain()
         self.saves += 1
         self.save_s += duration
         self._save_since_run += duration
@@ -197,6 +232,7 @@ class Recorder:
     # -- graph growth -------------------------------------------------------------
     def on_growth(self, version: int) -> None:
         """Attribute ops added since the last check to user source lines."""
+        self.drain()
         previous = self.last_version
         self.last_version = version
         if version <= previous:
@@ -269,6 +305,7 @@ class Recorder:
     # -- report -------------------------------------------------------------------
     def finish(self) -> None:
         """Stop the wall clock (idempotent) and attribute any last growth."""
+        self.drain()
         if self.t_end is None:
             version = self.graph.version
             if version != self.last_version:
@@ -277,6 +314,7 @@ class Recorder:
 
     def report(self) -> Report:
         """A snapshot Report of everything recorded so far."""
+        self.drain()
         end = self.t_end if self.t_end is not None else time.perf_counter()
         wall = end - self.t_start
         nodes_end = self.graph.version if self.t_end is None else self.last_version
