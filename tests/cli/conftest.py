@@ -10,30 +10,10 @@ from typing import Callable, Dict, List, Tuple
 import pytest
 from astroid import nodes
 
+from tests.rule_support import calls_named, finding_at, registered
 from tfguard.cli import main
-from tfguard.finding import ChainLink, Finding
-from tfguard.registry import Rule, all_rules
-
-
-def _calls_named(analysis, name: str):
-    for call in analysis.module.nodes_of_class(nodes.Call):
-        if isinstance(call.func, nodes.Name) and call.func.name == name:
-            yield call
-
-
-def _finding(rule: Rule, analysis, node, chain=()) -> Finding:
-    return Finding(
-        path=analysis.path,
-        line=node.lineno,
-        column=node.col_offset + 1,
-        end_line=node.end_lineno,
-        end_column=node.end_col_offset + 1,
-        code=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        message=f"call to {node.func.name}()",
-        chain=tuple(chain),
-    )
+from tfguard.finding import ChainLink
+from tfguard.registry import Rule
 
 
 def _define_rules() -> List[type]:
@@ -46,12 +26,12 @@ def _define_rules() -> List[type]:
         summary = "Every call to bad() (test rule)."
 
         def check(self, module):
-            for call in _calls_named(module, "bad"):
+            for call in calls_named(module, "bad"):
                 scope = call.scope()
                 chain = []
                 if isinstance(scope, nodes.FunctionDef):
                     chain = [ChainLink(module.path, scope.lineno, scope.name)]
-                yield _finding(self, module, call, chain)
+                yield finding_at(self, module, call, f"call to {call.func.name}()", chain)
 
     class FlagMehCall(Rule):
         code = "TFG902"
@@ -60,8 +40,8 @@ def _define_rules() -> List[type]:
         summary = "Every call to meh() (test rule)."
 
         def check(self, module):
-            for call in _calls_named(module, "meh"):
-                yield _finding(self, module, call)
+            for call in calls_named(module, "meh"):
+                yield finding_at(self, module, call, f"call to {call.func.name}()")
 
     class FlagRareCall(Rule):
         code = "TFG951"
@@ -71,8 +51,8 @@ def _define_rules() -> List[type]:
         default_enabled = False
 
         def check(self, module):
-            for call in _calls_named(module, "rare"):
-                yield _finding(self, module, call)
+            for call in calls_named(module, "rare"):
+                yield finding_at(self, module, call, f"call to {call.func.name}()")
 
     class Explode(Rule):
         code = "TFG990"
@@ -81,7 +61,7 @@ def _define_rules() -> List[type]:
         summary = "Crashes on a call to explode() (test rule)."
 
         def check(self, module):
-            for _ in _calls_named(module, "explode"):
+            for _ in calls_named(module, "explode"):
                 raise RuntimeError("test rule exploded")
             return []
 
@@ -91,15 +71,8 @@ def _define_rules() -> List[type]:
 @pytest.fixture
 def test_rules() -> Dict[str, type]:
     """Register TFG901 (error), TFG902 (warning), TFG951 (info, off by default), TFG990 (crashes) for one test."""
-    all_rules.cache_clear()
-    classes = _define_rules()
-    all_rules.cache_clear()
-    try:
-        yield {cls.code: cls for cls in classes}
-    finally:
-        for cls in classes:
-            cls.code = ""  # the registry skips a subclass without a code of its own
-        all_rules.cache_clear()
+    with registered(_define_rules) as rules:
+        yield rules
 
 
 @pytest.fixture

@@ -9,23 +9,16 @@ from typing import Callable, Dict, Tuple
 import pytest
 from speed_rules import Calls, define_rules
 
+from tests.rule_support import registered
 from tfguard.cli import main
-from tfguard.registry import all_rules
 
 
 @pytest.fixture
 def speed_rules() -> Dict[str, type]:
     """Register TFG971 (counts its runs), TFG972 (reports the pid, off by default), TFG973 (crashes)."""
-    all_rules.cache_clear()
-    classes = define_rules()
-    all_rules.cache_clear()
     Calls.count = 0
-    try:
-        yield {cls.code: cls for cls in classes}
-    finally:
-        for cls in classes:
-            cls.code = ""  # the registry skips a subclass without a code of its own
-        all_rules.cache_clear()
+    with registered(define_rules) as rules:
+        yield rules
 
 
 @pytest.fixture

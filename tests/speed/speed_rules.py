@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 from typing import List
 
-from astroid import nodes
-
-from tfguard.finding import Finding
+from tests.rule_support import calls_named, finding_at
 from tfguard.registry import Rule
 
 #: Files that never mention tensorflow are not analysed, so every test source starts with this.
@@ -23,19 +21,6 @@ class Calls:
     count = 0
 
 
-def _report(rule: Rule, analysis, node, message: str) -> Finding:
-    return Finding(
-        path=analysis.path, line=node.lineno, column=node.col_offset + 1, end_line=node.end_lineno,
-        end_column=node.end_col_offset + 1, code=rule.code, name=rule.name, severity=rule.severity, message=message,
-    )
-
-
-def _calls_named(analysis, name: str):
-    for call in analysis.module.nodes_of_class(nodes.Call):
-        if isinstance(call.func, nodes.Name) and call.func.name == name:
-            yield call
-
-
 def define_rules() -> List[type]:
     class CountedBadCall(Rule):
         code = "TFG971"
@@ -45,8 +30,8 @@ def define_rules() -> List[type]:
 
         def check(self, module):
             Calls.count += 1
-            for call in _calls_named(module, "bad"):
-                yield _report(self, module, call, "call to bad()")
+            for call in calls_named(module, "bad"):
+                yield finding_at(self, module, call, "call to bad()")
 
     class ReportPid(Rule):
         code = "TFG972"
@@ -56,8 +41,8 @@ def define_rules() -> List[type]:
         default_enabled = False
 
         def check(self, module):
-            for call in _calls_named(module, "whoami"):
-                yield _report(self, module, call, f"pid {os.getpid()}")
+            for call in calls_named(module, "whoami"):
+                yield finding_at(self, module, call, f"pid {os.getpid()}")
 
     class Crash(Rule):
         code = "TFG973"
@@ -66,7 +51,7 @@ def define_rules() -> List[type]:
         summary = "Crashes on a call to explode() (test rule)."
 
         def check(self, module):
-            for _ in _calls_named(module, "explode"):
+            for _ in calls_named(module, "explode"):
                 raise RuntimeError("test rule exploded")
             return []
 
@@ -77,7 +62,7 @@ def define_rules() -> List[type]:
         summary = "Ends a worker process abruptly on a call to die() (test rule; harmless in the main process)."
 
         def check(self, module):
-            for _ in _calls_named(module, "die"):
+            for _ in calls_named(module, "die"):
                 if os.getpid() != MAIN_PID:
                     os._exit(3)
             return []
