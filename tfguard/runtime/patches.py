@@ -129,13 +129,13 @@ class SessionTap:
                         if version != rec.last_version:
                             rec.on_growth(version)
                     tap.version_seen = version
-            tap.inside = ident
+            # No re-entry marker is set here: nothing TensorFlow does inside a run calls this
+            # session's run again; Saver.save, which does, sets ``tap.inside`` itself.
             t0 = perf_counter()
             try:
                 return original(fetches, *args, **kwargs)
             finally:
                 t1 = perf_counter()
-                tap.inside = None
                 if len(owners) == 1:
                     owners[0].record(key, fetches, feeds, t0, t1)
                 else:
