@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
@@ -11,7 +10,6 @@ import pytest
 from astroid import nodes
 
 from tests.rule_support import calls_named, finding_at, registered
-from tfguard.cli import main
 from tfguard.finding import ChainLink
 from tfguard.registry import Rule
 
@@ -81,34 +79,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test_rules) -> Path
     (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-@pytest.fixture
-def write() -> Callable[..., Path]:
-    """Write a dedented source file (parents created) under the working folder and return its path."""
-
-    def _write(relpath: str, source: str = "", data: bytes = b"") -> Path:
-        path = Path(relpath)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if data:
-            path.write_bytes(data)
-        else:
-            path.write_text(textwrap.dedent(source).lstrip("\n"))
-        return path
-
-    return _write
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture) -> Callable[..., Tuple[int, str, str]]:
-    """Run ``main(args)`` in-process; return (exit status, stdout, stderr)."""
-
-    def _run(*args: str) -> Tuple[int, str, str]:
-        status = main(list(args))
-        out, err = capsys.readouterr()
-        return status, out, err
-
-    return _run
 
 
 @pytest.fixture

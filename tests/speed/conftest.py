@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
-from typing import Callable, Dict, Tuple
+from typing import Dict
 
 import pytest
 from speed_rules import Calls, define_rules
 
 from tests.rule_support import registered
-from tfguard.cli import main
 
 
 @pytest.fixture
@@ -27,28 +25,3 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, speed_rules) -> Pat
     (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-@pytest.fixture
-def write() -> Callable[..., Path]:
-    """Write a dedented source file (parents created) under the working folder and return its path."""
-
-    def _write(relpath: str, source: str) -> Path:
-        path = Path(relpath)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-        return path
-
-    return _write
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture) -> Callable[..., Tuple[int, str, str]]:
-    """Run ``main(args)`` in-process; return (exit status, stdout, stderr)."""
-
-    def _run(*args: str) -> Tuple[int, str, str]:
-        status = main(list(args))
-        out, err = capsys.readouterr()
-        return status, out, err
-
-    return _run
