@@ -162,20 +162,20 @@ class StepAnalysis:
         return False
 
 
-def _in_except_handler(node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
+def _innermost(node: nodes.NodeNG, loop: nodes.NodeNG, kind: type) -> Optional[nodes.NodeNG]:
+    """Return the innermost ancestor of class ``kind`` between ``node`` and ``loop``, if any."""
     parent = node.parent
     while parent is not None and parent is not loop:
-        if isinstance(parent, nodes.ExceptHandler):
-            return True
+        if isinstance(parent, kind):
+            return parent
         parent = parent.parent
-    return False
+    return None
+
+
+def _in_except_handler(node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
+    return _innermost(node, loop, nodes.ExceptHandler) is not None
 
 
 def _branch_of(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[nodes.NodeNG]:
     """Return the innermost ``if`` statement holding ``node`` inside ``loop`` (None: the loop body)."""
-    parent = node.parent
-    while parent is not None and parent is not loop:
-        if isinstance(parent, nodes.If):
-            return parent
-        parent = parent.parent
-    return None
+    return _innermost(node, loop, nodes.If)

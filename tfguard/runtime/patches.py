@@ -104,7 +104,6 @@ class SessionTap:
     def _wrap_run(self, original: Callable) -> Callable:
         tap = self
         by_thread = self.by_thread
-        graph = self.graph
         leaf_types = LEAF_TYPES
 
         # The hot path of the guard: keep it to a few dictionary lookups and two clock
@@ -123,12 +122,7 @@ class SessionTap:
             else:
                 key = run_key(fetches, feeds)
             if tap.watch_growth:  # a finalized graph cannot grow: skip the version read
-                version = graph.version
-                if version != tap.version_seen:
-                    for rec in owners:
-                        if version != rec.last_version:
-                            rec.on_growth(version)
-                    tap.version_seen = version
+                tap.note_growth(owners)
             # No re-entry marker is set here: nothing TensorFlow does inside a run calls this
             # session's run again; Saver.save, which does, sets ``tap.inside`` itself.
             t0 = perf_counter()
@@ -143,6 +137,15 @@ class SessionTap:
                         rec.record(key, fetches, feeds, t0, t1)
 
         return run
+
+    def note_growth(self, owners: List[Any]) -> None:
+        """Let each recorder attribute the ops added since it last looked."""
+        version = self.graph.version
+        if version != self.version_seen:
+            for rec in owners:
+                if version != rec.last_version:
+                    rec.on_growth(version)
+            self.version_seen = version
 
     def _other_thread(self, function: Callable, args: tuple, kwargs: dict) -> Any:
         t0 = perf_counter()
@@ -161,10 +164,8 @@ class SessionTap:
             return function(*args, **kwargs)
         if owners is None:
             return self._other_thread(function, args, kwargs)
-        version = self.graph.version
-        for rec in owners:
-            if version != rec.last_version:
-                rec.on_growth(version)
+        if self.watch_growth:
+            self.note_growth(owners)
         self.inside = ident
         t0 = perf_counter()
         try:
