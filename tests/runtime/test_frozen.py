@@ -207,3 +207,30 @@ def test_unknown_option_is_a_clear_error(sess):
         tfguard.frozen(sess, colour="red")
     with pytest.raises(TypeError, match="needs a TensorFlow session"):
         tfguard.watch(object())
+
+
+def test_signatures_are_kept_apart_within_one_batch_of_runs(tf):
+    """Runs are queued and folded in batches: a batch mixing fetches and feed keys still splits."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        keep = tf.placeholder_with_default(1.0, [], name="keep")
+        y = tf.identity(x * keep, name="y")
+        z = tf.identity(x + 1.0, name="z")
+    session = tf.Session(graph=g)
+    fetch_list = [y, z]
+    with tfguard.frozen(session) as guard:
+        for step in range(60):
+            session.run(y, feed_dict={x: 1.0})
+            session.run(y, feed_dict={x: 1.0, keep: 0.5})  # same fetch, other feed keys
+            session.run([y, z], feed_dict={x: 2.0})  # a new list every step
+            if step % 3 == 0:
+                session.run(fetch_list, feed_dict={x: 2.0})
+                fetch_list.append(z)  # the same list object, mutated between runs
+        assert guard.report.runs == 200  # queued runs count before they are folded
+    session.close()
+    counts = sorted((s["label"], s["count"]) for s in guard.report.to_dict()["signatures"])
+    mutated = [("y:0, %s <- x:0" % ", ".join(["z:0"] * n), 1) for n in range(2, 21)]
+    assert counts == sorted([("y:0 <- x:0", 60), ("y:0 <- x:0, keep:0", 60), ("y:0, z:0 <- x:0", 61)] + mutated)
+    for sig in guard.report.to_dict()["signatures"]:
+        assert sig["interval"]["count"] == sig["count"] - 1

@@ -83,3 +83,55 @@ def test_long_run_memory_is_bounded():
     assert size < 200_000
     first, _, _ = series.points()[-1]
     assert first <= 200000
+
+
+class _OneByOneSeries:
+    """The decimated series as first written, a value at a time: the reference for extend()."""
+
+    def __init__(self, cap):
+        self.cap, self.bucket, self.values, self.nodes = cap, 1, [], []
+        self.pending_sum, self.pending_count = 0.0, 0
+
+    def add(self, value, nodes):
+        if self.bucket > 1:
+            self.pending_sum += value
+            self.pending_count += 1
+            if self.pending_count < self.bucket:
+                return
+            value, self.pending_sum, self.pending_count = self.pending_sum / self.bucket, 0.0, 0
+        self.values.append(value)
+        self.nodes.append(nodes)
+        if len(self.values) >= self.cap:
+            half = len(self.values) // 2
+            self.values = [(self.values[2 * i] + self.values[2 * i + 1]) / 2 for i in range(half)]
+            self.nodes = [self.nodes[2 * i + 1] for i in range(half)]
+            self.bucket *= 2
+
+
+def test_series_extend_in_batches_matches_adding_one_at_a_time():
+    rng = random.Random(3)
+    for _ in range(200):
+        cap = rng.choice([2, 3, 4, 7, 16, 64])
+        batched, reference = DecimatedSeries(cap), _OneByOneSeries(cap)
+        for _ in range(rng.randint(1, 40)):
+            values = [rng.random() for _ in range(rng.randint(0, 300))]
+            nodes = rng.randint(0, 9)
+            batched.extend(values, nodes)
+            for value in values:
+                reference.add(value, nodes)
+            assert (batched.bucket, batched.nodes) == (reference.bucket, reference.nodes)
+            assert all(abs(a - b) < 1e-9 for a, b in zip(batched.values, reference.values))
+            assert len(batched.values) == len(reference.values)
+
+
+def test_sample_extend_folds_like_add():
+    values = [random.Random(4).random() for _ in range(1000)]
+    one, batched = StreamingSample(cap=64), StreamingSample(cap=64)
+    for value in values:
+        one.add(value)
+    for start in range(0, 1000, 37):
+        batched.extend(values[start:start + 37])
+    assert batched.count == one.count == 1000
+    assert batched.histogram is not None and batched.maximum == one.maximum
+    for q in (0.05, 0.5, 0.95):  # folded at other points, yet the same buckets in the end
+        assert batched.quantile(q) == one.quantile(q)

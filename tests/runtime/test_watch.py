@@ -36,6 +36,7 @@ def test_saver_in_loop_is_top_growth_site(tf, graph, sess):
     assert "TFG101" in dict((c, m) for c, _, m in report.diagnostics)["TFG901"]
     growth = [w for w in caught if issubclass(w.category, tfguard.GraphGrowthWarning)]
     assert len(growth) == 1 and "tf.train.Saver" in str(growth[0].message)
+    assert growth[0].filename == __file__  # the warning names the user's line, not the guard's
 
 
 def test_growing_loop_slows_down_significantly(tf):
@@ -89,7 +90,7 @@ def test_seed_003_like_loop_shows_significant_slowdown(tf):
     assert report.slowdown_significant, (report.slowdown, report.to_dict()["signatures"][0]["interval"])
     assert "TFG902" in _codes(report)
     slow = [w for w in caught if issubclass(w.category, tfguard.SlowdownWarning)]
-    assert slow and __file__ in str(slow[0].message)
+    assert slow and __file__ in str(slow[0].message) and slow[0].filename == __file__
     sess.close()
 
 

@@ -219,6 +219,7 @@ class SessionWatcher:
                 watched.guard.graph.finalize()
                 watched.froze_graph = True
         if self.max_steps is not None and runs >= self.max_steps:
+            recorder.drain()  # signature counts are brought up to date when queued runs are folded
             dominant = max((sig.count for sig in recorder.signatures.values()), default=0)
             if dominant >= self.max_steps:
                 self.stopped_by_max_steps = True

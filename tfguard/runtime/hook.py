@@ -8,7 +8,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
-from tfguard.runtime.signature import run_key
+from tfguard.runtime.signature import feed_keys
 from tfguard.runtime.tf_access import tf_v1
 
 _v1 = tf_v1()
@@ -21,7 +21,7 @@ class GuardHook(_v1.train.SessionRunHook):
         self.options = validate_options(options)
         self.log = log
         self._recorder: Optional[Recorder] = None
-        self._pending: Dict[int, Tuple[Any, Any, Any, float]] = {}
+        self._pending: Dict[int, Tuple[Any, Any, float]] = {}
         self._report: Optional[Report] = None
 
     def begin(self) -> None:
@@ -43,8 +43,7 @@ class GuardHook(_v1.train.SessionRunHook):
             version = recorder.graph.version
             if version != recorder.last_version:
                 recorder.on_growth(version)
-        self._pending[get_ident()] = (args.fetches, args.feed_dict, run_key(args.fetches, args.feed_dict),
-                                      perf_counter())
+        self._pending[get_ident()] = (args.fetches, feed_keys(args.feed_dict), perf_counter())
         return None
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
@@ -53,9 +52,9 @@ class GuardHook(_v1.train.SessionRunHook):
         pending = self._pending.pop(get_ident(), None)
         if pending is None:
             return
-        fetches, feeds, key, t0 = pending
+        fetches, feeds, t0 = pending
         if get_ident() == self._recorder.thread:
-            self._recorder.record(key, fetches, feeds, t0, t1)
+            self._recorder.record(fetches, feeds, t0, t1)
         else:
             self._recorder.record_other_thread(t1 - t0)
 

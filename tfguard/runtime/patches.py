@@ -8,14 +8,16 @@ time to guards whose graph matches, and is removed when the last guard exits.
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import threading
+from contextlib import contextmanager, nullcontext
 from threading import get_ident
 from time import perf_counter
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
 from tfguard.runtime.errors import GraphFrozenError
-from tfguard.runtime.signature import LEAF_TYPES, run_key
+from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 
 _MISSING = object()
@@ -42,6 +44,49 @@ def _restore_attr(obj: Any, name: str, previous: Any) -> None:
         setattr(obj, name, previous)
 
 
+#: The parameters of ``BaseSession.run`` (and MonitoredSession.run): a `run` with exactly
+#: these is wrapped by the fast wrapper, which needs no ``*args``/``**kwargs`` packing.
+_RUN_PARAMETERS = (("fetches", _MISSING), ("feed_dict", None), ("options", None), ("run_metadata", None))
+#: A thread's sink while it runs inside Saver.save: its runs are not training steps.
+_QUIET = ()
+
+
+def _has_plain_run_signature(run: Callable) -> bool:
+    try:
+        parameters = inspect.signature(run).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    found = tuple((p.name, _MISSING if p.default is inspect.Parameter.empty else p.default)
+                  for p in parameters)
+    return found == _RUN_PARAMETERS and all(
+        p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters)
+
+
+class _FanOut:
+    """A thread's sink that hands each run on at once: to several nested guards, or to
+    guards whose graph can grow, which look for new ops after every run."""
+
+    drain_every = 1
+
+    def __init__(self, tap: "SessionTap", recorders: List[Any]) -> None:
+        self.tap = tap
+        self.recorders = tuple(recorders)
+        self.pending: List[Any] = []
+
+    def drain(self) -> None:
+        """Attribute any graph growth, then queue the pending runs on every recorder."""
+        runs, self.pending = self.pending, []
+        if self.tap.watch_growth:  # ops added since the last run were added before this one
+            self.tap.note_growth(self.recorders)
+        for rec in self.recorders:
+            rec.queue(runs)
+
+    def record(self, *args: Any, **kwargs: Any) -> None:
+        """Record one run on every recorder (see Recorder.record)."""
+        for rec in self.recorders:
+            rec.record(*args, **kwargs)
+
+
 class SessionTap:
     """Instance-level wrappers around one session's run/make_callable/partial_run."""
 
@@ -52,12 +97,26 @@ class SessionTap:
         self.graph = graph
         self.recorders: List[Any] = []
         self.by_thread: Dict[int, List[Any]] = {}
-        self.inside: Optional[int] = None
+        #: Per guarding thread, what records its runs: its one recorder, a _FanOut to
+        #: several, or _QUIET inside Saver.save. Threads not in it are "other threads".
+        self.sinks: Dict[int, Any] = {}
         #: Graph version every recorder has seen growth attributed up to (-1: check on the next run).
         self.version_seen = -1
-        #: False while the graph is finalized (by a frozen guard): it cannot grow then.
-        self.watch_growth = True
+        self._watch_growth = True
         self._saved: Dict[str, Any] = {}
+
+    @property
+    def watch_growth(self) -> bool:
+        """False while the graph is finalized (by a frozen guard): it cannot grow then."""
+        return self._watch_growth
+
+    @watch_growth.setter
+    def watch_growth(self, value: bool) -> None:
+        with _lock:
+            self._watch_growth = value
+            for thread in list(self.sinks):
+                if self.sinks[thread] is not _QUIET:
+                    self._update_sink(thread)
 
     @classmethod
     def attach(cls, session: Any, graph: Any, recorder: Any) -> "SessionTap":
@@ -71,7 +130,8 @@ class SessionTap:
             tap.recorders.append(recorder)
             tap.by_thread.setdefault(recorder.thread, []).append(recorder)
             tap.version_seen = -1
-            tap.watch_growth = True
+            tap._watch_growth = True
+            tap._update_sink(recorder.thread)
             return tap
 
     def detach(self, recorder: Any) -> None:
@@ -82,9 +142,33 @@ class SessionTap:
             owners.remove(recorder)
             if not owners:
                 del self.by_thread[recorder.thread]
+            self._update_sink(recorder.thread)
             if not self.recorders:
                 self._uninstall()
                 SessionTap._taps.pop(id(self.session), None)
+
+    def _update_sink(self, thread: int) -> None:
+        owners = self.by_thread.get(thread)
+        if not owners:
+            self.sinks.pop(thread, None)
+        elif len(owners) == 1 and not self._watch_growth:
+            self.sinks[thread] = owners[0]  # the fast path: the wrapper queues on the recorder itself
+        else:
+            self.sinks[thread] = _FanOut(self, owners)
+
+    @contextmanager
+    def quiet(self, thread: int) -> Iterator[bool]:
+        """Leave `thread`'s runs unrecorded for the block (yields whether it was recording)."""
+        sink = self.sinks.get(thread)
+        if not sink:
+            yield False
+            return
+        self.sinks[thread] = _QUIET
+        try:
+            yield True
+        finally:
+            if self.sinks.get(thread) is _QUIET:
+                self._update_sink(thread)
 
     def _install(self) -> None:
         session = self.session
@@ -102,47 +186,59 @@ class SessionTap:
         self._saved = {}
 
     def _wrap_run(self, original: Callable) -> Callable:
+        if not _has_plain_run_signature(original):
+            return self._wrap_any_run(original)
         tap = self
-        by_thread = self.by_thread
+        sinks = self.sinks
         leaf_types = LEAF_TYPES
 
-        # The hot path of the guard: keep it to a few dictionary lookups and two clock
-        # reads (bench/guard_overhead.py), with the common single-guard case unrolled.
+        # The hot path of the guard (bench/guard_overhead.py). Next to TensorFlow's own work
+        # every object and C routine it touches costs a cache miss, so it only finds the
+        # thread's sink, reads two clocks and queues the run; a leaf fetch's signature is
+        # worked out when the queue is folded (Recorder.drain), and graph growth is looked
+        # for by the sink of a graph that can grow (_FanOut).
         @functools.wraps(original)
-        def run(fetches, *args, **kwargs):
-            ident = get_ident()
-            if tap.inside == ident:
-                return original(fetches, *args, **kwargs)
-            owners = by_thread.get(ident)
-            if owners is None:
-                return tap._other_thread(original, (fetches,) + args, kwargs)
-            feeds = args[0] if args else kwargs.get("feed_dict")
-            if type(fetches) in leaf_types:  # run_key's result, without its two calls
-                key = (id(fetches), tuple(map(id, feeds))) if feeds else id(fetches)
+        def run(fetches, feed_dict=None, options=None, run_metadata=None):
+            sink = sinks.get(get_ident())
+            if not sink:  # another thread's run, or one made inside Saver.save
+                if sink is None:
+                    return tap._other_thread(original, (fetches, feed_dict, options, run_metadata), {})
+                return original(fetches, feed_dict, options, run_metadata)
+            if type(fetches) in leaf_types:
+                key, kept = None, fetches
             else:
-                key = run_key(fetches, feeds)
-            if tap.watch_growth:  # a finalized graph cannot grow: skip the version read
-                tap.note_growth(owners)
-            # No re-entry marker is set here: nothing TensorFlow does inside a run calls this
-            # session's run again; Saver.save, which does, sets ``tap.inside`` itself.
+                kept = snapshot(fetches)
+                key = fetch_key(kept)
+            try:  # signature.feed_keys, inlined
+                keys = tuple(feed_dict) if feed_dict else ()
+            except Exception:  # not a mapping: sess.run raises its own error for it
+                keys = ()
             t0 = perf_counter()
             try:
-                return original(fetches, *args, **kwargs)
+                return original(fetches, feed_dict, options, run_metadata)
             finally:
-                t1 = perf_counter()
-                if len(owners) == 1:
-                    owners[0].record(key, fetches, feeds, t0, t1)
-                else:
-                    for rec in owners:
-                        rec.record(key, fetches, feeds, t0, t1)
+                pending = sink.pending
+                pending.append((key, kept, keys, t0, perf_counter()))
+                if len(pending) >= sink.drain_every:
+                    sink.drain()
 
         return run
 
-    def note_growth(self, owners: List[Any]) -> None:
-        """Let each recorder attribute the ops added since it last looked."""
+    def _wrap_any_run(self, original: Callable) -> Callable:
+        tap = self
+
+        @functools.wraps(original)
+        def run(fetches, *args, **kwargs):
+            feeds = feed_keys(args[0] if args else kwargs.get("feed_dict"))
+            return tap._recorded_call(original, None, fetches, feeds, (fetches,) + args, kwargs)
+
+        return run
+
+    def note_growth(self, recorders: Iterable[Any]) -> None:
+        """Let each of `recorders` attribute the ops added since it last looked."""
         version = self.graph.version
         if version != self.version_seen:
-            for rec in owners:
+            for rec in recorders:
                 if version != rec.last_version:
                     rec.on_growth(version)
             self.version_seen = version
@@ -156,25 +252,22 @@ class SessionTap:
             for rec in list(self.recorders):
                 rec.record_other_thread(duration)
 
-    def _recorded_call(self, function: Callable, key: Any, fetches: Any, feeds: Any,
+    def _recorded_call(self, function: Callable, kind: Optional[str], fetches: Any, feeds: tuple,
                        args: tuple, kwargs: dict) -> Any:
-        ident = get_ident()
-        owners = self.by_thread.get(ident)
-        if self.inside == ident or not self.recorders:
+        sink = self.sinks.get(get_ident())
+        if not sink:
+            if sink is None and self.recorders:
+                return self._other_thread(function, args, kwargs)
             return function(*args, **kwargs)
-        if owners is None:
-            return self._other_thread(function, args, kwargs)
-        if self.watch_growth:
-            self.note_growth(owners)
-        self.inside = ident
+        if self._watch_growth:
+            self.note_growth(self.by_thread.get(get_ident(), ()))
         t0 = perf_counter()
         try:
-            return function(*args, **kwargs)
+            # Quiet: a callable may run through sess.run itself (TF's generic callable does).
+            with self.quiet(get_ident()):
+                return function(*args, **kwargs)
         finally:
-            t1 = perf_counter()
-            self.inside = None
-            for rec in owners:
-                rec.record(key, fetches, feeds, t0, t1)
+            sink.record(fetches, feeds, t0, perf_counter(), kind)
 
     def _wrap_make_callable(self, original: Callable) -> Callable:
         tap = self
@@ -182,12 +275,12 @@ class SessionTap:
         @functools.wraps(original)
         def make_callable(fetches, feed_list=None, *args, **kwargs):
             inner = original(fetches, feed_list, *args, **kwargs)
-            key = ("callable", run_key(fetches, feed_list))
+            feeds = tuple(feed_list) if feed_list else ()
 
             @functools.wraps(inner)
             def guarded_callable(*call_args, **call_kwargs):
                 # Stays usable after the block: with no recorders it just calls through.
-                return tap._recorded_call(inner, key, fetches, feed_list, call_args, call_kwargs)
+                return tap._recorded_call(inner, "callable", fetches, feeds, call_args, call_kwargs)
 
             return guarded_callable
 
@@ -198,8 +291,8 @@ class SessionTap:
 
         @functools.wraps(original)
         def partial_run(handle, fetches, feed_dict=None, *args, **kwargs):
-            key = ("partial_run", run_key(fetches, feed_dict))
-            return tap._recorded_call(original, key, fetches, feed_dict, (handle, fetches, feed_dict) + args, kwargs)
+            return tap._recorded_call(original, "partial_run", fetches, feed_keys(feed_dict),
+                                      (handle, fetches, feed_dict) + args, kwargs)
 
         return partial_run
 
@@ -297,16 +390,13 @@ class SaverPatch:
             # The runs Saver.save makes are not training steps: timed as save_s, kept out of
             # the step statistics (as under GuardHook, where they bypass the hooks).
             tap = SessionTap._taps.get(id(sess))
-            quiet = tap is not None and tap.session is sess and tap.inside is None
-            if quiet:
-                tap.inside = ident
+            quiet = tap.quiet(ident) if tap is not None and tap.session is sess else nullcontext()
             t0 = perf_counter()
             try:
-                return original(self, sess, *args, **kwargs)
+                with quiet:
+                    return original(self, sess, *args, **kwargs)
             finally:
                 duration = perf_counter() - t0
-                if quiet:
-                    tap.inside = None
                 for rec in recorders:
                     rec.record_save(duration)
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import time
 import warnings
-from typing import Any, Dict, Hashable, List, Optional, Tuple
+from itertools import chain, cycle, repeat
+from operator import is_, sub
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
 from tfguard.runtime.report import REPORT_VERSION, Report
-from tfguard.runtime.signature import describe_fetches, fetched_op_types
+from tfguard.runtime.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
 from tfguard.runtime.stats import (
     DEFAULT_SAMPLE_CAP,
     DEFAULT_SERIES_CAP,
@@ -22,7 +24,7 @@ from tfguard.runtime.stats import (
     StreamingSample,
     step_trend,
 )
-from tfguard.runtime.tracebacks import rule_for_api, source_line, user_and_api_from_traceback
+from tfguard.runtime.tracebacks import rule_for_api, source_line, user_and_api_from_traceback, user_stacklevel
 
 DEFAULT_OPTIONS: Dict[str, Any] = {
     "host_threshold": 0.5,  # TFG903 when the share of wall time outside sess.run reaches this
@@ -37,11 +39,14 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "max_signatures": 256,  # distinct fetch signatures kept apart; the rest share one bucket
 }
 _FIRST_CHECK = 20
-#: Runs of known signatures queued before their timings are folded into the statistics,
-#: and the most seconds of runs queued (so that slow steps still warn promptly).
+#: Most runs of known signatures queued before their timings are folded into the
+#: statistics, and the seconds of runs a batch aims at (so that slow steps still warn promptly).
 _DRAIN_EVERY = 256
 _DRAIN_SECONDS = 1.0
 _OTHER_KEY = ("tfguard", "other signatures")
+#: One queued run: (fetch key, or None for a leaf fetch keyed by identity; fetches;
+#: feed keys, empty when it fed nothing; start; end).
+QueuedRun = Tuple[Optional[Hashable], Any, tuple, float, float]
 _TOP_SITES = 3
 
 
@@ -118,7 +123,6 @@ class Recorder:
         self.mode = mode
         self.thread = thread
         self.options = options
-        self.runs = 0
         self.run_s = 0.0
         self.other_thread_runs = 0
         self.other_thread_run_s = 0.0
@@ -143,66 +147,132 @@ class Recorder:
         self._last_any_end = 0.0
         self._save_since_run = 0.0
         self._next_check = _FIRST_CHECK
-        self._pending: List[Tuple["SignatureStats", float, float]] = []
-        self._drained_at = self.t_start
+        self._folded_runs = 0
+        #: Runs not yet folded into the statistics (QueuedRun); the session wrapper
+        #: appends to it directly.
+        self.pending: List[QueuedRun] = []
+        #: Length of `pending` at which it is folded (about a second of runs).
+        self.drain_every = 1
         self._slowdown_warned = False
         self._warned_sites: set = set()
 
     # -- per-run path -------------------------------------------------------------
-    def record(self, key: Hashable, fetches: Any, feeds: Any, t0: float, t1: float) -> None:
+    @property
+    def runs(self) -> int:
+        """Runs recorded on the guarding thread so far."""
+        return self._folded_runs + len(self.pending)
+
+    def record(self, fetches: Any, feed_keys: Optional[tuple], t0: float, t1: float,
+               kind: Optional[str] = None) -> None:
         """Record one run on the guarding thread that started at t0 and ended at t1.
 
-        A run of a known signature is counted and queued; its timings are folded into
-        the statistics in batches (:meth:`drain`). Next to TensorFlow's own work each
-        object the guard touches costs a cache miss, so the per-run path touches few.
+        `feed_keys` are the keys of its feed dict (empty or None when it fed nothing), and `kind`
+        keeps runs made another way (``"callable"``, ``"partial_run"``) apart from
+        ``sess.run``. The run is only queued; the queue is folded into the statistics in
+        batches (:meth:`drain`).
         """
-        sig = self.signatures.get(key)
-        self.runs += 1
-        if sig is not None:
-            sig.count += 1
-            pending = self._pending
-            pending.append((sig, t0, t1))
-            if len(pending) >= _DRAIN_EVERY or t1 - self._drained_at >= _DRAIN_SECONDS:
-                self.drain()
-            return
-        self.drain()
-        sig = self._new_signature(key, fetches, feeds)
-        sig.count += 1
-        self._fold_run(sig, t0, t1)
-        if self.runs >= self._next_check:
-            self._check_slowdown()
+        kept = snapshot(fetches)
+        key = fetch_key(kept) if kind is None else (kind, fetch_key(kept))
+        pending = self.pending
+        pending.append((key, kept, feed_keys or (), t0, t1))
+        if len(pending) >= self.drain_every:
+            self.drain()
+
+    def queue(self, runs: List[QueuedRun]) -> None:
+        """Queue runs already in `pending` form (from a wrapper shared by nested guards)."""
+        self.pending.extend(runs)
+        if len(self.pending) >= self.drain_every:
+            self.drain()
 
     def drain(self) -> None:
         """Fold the queued runs into the statistics, in the order they ran."""
-        pending = self._pending
+        pending = self.pending
         if not pending:
             return
-        fold = self._fold_run
-        for sig, t0, t1 in pending:
-            fold(sig, t0, t1)
-        self._drained_at = pending[-1][2]
-        pending.clear()
+        self.pending = []
+        keys, fetcheses, feed_keys, starts, ends = zip(*pending)
+        sigs = self._signatures_of(keys, fetcheses, feed_keys)
+        durations = list(map(sub, ends, starts))
+        self._folded_runs += len(pending)
+        self.run_s += sum(durations)
+        version = self.last_version
+        first = sigs[0]
+        if sigs.count(first) == len(sigs):
+            self._fold_signature(first, starts, durations, version)
+        else:
+            by_signature: Dict[SignatureStats, Tuple[List[float], List[float]]] = {}
+            for sig, start, duration in zip(sigs, starts, durations):
+                group = by_signature.get(sig)
+                if group is None:
+                    group = by_signature[sig] = ([], [])
+                group[0].append(start)
+                group[1].append(duration)
+            for sig, (sig_starts, sig_durations) in by_signature.items():
+                self._fold_signature(sig, sig_starts, sig_durations, version)
+        # Start-to-start intervals and host gaps of all runs; only the first run of a
+        # batch can follow a Saver.save (record_save drains), whose time is not host time.
+        previous_ends = (self._last_any_end,) + ends[:-1]
+        gaps = list(map(sub, starts, previous_ends))
+        gaps[0] -= self._save_since_run
+        gaps = [gap if gap > 0.0 else 0.0 for gap in gaps]
+        if self._last_any_start is None:
+            intervals = list(map(sub, starts[1:], starts[:-1]))
+            gaps = gaps[1:]
+        else:
+            intervals = list(map(sub, starts, (self._last_any_start,) + starts[:-1]))
+        self.all_series.extend(intervals, version)
+        self.gap_series.extend(gaps, version)
+        # Fold about once a second: fewer runs per batch when steps are slow.
+        span = ends[-1] - (starts[0] if self._last_any_start is None else self._last_any_start)
+        per_batch = int(len(pending) * _DRAIN_SECONDS / span) if span > 0 else _DRAIN_EVERY
+        self.drain_every = max(1, min(_DRAIN_EVERY, per_batch))
+        self._last_any_start = starts[-1]
+        self._last_any_end = ends[-1]
+        self._save_since_run = 0.0
         if self.runs >= self._next_check:
             self._check_slowdown()
 
-    def _fold_run(self, sig: "SignatureStats", t0: float, t1: float) -> None:
-        duration = t1 - t0
-        self.run_s += duration
-        sig.run_time.add(duration)
-        version = self.last_version
-        last = sig.last_start
-        sig.last_start = t0
-        if last is not None:
-            interval = t0 - last
-            sig.interval.add(interval)
-            sig.series.add(interval, version)
-        last = self._last_any_start
-        self._last_any_start = t0
-        if last is not None:
-            self.all_series.add(t0 - last, version)
-            self.gap_series.add(max(0.0, t0 - self._last_any_end - self._save_since_run), version)
-        self._last_any_end = t1
-        self._save_since_run = 0.0
+    def _signatures_of(self, keys: Sequence[Optional[Hashable]], fetcheses: Sequence[Any],
+                       feed_keys: Sequence[tuple]) -> List[SignatureStats]:
+        """The signature of each queued run: its fetch structure and the identity of its feed keys.
+
+        Built with C-level iteration over the whole batch (map, count, list equality):
+        folding the queue must stay cheaper than the per-run work it saves.
+        """
+        count = len(keys)
+        first_key, first_fetches, first_feeds = keys[0], fetcheses[0], feed_keys[0]
+        if first_key is None:  # by identity (operator.is_): a tensor's == may build an op
+            same_fetches = keys.count(None) == count and all(map(is_, fetcheses, repeat(first_fetches)))
+        else:
+            same_fetches = keys.count(first_key) == count
+        if same_fetches and list(map(len, feed_keys)).count(len(first_feeds)) == count and \
+                all(map(is_, chain.from_iterable(feed_keys), cycle(first_feeds))):
+            # A training loop: every run of the batch fetched the same and fed the same keys.
+            key = (id(first_fetches) if first_key is None else first_key, tuple(map(id, first_feeds)))
+            return [self.signatures.get(key) or self._new_signature(key, first_fetches, first_feeds)] * count
+        fetch_part = [id(f) if k is None else k for k, f in zip(keys, fetcheses)]
+        full_keys = list(zip(fetch_part, map(tuple, map(map, repeat(id), feed_keys))))
+        signatures = self.signatures
+        found = list(map(signatures.get, full_keys))
+        if None in found:
+            for index, sig in enumerate(found):
+                if sig is None:
+                    key = full_keys[index]
+                    found[index] = signatures.get(key) or self._new_signature(key, fetcheses[index], feed_keys[index])
+        return found
+
+    @staticmethod
+    def _fold_signature(sig: SignatureStats, starts: Sequence[float], durations: List[float],
+                        version: int) -> None:
+        sig.count += len(durations)
+        sig.run_time.extend(durations)
+        if sig.last_start is None:
+            intervals = list(map(sub, starts[1:], starts[:-1]))
+        else:
+            intervals = list(map(sub, starts, [sig.last_start] + list(starts[:-1])))
+        sig.last_start = starts[-1]
+        sig.interval.extend(intervals)
+        sig.series.extend(intervals, version)
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by another thread (queue runners); kept out of step statistics."""
@@ -265,7 +335,7 @@ class Recorder:
                     "(static rule %s): %s" % (
                         entry.path, entry.line, source_line(entry.path, entry.line),
                         " via " + entry.api if entry.api else "", self.runs, rule, fix),
-                    GraphGrowthWarning, stacklevel=4)
+                    GraphGrowthWarning, stacklevel=user_stacklevel())
 
     # -- slowdown -----------------------------------------------------------------
     def _check_slowdown(self) -> None:
@@ -276,7 +346,8 @@ class Recorder:
         trend = step_trend(series.values, self.options["slowdown_threshold"])
         if trend.significant:
             self._slowdown_warned = True
-            warnings.warn("tfguard: " + self._slowdown_message(label, trend.slowdown), SlowdownWarning, stacklevel=4)
+            warnings.warn("tfguard: " + self._slowdown_message(label, trend.slowdown), SlowdownWarning,
+                          stacklevel=user_stacklevel())
 
     def _trend_series(self) -> Tuple[str, DecimatedSeries]:
         """The dominant signature's series when it has at least half the runs, else all runs."""

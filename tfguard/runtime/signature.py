@@ -16,6 +16,8 @@ def fetch_key(fetches: Any) -> Hashable:
     if kind is str:
         return fetches
     if kind is list or kind is tuple:
+        if all(map(LEAF_TYPES.__contains__, map(type, fetches))):  # flat: no call per element
+            return tuple(map(id, fetches))
         return tuple([fetch_key(f) for f in fetches])
     if kind is dict:
         return ("d",) + tuple([(k, fetch_key(v)) for k, v in fetches.items()])
@@ -27,11 +29,29 @@ def fetch_key(fetches: Any) -> Hashable:
     return id(fetches)
 
 
-def run_key(fetches: Any, feeds: Any) -> Hashable:
-    """Key of one run: the fetch structure and the feed keys."""
-    if feeds:
-        return (fetch_key(fetches), tuple(map(id, feeds)))
-    return fetch_key(fetches)
+def snapshot(fetches: Any) -> Any:
+    """The fetch structure as it is now, for a signature worked out later: containers are
+    copied (lists become tuples), leaves are kept, so mutating the user's list is harmless."""
+    kind = type(fetches)
+    if kind in LEAF_TYPES or kind is str:
+        return fetches
+    if kind is list or kind is tuple:
+        if all(map(LEAF_TYPES.__contains__, map(type, fetches))):
+            return tuple(fetches)
+        return tuple([snapshot(f) for f in fetches])
+    if isinstance(fetches, Mapping):
+        return {k: snapshot(v) for k, v in fetches.items()}
+    if isinstance(fetches, (list, tuple)):
+        return tuple([snapshot(f) for f in fetches])
+    return fetches
+
+
+def feed_keys(feed_dict: Any) -> tuple:
+    """The keys of a feed dict (empty for no feeds, or a feed TensorFlow itself will reject)."""
+    try:
+        return tuple(feed_dict) if feed_dict else ()
+    except Exception:  # not a mapping: sess.run raises its own error for it
+        return ()
 
 
 def _leaves(fetches: Any) -> List[Any]:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+from array import array
+from itertools import repeat
+from operator import truediv
 from typing import Dict, List, Optional, Sequence, Tuple
 
 # Exact samples kept per statistic before switching to a log-bucketed histogram.
@@ -40,15 +43,27 @@ class StreamingSample:
         if len(values) >= self.cap:
             self._fold()
 
+    def extend(self, values: Sequence[float]) -> None:
+        """Record several values at once (the same result as adding them one by one)."""
+        mine = self.values
+        mine.extend(values)
+        if len(mine) >= self.cap:
+            self._fold()
+
     def _fold(self) -> None:
+        import numpy  # a TensorFlow dependency; imported only when a long run first folds
+
+        values = numpy.frombuffer(array("d", self.values))
+        indices = (numpy.log(numpy.maximum(values, _MIN_VALUE)) * (1.0 / _LOG_BASE)).astype(numpy.int64)
+        lowest = int(indices.min())
+        counts = numpy.bincount(indices - lowest)
+        used = numpy.flatnonzero(counts)
         histogram = self.histogram if self.histogram is not None else {}
-        log, get, scale = math.log, histogram.get, 1.0 / _LOG_BASE
-        for value in self.values:
-            index = int(log(value if value > _MIN_VALUE else _MIN_VALUE) * scale)
-            histogram[index] = get(index, 0) + 1
-        self.folded_count += len(self.values)
-        self.folded_total += sum(self.values)
-        self.folded_max = max(self.folded_max, max(self.values))
+        for index, count in zip((used + lowest).tolist(), counts[used].tolist()):
+            histogram[index] = histogram.get(index, 0) + count
+        self.folded_count += len(values)
+        self.folded_total += float(values.sum())
+        self.folded_max = max(self.folded_max, float(values.max()))
         self.histogram = histogram
         self.values = []
 
@@ -108,7 +123,7 @@ class StreamingSample:
 
 
 def _bucket_index(value: float) -> int:
-    return int(math.log(max(value, _MIN_VALUE)) / _LOG_BASE)
+    return int(math.log(max(value, _MIN_VALUE)) * (1.0 / _LOG_BASE))
 
 
 def quantile_of(ordered: Sequence[float], q: float) -> Optional[float]:
@@ -146,21 +161,45 @@ class DecimatedSeries:
 
     def add(self, value: float, nodes: int) -> None:
         """Record one step's value and the graph size at that step."""
-        if self.bucket == 1:
-            values = self.values
-            values.append(value)
-            self.nodes.append(nodes)
-            if len(values) >= self.cap:
-                self._halve()
-            return
-        self._pending_sum += value
-        self._pending_count += 1
-        if self._pending_count < self.bucket:
-            return
-        self.values.append(self._pending_sum / self._pending_count)
-        self.nodes.append(nodes)
-        self._pending_sum = 0.0
-        self._pending_count = 0
+        self.extend((value,), nodes)
+
+    def extend(self, values: Sequence[float], nodes: int) -> None:
+        """Record consecutive steps' values, all taken at the same graph size.
+
+        Works on whole points at a time (list slices and `sum`), not a value at a
+        time: the guard folds its queued runs through here.
+        """
+        position, count = 0, len(values)
+        while position < count:
+            bucket = self.bucket
+            if self._pending_count:  # complete the partly filled point first
+                chunk = values[position:position + bucket - self._pending_count]
+                position += len(chunk)
+                self._pending_sum += sum(chunk)
+                self._pending_count += len(chunk)
+                if self._pending_count < bucket:
+                    return
+                self._append_points([self._pending_sum / bucket], nodes)
+                self._pending_sum, self._pending_count = 0.0, 0
+                continue
+            whole = min((count - position) // bucket, self.cap - len(self.values))
+            if whole:
+                end = position + whole * bucket
+                if bucket == 1:
+                    points = list(values[position:end])
+                else:  # sums of consecutive `bucket`-tuples, without a Python-level loop
+                    groups = zip(*[iter(values[position:end])] * bucket)
+                    points = list(map(truediv, map(sum, groups), repeat(bucket)))
+                position = end
+                self._append_points(points, nodes)
+                continue
+            chunk = values[position:]
+            position = count
+            self._pending_sum, self._pending_count = float(sum(chunk)), len(chunk)
+
+    def _append_points(self, points: List[float], nodes: int) -> None:
+        self.values.extend(points)
+        self.nodes.extend([nodes] * len(points))
         if len(self.values) >= self.cap:
             self._halve()
 

@@ -43,6 +43,20 @@ def is_library_file(filename: str) -> bool:
     return result
 
 
+def user_stacklevel() -> int:
+    """`stacklevel` for a `warnings.warn` made by the caller that names the user's line.
+
+    That is the first frame, counting out from the caller's caller, outside TensorFlow
+    and this runtime, however deep the guard's own calls are (1 if there is none).
+    """
+    frame = sys._getframe(2)
+    level = 2
+    while frame is not None and is_library_file(frame.f_code.co_filename):
+        frame = frame.f_back
+        level += 1
+    return level if frame is not None else 1
+
+
 def source_line(path: str, line: int) -> str:
     """The stripped text of `path:line`, or '' when unavailable."""
     return linecache.getline(path, line).strip()
