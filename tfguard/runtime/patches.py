@@ -17,6 +17,7 @@ from time import perf_counter
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
 from tfguard.runtime.errors import GraphFrozenError
+from tfguard.runtime.recorder import RUN_FIELDS
 from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 
@@ -62,11 +63,11 @@ def _has_plain_run_signature(run: Callable) -> bool:
         p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters)
 
 
-class _FanOut:
+class _EveryRunSink:
     """A thread's sink that hands each run on at once: to several nested guards, or to
     guards whose graph can grow, which look for new ops after every run."""
 
-    drain_every = 1
+    drain_at = RUN_FIELDS
 
     def __init__(self, tap: "SessionTap", recorders: List[Any]) -> None:
         self.tap = tap
@@ -97,7 +98,7 @@ class SessionTap:
         self.graph = graph
         self.recorders: List[Any] = []
         self.by_thread: Dict[int, List[Any]] = {}
-        #: Per guarding thread, what records its runs: its one recorder, a _FanOut to
+        #: Per guarding thread, what records its runs: its one recorder, a _EveryRunSink to
         #: several, or _QUIET inside Saver.save. Threads not in it are "other threads".
         self.sinks: Dict[int, Any] = {}
         #: Graph version every recorder has seen growth attributed up to (-1: check on the next run).
@@ -154,7 +155,7 @@ class SessionTap:
         elif len(owners) == 1 and not self._watch_growth:
             self.sinks[thread] = owners[0]  # the fast path: the wrapper queues on the recorder itself
         else:
-            self.sinks[thread] = _FanOut(self, owners)
+            self.sinks[thread] = _EveryRunSink(self, owners)
 
     @contextmanager
     def quiet(self, thread: int) -> Iterator[bool]:
@@ -193,34 +194,35 @@ class SessionTap:
         leaf_types = LEAF_TYPES
 
         # The hot path of the guard (bench/guard_overhead.py). Next to TensorFlow's own work
-        # every object and C routine it touches costs a cache miss, so it only finds the
-        # thread's sink, reads two clocks and queues the run; a leaf fetch's signature is
-        # worked out when the queue is folded (Recorder.drain), and graph growth is looked
-        # for by the sink of a graph that can grow (_FanOut).
+        # every object and C routine it touches costs a cache miss, so it reads two clocks
+        # and queues the run, and does all of it after the run, when TensorFlow has just
+        # read the fetches and the feed dict itself. A leaf fetch's signature is worked out
+        # when the queue is folded (Recorder.drain); graph growth is looked for by the sink
+        # of a graph that can grow (_EveryRunSink).
         @functools.wraps(original)
         def run(fetches, feed_dict=None, options=None, run_metadata=None):
-            sink = sinks.get(get_ident())
-            if not sink:  # another thread's run, or one made inside Saver.save
-                if sink is None:
-                    return tap._other_thread(original, (fetches, feed_dict, options, run_metadata), {})
-                return original(fetches, feed_dict, options, run_metadata)
-            if type(fetches) in leaf_types:
-                key, kept = None, fetches
-            else:
-                kept = snapshot(fetches)
-                key = fetch_key(kept)
-            try:  # signature.feed_keys, inlined
-                keys = tuple(feed_dict) if feed_dict else ()
-            except Exception:  # not a mapping: sess.run raises its own error for it
-                keys = ()
             t0 = perf_counter()
             try:
                 return original(fetches, feed_dict, options, run_metadata)
             finally:
-                pending = sink.pending
-                pending.append((key, kept, keys, t0, perf_counter()))
-                if len(pending) >= sink.drain_every:
-                    sink.drain()
+                t1 = perf_counter()
+                sink = sinks.get(get_ident())
+                if sink:
+                    if type(fetches) in leaf_types:
+                        key, kept = None, fetches
+                    else:
+                        kept = snapshot(fetches)
+                        key = fetch_key(kept)
+                    try:  # signature.feed_keys, inlined
+                        keys = tuple(feed_dict) if feed_dict else ()
+                    except Exception:  # not a mapping: sess.run has raised its own error for it
+                        keys = ()
+                    pending = sink.pending
+                    pending += (key, kept, keys, t0, t1)  # Recorder.QUEUED_RUN, flat
+                    if len(pending) >= sink.drain_at:
+                        sink.drain()
+                elif sink is None:  # another thread's run (a queue runner's); _QUIET: inside Saver.save
+                    tap.record_other_thread(t1 - t0)
 
         return run
 
@@ -243,14 +245,17 @@ class SessionTap:
                     rec.on_growth(version)
             self.version_seen = version
 
+    def record_other_thread(self, duration: float) -> None:
+        """Count a run made by a thread that no guard of this session is on."""
+        for rec in list(self.recorders):
+            rec.record_other_thread(duration)
+
     def _other_thread(self, function: Callable, args: tuple, kwargs: dict) -> Any:
         t0 = perf_counter()
         try:
             return function(*args, **kwargs)
         finally:
-            duration = perf_counter() - t0
-            for rec in list(self.recorders):
-                rec.record_other_thread(duration)
+            self.record_other_thread(perf_counter() - t0)
 
     def _recorded_call(self, function: Callable, kind: Optional[str], fetches: Any, feeds: tuple,
                        args: tuple, kwargs: dict) -> Any:

@@ -44,9 +44,10 @@ _FIRST_CHECK = 20
 _DRAIN_EVERY = 256
 _DRAIN_SECONDS = 1.0
 _OTHER_KEY = ("tfguard", "other signatures")
-#: One queued run: (fetch key, or None for a leaf fetch keyed by identity; fetches;
-#: feed keys, empty when it fed nothing; start; end).
-QueuedRun = Tuple[Optional[Hashable], Any, tuple, float, float]
+#: The fields of one queued run, in order: fetch key (None for a leaf fetch, keyed by
+#: identity), fetches, feed keys (empty when it fed nothing), start, end.
+QUEUED_RUN = ("key", "fetches", "feed_keys", "start", "end")
+RUN_FIELDS = len(QUEUED_RUN)
 _TOP_SITES = 3
 
 
@@ -148,11 +149,11 @@ class Recorder:
         self._save_since_run = 0.0
         self._next_check = _FIRST_CHECK
         self._folded_runs = 0
-        #: Runs not yet folded into the statistics (QueuedRun); the session wrapper
-        #: appends to it directly.
-        self.pending: List[QueuedRun] = []
+        #: Runs not yet folded into the statistics, RUN_FIELDS items per run, flat (see
+        #: QUEUED_RUN); the session wrapper adds to it directly.
+        self.pending: List[Any] = []
         #: Length of `pending` at which it is folded (about a second of runs).
-        self.drain_every = 1
+        self.drain_at = RUN_FIELDS
         self._slowdown_warned = False
         self._warned_sites: set = set()
 
@@ -160,7 +161,7 @@ class Recorder:
     @property
     def runs(self) -> int:
         """Runs recorded on the guarding thread so far."""
-        return self._folded_runs + len(self.pending)
+        return self._folded_runs + len(self.pending) // RUN_FIELDS
 
     def record(self, fetches: Any, feed_keys: Optional[tuple], t0: float, t1: float,
                kind: Optional[str] = None) -> None:
@@ -174,14 +175,14 @@ class Recorder:
         kept = snapshot(fetches)
         key = fetch_key(kept) if kind is None else (kind, fetch_key(kept))
         pending = self.pending
-        pending.append((key, kept, feed_keys or (), t0, t1))
-        if len(pending) >= self.drain_every:
+        pending += (key, kept, feed_keys or (), t0, t1)
+        if len(pending) >= self.drain_at:
             self.drain()
 
-    def queue(self, runs: List[QueuedRun]) -> None:
+    def queue(self, runs: List[Any]) -> None:
         """Queue runs already in `pending` form (from a wrapper shared by nested guards)."""
-        self.pending.extend(runs)
-        if len(self.pending) >= self.drain_every:
+        self.pending += runs
+        if len(self.pending) >= self.drain_at:
             self.drain()
 
     def drain(self) -> None:
@@ -190,15 +191,21 @@ class Recorder:
         if not pending:
             return
         self.pending = []
-        keys, fetcheses, feed_keys, starts, ends = zip(*pending)
+        # Flat, so that queueing a run allocates no tuple and folding reads memory in order.
+        keys, fetcheses, feed_keys, starts, ends = (pending[field::RUN_FIELDS] for field in range(RUN_FIELDS))
+        count = len(starts)
         sigs = self._signatures_of(keys, fetcheses, feed_keys)
         durations = list(map(sub, ends, starts))
-        self._folded_runs += len(pending)
+        self._folded_runs += count
         self.run_s += sum(durations)
         version = self.last_version
         first = sigs[0]
+        intervals = None
         if sigs.count(first) == len(sigs):
-            self._fold_signature(first, starts, durations, version)
+            follows_itself = first.last_start == self._last_any_start
+            sig_intervals = self._fold_signature(first, starts, durations, version)
+            if follows_itself:  # the same start-to-start intervals as over all runs
+                intervals = sig_intervals
         else:
             by_signature: Dict[SignatureStats, Tuple[List[float], List[float]]] = {}
             for sig, start, duration in zip(sigs, starts, durations):
@@ -209,23 +216,24 @@ class Recorder:
                 group[1].append(duration)
             for sig, (sig_starts, sig_durations) in by_signature.items():
                 self._fold_signature(sig, sig_starts, sig_durations, version)
-        # Start-to-start intervals and host gaps of all runs; only the first run of a
-        # batch can follow a Saver.save (record_save drains), whose time is not host time.
-        previous_ends = (self._last_any_end,) + ends[:-1]
-        gaps = list(map(sub, starts, previous_ends))
-        gaps[0] -= self._save_since_run
-        gaps = [gap if gap > 0.0 else 0.0 for gap in gaps]
+        # Start-to-start intervals and host gaps of all runs. A run starts after the
+        # previous one ended, so only the first gap of a batch needs care: it can follow a
+        # Saver.save (record_save drains), whose time is not host time.
+        gaps = list(map(sub, starts, [self._last_any_end] + ends[:-1]))
+        gaps[0] = max(0.0, gaps[0] - self._save_since_run)
         if self._last_any_start is None:
-            intervals = list(map(sub, starts[1:], starts[:-1]))
             gaps = gaps[1:]
-        else:
-            intervals = list(map(sub, starts, (self._last_any_start,) + starts[:-1]))
+        if intervals is None:
+            if self._last_any_start is None:
+                intervals = list(map(sub, starts[1:], starts[:-1]))
+            else:
+                intervals = list(map(sub, starts, [self._last_any_start] + starts[:-1]))
         self.all_series.extend(intervals, version)
         self.gap_series.extend(gaps, version)
         # Fold about once a second: fewer runs per batch when steps are slow.
         span = ends[-1] - (starts[0] if self._last_any_start is None else self._last_any_start)
-        per_batch = int(len(pending) * _DRAIN_SECONDS / span) if span > 0 else _DRAIN_EVERY
-        self.drain_every = max(1, min(_DRAIN_EVERY, per_batch))
+        per_batch = int(count * _DRAIN_SECONDS / span) if span > 0 else _DRAIN_EVERY
+        self.drain_at = RUN_FIELDS * max(1, min(_DRAIN_EVERY, per_batch))
         self._last_any_start = starts[-1]
         self._last_any_end = ends[-1]
         self._save_since_run = 0.0
@@ -263,7 +271,8 @@ class Recorder:
 
     @staticmethod
     def _fold_signature(sig: SignatureStats, starts: Sequence[float], durations: List[float],
-                        version: int) -> None:
+                        version: int) -> List[float]:
+        """Add one signature's runs; return their start-to-start intervals."""
         sig.count += len(durations)
         sig.run_time.extend(durations)
         if sig.last_start is None:
@@ -273,6 +282,7 @@ class Recorder:
         sig.last_start = starts[-1]
         sig.interval.extend(intervals)
         sig.series.extend(intervals, version)
+        return intervals
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by another thread (queue runners); kept out of step statistics."""
