@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from array import array
 from itertools import repeat
-from operator import truediv
+from operator import add, truediv
 from typing import Dict, List, Optional, Sequence, Tuple
 
 # Exact samples kept per statistic before switching to a log-bucketed histogram.
@@ -204,10 +204,9 @@ class DecimatedSeries:
             self._halve()
 
     def _halve(self) -> None:
-        values, nodes = self.values, self.nodes
-        pairs = len(values) // 2
-        self.values = [(values[2 * i] + values[2 * i + 1]) / 2.0 for i in range(pairs)]
-        self.nodes = [nodes[2 * i + 1] for i in range(pairs)]
+        values = self.values  # pairs of adjacent points, merged without a Python-level loop
+        self.values = list(map(truediv, map(add, values[0::2], values[1::2]), repeat(2.0)))
+        self.nodes = self.nodes[1::2]
         self.bucket *= 2
 
     def points(self) -> List[Tuple[int, float, int]]:
