@@ -234,3 +234,24 @@ def test_signatures_are_kept_apart_within_one_batch_of_runs(tf):
     assert counts == sorted([("y:0 <- x:0", 60), ("y:0 <- x:0, keep:0", 60), ("y:0, z:0 <- x:0", 61)] + mutated)
     for sig in guard.report.to_dict()["signatures"]:
         assert sig["interval"]["count"] == sig["count"] - 1
+
+
+def test_session_with_another_run_signature_is_recorded_through_the_generic_wrapper(tf, graph):
+    g, parts = graph
+
+    class TracingSession(tf.Session):
+        def run(self, fetches, feed_dict=None, options=None, run_metadata=None, trace=False):
+            self.traced = trace
+            return super().run(fetches, feed_dict=feed_dict, options=options, run_metadata=run_metadata)
+
+    session = TracingSession(graph=g)
+    session.run(parts["init"])
+    with tfguard.frozen(session) as guard:
+        for _ in range(3):
+            session.run(parts["step"], {parts["x"]: 1.0}, trace=True)
+        assert session.traced is True  # the extra argument reaches the session's own run
+        session.run(parts["w"])
+    assert "run" not in vars(session)
+    assert guard.report.runs == 4
+    assert guard.report.signature("step <- x:0")["count"] == 3
+    session.close()
