@@ -1,8 +1,10 @@
 """Per-run bookkeeping shared by the guard context managers and `GuardHook`.
 
-Everything on the per-run path is O(1): a dict lookup for the fetch signature, a few
-float additions, and a graph-version comparison. Attribution of graph growth and the
-trend test run only when the graph actually grew or at sparse check points.
+A run is only queued (`Recorder.pending`, appended to by the session wrapper itself);
+the queue is folded into the statistics in batches of up to 256 runs, or about a
+second of runs, where fetch signatures are worked out and timings summed with C-level
+iteration over the batch. Attribution of graph growth and the trend test run only
+when the graph actually grew or at sparse check points.
 """
 
 from __future__ import annotations
