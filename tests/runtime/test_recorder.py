@@ -1,0 +1,55 @@
+"""The recorder on synthetic runs: the queue is folded in batches and memory stays bounded."""
+
+from __future__ import annotations
+
+import threading
+import tracemalloc
+
+from tfguard.runtime.recorder import DEFAULT_OPTIONS, Recorder
+
+
+class _Graph:
+    version = 7
+
+
+class _Tensor:
+    name = "loss:0"
+
+
+def _recorder() -> Recorder:
+    return Recorder(_Graph(), "frozen", threading.get_ident(), dict(DEFAULT_OPTIONS, warn=False))
+
+
+def test_a_long_run_keeps_memory_bounded():
+    recorder, loss, placeholder = _recorder(), _Tensor(), _Tensor()
+    clock = 0.0
+    for _ in range(20000):  # past the exact-sample and series caps before measuring
+        recorder.record(loss, (placeholder,), clock, clock + 2e-4)
+        clock += 3e-4
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        for _ in range(300000):
+            recorder.record(loss, (placeholder,), clock, clock + 2e-4)
+            clock += 3e-4
+        grown = tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+    assert grown < 2_000_000, grown
+    assert recorder.runs == 320000
+    report = recorder.report().to_dict()
+    (sig,) = report["signatures"]
+    assert sig["count"] == 320000 and sig["interval"]["count"] == 319999
+    assert abs(sig["interval"]["median"] - 3e-4) < 3e-6 and abs(sig["run_time"]["median"] - 2e-4) < 2e-6
+
+
+def test_queued_runs_are_counted_before_they_are_folded():
+    recorder, loss = _recorder(), _Tensor()
+    recorder.record(loss, (), 0.0, 1e-4)
+    recorder.record(loss, (), 1e-3, 1.1e-3)  # a batch of fast runs is now being queued
+    for step in range(2, 50):
+        recorder.record(loss, (), step * 1e-3, step * 1e-3 + 1e-4)
+    assert recorder.pending and recorder.runs == 50
+    recorder.drain()
+    assert not recorder.pending and recorder.runs == 50
+    assert recorder.signatures and next(iter(recorder.signatures.values())).count == 50
