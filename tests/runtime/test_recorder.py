@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import tracemalloc
 
-from tfguard.runtime.recorder import DEFAULT_OPTIONS, Recorder
+from tfguard.runtime.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
 
 
 class _Graph:
@@ -53,3 +53,18 @@ def test_queued_runs_are_counted_before_they_are_folded():
     recorder.drain()
     assert not recorder.pending and recorder.runs == 50
     assert recorder.signatures and next(iter(recorder.signatures.values())).count == 50
+
+
+def test_slow_steps_are_folded_about_once_a_second():
+    """Steps of 0.2 ms of sess.run and 0.5 s of Python: the queue never holds more than ~2 s of runs."""
+    recorder, loss = _recorder(), _Tensor()
+    most_queued = 0
+    for step in range(40):
+        start = step * 0.5
+        recorder.record(loss, (), start, start + 2e-4)
+        most_queued = max(most_queued, len(recorder.pending) // RUN_FIELDS)
+    assert most_queued <= 2
+    fast = _recorder()
+    for step in range(2000):
+        fast.record(loss, (), step * 1e-3, step * 1e-3 + 2e-4)
+    assert fast.drain_at == 256 * RUN_FIELDS  # 1 ms steps: full batches of 256 runs

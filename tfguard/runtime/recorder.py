@@ -232,9 +232,13 @@ class Recorder:
                 intervals = list(map(sub, starts, [self._last_any_start] + starts[:-1]))
         self.all_series.extend(intervals, version)
         self.gap_series.extend(gaps, version)
-        # Fold about once a second: fewer runs per batch when steps are slow.
+        # Fold about once a second: fewer runs per batch when steps are slow. A first
+        # batch of one run has no step interval yet: the next batch is two runs.
         span = ends[-1] - (starts[0] if self._last_any_start is None else self._last_any_start)
-        per_batch = int(count * _DRAIN_SECONDS / span) if span > 0 else _DRAIN_EVERY
+        if self._last_any_start is None and count == 1:
+            per_batch = 2
+        else:
+            per_batch = int(count * _DRAIN_SECONDS / span) if span > 0 else _DRAIN_EVERY
         self.drain_at = RUN_FIELDS * max(1, min(_DRAIN_EVERY, per_batch))
         self._last_any_start = starts[-1]
         self._last_any_end = ends[-1]
