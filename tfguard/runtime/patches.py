@@ -115,8 +115,8 @@ class SessionTap:
     def watch_growth(self, value: bool) -> None:
         with _lock:
             self._watch_growth = value
-            for thread in list(self.sinks):
-                if self.sinks[thread] is not _QUIET:
+            for thread in list(self.by_thread):
+                if self.sinks.get(thread) is not _QUIET:
                     self._update_sink(thread)
 
     @classmethod
@@ -131,8 +131,7 @@ class SessionTap:
             tap.recorders.append(recorder)
             tap.by_thread.setdefault(recorder.thread, []).append(recorder)
             tap.version_seen = -1
-            tap._watch_growth = True
-            tap._update_sink(recorder.thread)
+            tap.watch_growth = True  # until the guard says its graph is finalized; sets every thread's sink
             return tap
 
     def detach(self, recorder: Any) -> None:
@@ -280,7 +279,7 @@ class SessionTap:
         @functools.wraps(original)
         def make_callable(fetches, feed_list=None, *args, **kwargs):
             inner = original(fetches, feed_list, *args, **kwargs)
-            feeds = tuple(feed_list) if feed_list else ()
+            feeds = feed_keys(feed_list)
 
             @functools.wraps(inner)
             def guarded_callable(*call_args, **call_kwargs):

@@ -176,13 +176,10 @@ class Recorder:
         """
         kept = snapshot(fetches)
         key = fetch_key(kept) if kind is None else (kind, fetch_key(kept))
-        pending = self.pending
-        pending += (key, kept, feed_keys or (), t0, t1)
-        if len(pending) >= self.drain_at:
-            self.drain()
+        self.queue((key, kept, feed_keys or (), t0, t1))
 
-    def queue(self, runs: List[Any]) -> None:
-        """Queue runs already in `pending` form (from a wrapper shared by nested guards)."""
+    def queue(self, runs: Sequence[Any]) -> None:
+        """Queue runs already in `pending` form: QUEUED_RUN fields, flat."""
         self.pending += runs
         if len(self.pending) >= self.drain_at:
             self.drain()
@@ -221,12 +218,13 @@ class Recorder:
         # Start-to-start intervals and host gaps of all runs. A run starts after the
         # previous one ended, so only the first gap of a batch needs care: it can follow a
         # Saver.save (record_save drains), whose time is not host time.
+        first_batch = self._last_any_start is None
         gaps = list(map(sub, starts, [self._last_any_end] + ends[:-1]))
         gaps[0] = max(0.0, gaps[0] - self._save_since_run)
-        if self._last_any_start is None:
+        if first_batch:
             gaps = gaps[1:]
         if intervals is None:
-            if self._last_any_start is None:
+            if first_batch:
                 intervals = list(map(sub, starts[1:], starts[:-1]))
             else:
                 intervals = list(map(sub, starts, [self._last_any_start] + starts[:-1]))
@@ -234,8 +232,8 @@ class Recorder:
         self.gap_series.extend(gaps, version)
         # Fold about once a second: fewer runs per batch when steps are slow. A first
         # batch of one run has no step interval yet: the next batch is two runs.
-        span = ends[-1] - (starts[0] if self._last_any_start is None else self._last_any_start)
-        if self._last_any_start is None and count == 1:
+        span = ends[-1] - (starts[0] if first_batch else self._last_any_start)
+        if first_batch and count == 1:
             per_batch = 2
         else:
             per_batch = int(count * _DRAIN_SECONDS / span) if span > 0 else _DRAIN_EVERY

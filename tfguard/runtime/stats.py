@@ -38,10 +38,7 @@ class StreamingSample:
 
     def add(self, value: float) -> None:
         """Record one value."""
-        values = self.values
-        values.append(value)
-        if len(values) >= self.cap:
-            self._fold()
+        self.extend((value,))
 
     def extend(self, values: Sequence[float]) -> None:
         """Record several values at once (the same result as adding them one by one)."""
