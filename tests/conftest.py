@@ -12,6 +12,14 @@ from tfguard.cli import main
 
 
 @pytest.fixture
+def empty_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder with an empty ``[tool.tfguard]`` table, made the working folder."""
+    (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
 def write() -> Callable[..., Path]:
     """Write a dedented source file (parents created) under the working folder and return its path."""
 

@@ -8,8 +8,6 @@ import pytest
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project folder with an empty ``[tool.tfguard]`` table, made the working folder."""
-    (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def project(empty_project: Path) -> Path:
+    """The shared empty project folder (tests/conftest.py), checked with the real rules."""
+    return empty_project

@@ -20,8 +20,6 @@ def speed_rules() -> Dict[str, type]:
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, speed_rules) -> Path:
-    """A project folder with an empty ``[tool.tfguard]`` table, made the working folder."""
-    (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def project(empty_project: Path, speed_rules) -> Path:
+    """The shared empty project folder, with this folder's test rules registered."""
+    return empty_project
