@@ -45,16 +45,11 @@ PREFETCHING_TRANSFORMATIONS = frozenset({
 })
 
 _MAX_DEPTH = 40
-_CACHE_ATTR = "_tfguard_datasets"
 
 
 def datasets(module: ModuleAnalysis) -> "DatasetAnalysis":
     """Return the module's memoised :class:`DatasetAnalysis`."""
-    cached = getattr(module, _CACHE_ATTR, None)
-    if cached is None:
-        cached = DatasetAnalysis(module)
-        setattr(module, _CACHE_ATTR, cached)
-    return cached
+    return module.facts("datasets", DatasetAnalysis)
 
 
 class DatasetAnalysis:

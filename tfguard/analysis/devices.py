@@ -35,7 +35,6 @@ _DEVICE = frozenset({"tensorflow.device"})
 _ENVIRONMENT_WRITES = frozenset({"os.putenv", "os.environ.setdefault", "os.environ.update"})
 _SUPERVISOR_SESSION_METHODS = frozenset({"managed_session", "prepare_or_wait_for_session"})
 _MAX_DEPTH = 12
-_CACHE_ATTR = "_tfguard_devices"
 
 
 @dataclass(frozen=True)
@@ -48,11 +47,7 @@ class SessionSite:
 
 def devices(module: ModuleAnalysis) -> "DeviceAnalysis":
     """Return the module's memoised :class:`DeviceAnalysis`."""
-    cached = getattr(module, _CACHE_ATTR, None)
-    if cached is None:
-        cached = DeviceAnalysis(module)
-        setattr(module, _CACHE_ATTR, cached)
-    return cached
+    return module.facts("devices", DeviceAnalysis)
 
 
 def is_literal_true(node: Optional[nodes.NodeNG]) -> bool:

@@ -18,16 +18,10 @@ from astroid import nodes
 from tfguard.analysis.module import ModuleAnalysis
 from tfguard.analysis.scopes import LOOPS, is_ancestor, position
 
-_CACHE_ATTR = "_tfguard_frequency"
-
 
 def frequency(module: ModuleAnalysis) -> "StepAnalysis":
     """Return the module's memoised :class:`StepAnalysis`."""
-    cached = getattr(module, _CACHE_ATTR, None)
-    if cached is None:
-        cached = StepAnalysis(module)
-        setattr(module, _CACHE_ATTR, cached)
-    return cached
+    return module.facts("frequency", StepAnalysis)
 
 
 class StepAnalysis:

@@ -13,7 +13,7 @@ It answers, once per module and memoised:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple, TypeVar
 
 from astroid import nodes
 
@@ -106,6 +106,9 @@ def describe(node: nodes.NodeNG, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_Fact = TypeVar("_Fact")
+
+
 class ModuleAnalysis:
     """Shared static facts about one parsed module; every query is memoised."""
 
@@ -127,8 +130,20 @@ class ModuleAnalysis:
         self._index: Optional[Dict[object, List[nodes.NodeNG]]] = None
         self._alias_map: Optional[Dict[str, FrozenSet[str]]] = None
         self._by_leaf: Optional[Dict[str, List[nodes.Call]]] = None
+        self._facts: Dict[str, Any] = {}
         if project is not None:
             project.register(self)
+
+    def facts(self, name: str, build: Callable[["ModuleAnalysis"], _Fact]) -> _Fact:
+        """Return ``build(self)``, built once per module and kept under ``name``.
+
+        How the analyses built on this one (datasets, devices, step frequency...) and
+        the checks keep their per-module results.
+        """
+        found = self._facts.get(name)
+        if found is None:
+            found = self._facts[name] = build(self)
+        return found
 
     # -- convenience ----------------------------------------------------------------
 

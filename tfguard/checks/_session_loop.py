@@ -68,16 +68,11 @@ class _Claim:
 #: The only node types ModuleAnalysis.build_event can return an event for.
 _BUILDING_NODES = (nodes.Call, *OPERATOR_NODES)
 
-_CACHE_ATTR = "_tfguard_session_loop_findings"
 
 
 def session_loop_findings(module: ModuleAnalysis) -> List[Finding]:
     """Return the findings of every LoopBuildRule on ``module``, computed once per module."""
-    cached = getattr(module, _CACHE_ATTR, None)
-    if cached is None:
-        cached = _compute(module)
-        setattr(module, _CACHE_ATTR, cached)
-    return cached
+    return module.facts("session_loop_findings", _compute)
 
 
 def _loop_rules() -> List[LoopBuildRule]:
