@@ -10,7 +10,7 @@ Usage::
 Measured in one run, each step in its own process (so its peak RSS is its own):
 
 * ``ast.parse`` of every file (the floor any Python linter stands on),
-* astroid parsing alone (``tfguard.parsing.parse_module``) of the files tfguard parses
+* astroid parsing alone (``tfguard.static.parsing.parse_module``) of the files tfguard parses
   (those that mention tensorflow),
 * ``tfguard check`` cold (empty cache, filled by the run) with ``-j 1`` and ``-j N``,
   and with ``--no-cache`` (the cost of writing the cache is the difference),
@@ -46,7 +46,7 @@ sys.path.insert(0, BENCH_DIR)
 
 from tf1_corpus import generate_corpus  # noqa: E402
 
-from tfguard.discovery import iter_python_files  # noqa: E402
+from tfguard.static.discovery import iter_python_files  # noqa: E402
 
 DEFAULT_FILES = 2000
 QUICK_FILES = 200
@@ -133,8 +133,8 @@ def parse_all_with_ast(files: Sequence[str]) -> int:
 
 def parse_tf_files_with_astroid(files: Sequence[str]) -> int:
     """Parse, as tfguard would, every file that mentions tensorflow; return how many."""
-    from tfguard.engine import mentions_tensorflow
-    from tfguard.parsing import ParseFailure, decode_source, parse_module
+    from tfguard.static.engine import mentions_tensorflow
+    from tfguard.static.parsing import ParseFailure, decode_source, parse_module
 
     count = 0
     for path in files:

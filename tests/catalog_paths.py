@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tfguard.registry import PARSE_ERROR_CODE, all_rules
+from tfguard.static.registry import PARSE_ERROR_CODE, all_rules
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = REPO_ROOT / "rules"

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from tfguard.finding import Finding
+from tfguard.static.finding import Finding
 
 #: One marker comment: ``# expect: CODES`` or ``# todo-expect: CODES``.
 MARKER_RE = re.compile(r"#\s*(?P<todo>todo-)?expect:(?P<codes>[^#]*)")

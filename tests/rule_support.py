@@ -7,8 +7,8 @@ from typing import Callable, Dict, Iterator, List, Sequence
 
 from astroid import nodes
 
-from tfguard.finding import ChainLink, Finding
-from tfguard.registry import Rule, all_rules
+from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.registry import Rule, all_rules
 
 
 def calls_named(analysis, name: str) -> Iterator[nodes.Call]:

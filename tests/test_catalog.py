@@ -14,9 +14,9 @@ import pytest
 
 from tests.catalog_paths import checked_codes, relative, rule_folders
 from tests.markers import finding_counts, read_markers, restrict
-from tfguard.config import Settings
-from tfguard.engine import check_source
-from tfguard.registry import all_rules
+from tfguard.static.config import Settings
+from tfguard.static.engine import check_source
+from tfguard.static.registry import all_rules
 
 FOLDER_RE = re.compile(r"(?P<code>TFG\d{3})-(?P<name>[a-z0-9]+(?:-[a-z0-9]+)*)")
 REQUIRED_SECTIONS = [

@@ -14,9 +14,9 @@ import pytest
 
 from tests.catalog_paths import checked_codes, fixture_files, relative
 from tests.markers import finding_counts, read_markers, restrict
-from tfguard.config import Settings
-from tfguard.engine import check_source
-from tfguard.registry import PARSE_ERROR_CODE
+from tfguard.static.config import Settings
+from tfguard.static.engine import check_source
+from tfguard.static.registry import PARSE_ERROR_CODE
 
 ALL_RULES = Settings(select=("ALL",))
 FIXTURES = fixture_files()

@@ -7,8 +7,8 @@ import textwrap
 import pytest
 
 import tfguard
-from tfguard.config import Settings
-from tfguard.registry import all_rules
+from tfguard.static.config import Settings
+from tfguard.static.registry import all_rules
 
 HEADER = """\
 import os

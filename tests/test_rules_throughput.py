@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 import tfguard
-from tfguard.config import Settings
+from tfguard.static.config import Settings
 
 HEADER = """\
 import time

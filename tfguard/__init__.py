@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfguard.engine import CheckResult, check_paths, check_source
-from tfguard.finding import ChainLink, Finding
+from tfguard.static.engine import CheckResult, check_paths, check_source
+from tfguard.static.finding import ChainLink, Finding
 
 __version__ = "0.1.0"
 

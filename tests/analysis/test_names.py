@@ -3,8 +3,8 @@
 import astroid
 import pytest
 
-from tfguard.analysis.module import ModuleAnalysis
-from tfguard.analysis.tfapi import canonical
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.tfapi import canonical
 
 
 def qualname_of_last_call(source: str) -> str:

@@ -4,7 +4,7 @@ import os
 import textwrap
 
 from tfguard import check_paths
-from tfguard.analysis.project import Project, find_project_root
+from tfguard.static.analysis.project import Project, find_project_root
 
 
 def write(root, files):
@@ -131,7 +131,7 @@ def test_dependencies_are_recorded(tmp_path):
         "train.py": LOOP.format(imports="import m1", call="m1.f()"),
     })
     project = Project(str(tmp_path))
-    from tfguard.engine import check_file
+    from tfguard.static.engine import check_file
 
     check_file(str(tmp_path / "train.py"), project=project)
     assert project.dependencies(str(tmp_path / "train.py")) == [str(tmp_path / "m1.py"), str(tmp_path / "m2.py")]
@@ -156,8 +156,8 @@ def test_plain_checkout_without_markers_resolves_package_imports(tmp_path):
 
 
 def test_cache_rechecks_callers_when_a_followed_module_changes(tmp_path):
-    from tfguard.cache import ResultCache
-    from tfguard.config import Settings
+    from tfguard.static.cache import ResultCache
+    from tfguard.static.config import Settings
 
     write(tmp_path, {
         "pyproject.toml": "",

@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 from tfguard import check_source as check_all_rules
-from tfguard.config import Settings
+from tfguard.static.config import Settings
 
 GRAPH_GROWTH_RULES = Settings(select=("TFG1",))
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tfguard.analysis import tfapi
+from tfguard.static.analysis import tfapi
 
 tf = pytest.importorskip("tensorflow")
 
@@ -22,8 +22,8 @@ def table_names():
 
 
 def _rule_apis():
-    from tfguard.checks._session_loop import LoopBuildRule
-    from tfguard.registry import all_rules
+    from tfguard.static.checks._session_loop import LoopBuildRule
+    from tfguard.static.registry import all_rules
 
     for rule in all_rules().values():
         if isinstance(rule, LoopBuildRule):

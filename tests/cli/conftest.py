@@ -10,8 +10,8 @@ import pytest
 from astroid import nodes
 
 from tests.rule_support import calls_named, finding_at, registered
-from tfguard.finding import ChainLink
-from tfguard.registry import Rule
+from tfguard.static.finding import ChainLink
+from tfguard.static.registry import Rule
 
 
 def _define_rules() -> List[type]:

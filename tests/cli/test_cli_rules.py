@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import tfguard
-from tfguard import catalog, cli
+from tfguard.cli import check as cli_check
+from tfguard.static import catalog
 
 
 def test_rules_table_lists_builtin_and_registered_rules(test_rules, run):
@@ -73,7 +74,7 @@ def test_unexpected_exception_is_one_line(project, run, monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("something broke")
 
-    monkeypatch.setattr(cli, "check_paths", broken)
+    monkeypatch.setattr(cli_check, "check_paths", broken)
     assert run("check") == (2, "", "tfguard: error: internal error: ValueError: something broke\n")
 
 
@@ -81,5 +82,5 @@ def test_keyboard_interrupt_exits_130(project, run, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "check_paths", interrupted)
+    monkeypatch.setattr(cli_check, "check_paths", interrupted)
     assert run("check") == (130, "", "tfguard: interrupted\n")

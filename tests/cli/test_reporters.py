@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from tfguard.engine import CheckResult, FileError
-from tfguard.finding import ChainLink, Finding
-from tfguard.reporters import REPORTERS, text
+from tfguard.static.engine import CheckResult, FileError
+from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.reporters import REPORTERS, text
 
 
 def finding(path, line, column, code, severity="error", chain=()):

@@ -8,7 +8,7 @@ import os
 import pytest
 from eco_sources import CLEAN, TRAIN
 
-from tfguard.baseline import fingerprint, scope_names
+from tfguard.static.baseline import fingerprint, scope_names
 
 
 def entries(path="b.json"):

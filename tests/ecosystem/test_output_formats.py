@@ -9,10 +9,10 @@ import jsonschema
 import pytest
 from eco_sources import CLEAN, TRAIN
 
-from tfguard.engine import CheckResult, FileError
-from tfguard.finding import ChainLink, Finding
-from tfguard.registry import all_rules
-from tfguard.reporters import github, sarif
+from tfguard.static.engine import CheckResult, FileError
+from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.registry import all_rules
+from tfguard.static.reporters import github, sarif
 
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json"
 

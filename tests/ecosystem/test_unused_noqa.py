@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tfguard.config import Settings
-from tfguard.engine import check_file, check_source
-from tfguard.registry import SuppressionRule, all_rules
-from tfguard.suppression import NoqaCode, read_suppressions
+from tfguard.static.config import Settings
+from tfguard.static.engine import check_file, check_source
+from tfguard.static.registry import SuppressionRule, all_rules
+from tfguard.static.suppression import NoqaCode, read_suppressions
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ALL = Settings(select=("ALL",))

@@ -50,7 +50,7 @@ def test_exception_keeps_traceback_and_status_then_report(train_script):
     lines = done.stderr.splitlines()
     start = lines.index("Traceback (most recent call last):")
     assert str(train_script) in lines[start + 1]  # the script's own frame first, no runner frames
-    assert "runpy" not in done.stderr and "cli_run" not in done.stderr
+    assert "runpy" not in done.stderr and "runner.py" not in done.stderr
     assert done.stderr.index("ValueError: boom from the script") < done.stderr.index("tfguard runtime report")
 
 

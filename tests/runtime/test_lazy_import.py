@@ -33,7 +33,7 @@ def test_import_cli_imports_neither_astroid_nor_tabulate():
     result = _run(
         "import sys, tfguard.cli\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'astroid', 'tabulate', 'tensorflow'}))\n"
-        "prefixes = ('tfguard.analysis', 'tfguard.checks', 'tfguard.parsing')\n"
+        "prefixes = ('tfguard.static.analysis', 'tfguard.static.checks', 'tfguard.static.parsing')\n"
         "print(sorted(m for m in sys.modules if m.startswith(prefixes)))")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["[]", "[]"]

@@ -6,7 +6,7 @@ import os
 from typing import List
 
 from tests.rule_support import calls_named, finding_at
-from tfguard.registry import Rule
+from tfguard.static.registry import Rule
 
 #: Files that never mention tensorflow are not analysed, so every test source starts with this.
 TF = "import tensorflow as tf\n"

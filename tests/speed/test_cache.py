@@ -14,8 +14,8 @@ import pytest
 from speed_rules import TF, Calls
 
 import tfguard
-from tfguard.analysis.project import find_project_root
-from tfguard.cache import (
+from tfguard.static.analysis.project import find_project_root
+from tfguard.static.cache import (
     CACHE_DIR_NAME,
     PACK_FORMAT,
     ResultCache,
@@ -25,8 +25,8 @@ from tfguard.cache import (
     ruleset_fingerprint,
     source_stamps,
 )
-from tfguard.config import Settings
-from tfguard.finding import ChainLink, Finding
+from tfguard.static.config import Settings
+from tfguard.static.finding import ChainLink, Finding
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -357,7 +357,7 @@ def test_flush_removes_only_the_old_per_file_layout(tmp_path):
 def test_fingerprint_follows_the_tfguard_sources(tmp_path):
     package = Path(tfguard.__file__).parent
     stamps = source_stamps(str(package))
-    assert any(stamp.startswith(os.path.join("checks", "")) for stamp in stamps), "the rules are covered"
+    assert any(stamp.startswith(os.path.join("static", "checks", "")) for stamp in stamps), "the rules are covered"
     module = tmp_path / "rule.py"
     module.write_text("CODE = 1\n")
     os.utime(module, ns=(1_000_000_000, 1_000_000_000))
@@ -403,7 +403,7 @@ def _age(path: Path, seconds: float = 60.0) -> None:
 
 
 def _count_reads(monkeypatch):
-    import tfguard.engine as engine
+    import tfguard.static.engine as engine
 
     reads = []
     original = engine.read_file
@@ -417,7 +417,7 @@ def _count_reads(monkeypatch):
 
 
 def test_unchanged_files_are_not_even_read_on_a_warm_run(tmp_path, monkeypatch):
-    from tfguard.engine import check_paths
+    from tfguard.static.engine import check_paths
 
     (tmp_path / "train.py").write_text(TF + "x = tf.constant(1)\nwith tf.Session() as s:\n    for i in range(3):\n"
                                       "        s.run(tf.train.Saver())\n")
@@ -438,7 +438,7 @@ def test_unchanged_files_are_not_even_read_on_a_warm_run(tmp_path, monkeypatch):
 
 
 def test_a_file_written_just_now_gets_no_time_stamp_entry(tmp_path, monkeypatch):
-    from tfguard.engine import check_paths
+    from tfguard.static.engine import check_paths
 
     (tmp_path / "plain.py").write_text("print('no graph here')\n")
     settings = Settings(root=str(tmp_path))

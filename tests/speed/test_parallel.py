@@ -7,8 +7,8 @@ import os
 
 from speed_rules import TF
 
-from tfguard.engine import check_paths
-from tfguard.workers import chunked, worth_a_pool
+from tfguard.static.engine import check_paths
+from tfguard.static.workers import chunked, worth_a_pool
 
 
 def _tree(write, files: int = 12) -> None:

@@ -1,1 +1,0 @@
-"""One rule per module; modules here are discovered by :func:`tfguard.registry.all_rules`."""

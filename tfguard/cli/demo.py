@@ -1,0 +1,169 @@
+"""``tfguard demo``: lint the bundled seed scripts, then run seed 003 and its fix under the guard."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from tfguard.cli.errors import UsageError
+
+DEMO_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "demo")
+BAD_SCRIPT = "seed003_saver_in_loop.py"
+FIXED_SCRIPT = "seed003_fixed.py"
+DEFAULT_STEPS = 60
+_MESSAGE_WIDTH = 80
+
+
+def add_parser(commands: Any) -> None:
+    """Register ``tfguard demo`` on the CLI's subcommand parsers."""
+    demo = commands.add_parser("demo", help="show the checker and the runtime guard on bundled seed scripts",
+                               description="Lint the bundled scripts that reproduce the field reports, then "
+                                           "run seed 003 (a Saver built in the training loop) and its fixed "
+                                           "twin under `tfguard run` and compare the two reports.")
+    demo.add_argument("--steps", metavar="N", default=str(DEFAULT_STEPS),
+                      help="training steps of each seed 003 run (default: %d)" % DEFAULT_STEPS)
+    demo.add_argument("--plot", metavar="DIR", help="also write step interval / graph size pictures to DIR "
+                                                    "(needs tfguard[plot])")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run ``tfguard demo``; return 0, or 2 when TensorFlow (or matplotlib for --plot) is missing."""
+    try:
+        steps = int(args.steps)
+    except ValueError:
+        steps = 0
+    if steps < 1:
+        raise UsageError("--steps needs a positive whole number, got %r" % args.steps)
+    if importlib.util.find_spec("tensorflow") is None:
+        raise UsageError("tfguard demo needs TensorFlow: pip install \"tfguard[demo]\"")
+    if args.plot:
+        if importlib.util.find_spec("matplotlib") is None:
+            raise UsageError("--plot needs matplotlib: pip install \"tfguard[plot]\"")
+        if os.path.isfile(args.plot):
+            raise UsageError("--plot %s is a file, not a folder" % args.plot)
+        os.makedirs(args.plot, exist_ok=True)
+    print("== 1. tfguard check: the bundled scripts that reproduce the field reports ==\n")
+    print(lint_table())
+    print("\n== 2. tfguard run: seed 003 (Saver built in the loop) and its fixed twin, %d steps each ==\n" % steps)
+    with tempfile.TemporaryDirectory(prefix="tfguard-demo-") as work:
+        reports = {}
+        for script in (BAD_SCRIPT, FIXED_SCRIPT):
+            reports[script] = run_guarded(script, steps, work)
+        print(comparison_table(reports[BAD_SCRIPT], reports[FIXED_SCRIPT]))
+        if args.plot:
+            from tfguard.runtime.plot import plot_report
+
+            for script, report in reports.items():
+                path = os.path.join(args.plot, script[:-3] + ".png")
+                plot_report(report, path, title="tfguard demo: %s (%d steps)" % (script, steps))
+                print("wrote %s" % path)
+    print("\nNext: tfguard check your_project/   and   tfguard run --max-steps 200 --fail-on growth train.py")
+    return 0
+
+
+def lint_table() -> str:
+    """The static findings on the bundled demo scripts, one row each."""
+    from tfguard.static.engine import check_paths
+
+    result = check_paths([DEMO_DIR])
+    rows = []
+    for finding in sorted(result.findings, key=lambda f: f.sort_key()):
+        message = finding.message.split("; ")[0]
+        if len(message) > _MESSAGE_WIDTH:
+            message = message[:_MESSAGE_WIDTH - 3] + "..."
+        rows.append(["%s:%d" % (os.path.basename(finding.path), finding.line), finding.code, message])
+    clean = sorted({os.path.basename(p) for p in _demo_scripts()} - {r[0].split(":")[0] for r in rows})
+    from tabulate import tabulate
+
+    text = tabulate(rows, headers=["where", "rule", "finding"], tablefmt="simple")
+    if clean:
+        text += "\n\nno static findings: %s" % ", ".join(clean)
+        text += "\n(seed002_input_bound.py is slow at run time: Python prepares every batch; see TFG903)" \
+            if "seed002_input_bound.py" in clean else ""
+    return text
+
+
+def _demo_scripts() -> List[str]:
+    return [os.path.join(DEMO_DIR, n) for n in os.listdir(DEMO_DIR) if n.startswith("seed") and n.endswith(".py")]
+
+
+def run_guarded(script: str, steps: int, work: str) -> Dict[str, Any]:
+    """Run one bundled script through `tfguard run --json` in a child process; return its report."""
+    output = os.path.join(work, script + ".json")
+    model_dir = os.path.join(work, script[:-3])
+    command = [sys.executable, "-W", "ignore", "-m", "tfguard", "run", "--quiet", "--json", output,
+               os.path.join(DEMO_DIR, script), "--steps", str(steps), "--model-dir", model_dir]
+    env = dict(os.environ)
+    package_root = os.path.dirname(os.path.dirname(DEMO_DIR))
+    env["PYTHONPATH"] = os.pathsep.join([package_root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    started = time.perf_counter()
+    done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0 or not os.path.exists(output):
+        tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise UsageError("the demo run of %s failed (status %d): %s" % (script, done.returncode, tail))
+    with open(output, encoding="utf-8") as handle:
+        report = json.load(handle)
+    report["demo_seconds"] = time.perf_counter() - started
+    print("ran %-26s %5.1f s  %s" % (script, report["demo_seconds"], done.stdout.strip().splitlines()[-1]))
+    return report
+
+
+def interval_edges(report: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
+    """Median step interval of the first and last 20% after warm-up (as in the slowdown ratio)."""
+    from tfguard.runtime.series import trend_series
+    from tfguard.runtime.stats import median_of, warmup_points
+
+    values = trend_series(report).values
+    body = values[warmup_points(len(values)):]
+    if not body:
+        return None, None
+    edge = max(1, -(-len(body) * 2 // 10))
+    return median_of(body[:edge]), median_of(body[-edge:])
+
+
+def _ms(value: Optional[float]) -> str:
+    return "-" if value is None else "%.1f ms" % (value * 1e3)
+
+
+def _column(report: Dict[str, Any]) -> List[str]:
+    first, last = interval_edges(report)
+    sites = report["growth_sites"]
+    if sites:
+        top = sites[0]
+        site = "%s:%d `%s` (+%d ops, %s)" % (os.path.basename(top["path"]), top["line"],
+                                             top["code"].split("  #")[0], top["ops_added"], top["rule"])
+    else:
+        site = "none"
+    slowdown = report["slowdown"]
+    trend = "-" if slowdown is None else "x%.2f%s" % (
+        slowdown, " (significant)" if report["slowdown_significant"] else " (no significant trend)")
+    dominant = report["signatures"][0]["count"] if report["signatures"] else 0
+    return [
+        str(dominant),
+        "%d -> %d (+%d)" % (report["nodes_start"], report["nodes_end"], report["nodes_added"]),
+        _ms(first), _ms(last), trend, site,
+        ", ".join(d["code"] for d in report["diagnostics"]) or "none",
+        "%d (%.1f s)" % (report["saves"], report["save_s"]),
+        "%.1f s" % report["wall_s"],
+    ]
+
+
+def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
+    """Bad and fixed seed 003 reports side by side."""
+    labels = ["training steps", "graph ops start -> end", "step interval, first 20%",
+              "step interval, last 20%", "slowdown", "top growth site", "diagnostics", "Saver.save calls (time)",
+              "guarded wall time"]
+    rows = [[label, b, f] for label, b, f in zip(labels, _column(bad), _column(fixed))]
+    from tabulate import tabulate
+
+    table = tabulate(rows, headers=["", BAD_SCRIPT, FIXED_SCRIPT], tablefmt="simple")
+    notes = ["%s  %s" % (d["code"], d["message"]) for d in bad["diagnostics"]]
+    return table + ("\n\n%s diagnostics:\n  " % BAD_SCRIPT + "\n  ".join(notes) if notes else "")

@@ -1,0 +1,58 @@
+"""The ``tfguard`` command line: one parser with a subcommand per module of this package."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Optional, Sequence
+
+from tfguard import __version__
+from tfguard.cli import check, demo, report, rules, run
+from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError
+from tfguard.static.config import ConfigError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of the ``tfguard`` command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Find TensorFlow 1.x graph-building mistakes without running the code."
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    check.add_parser(commands)
+    rules.add_parsers(commands)
+    run.add_parser(commands)
+    report.add_parser(commands)
+    demo.add_parser(commands)
+    return parser
+
+
+_COMMANDS = {"check": check.run_command, "rules": rules.run_rules, "rule": rules.run_rule,
+             "run": run.run_command, "report": report.run_command, "demo": demo.run_command}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``) and return the exit status.
+
+    Bad input ends in one ``tfguard: error:`` line and status 2, never a traceback.
+    """
+    try:
+        args = build_parser().parse_args(argv)
+        return _COMMANDS[args.command](args)
+    except (UsageError, ConfigError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FINDINGS
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:  # argparse: --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - the last guard against a traceback
+        print(f"{PROG}: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_ERROR

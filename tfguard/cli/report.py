@@ -1,0 +1,69 @@
+"""``tfguard report FILE.json``: print (and plot) a report saved by ``tfguard run --json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Dict
+
+from tfguard.cli.errors import UsageError
+
+
+def add_parser(commands: Any) -> None:
+    """Register ``tfguard report`` on the CLI's subcommand parsers."""
+    report = commands.add_parser("report", help="print (and plot) a runtime report saved as JSON",
+                                 description="Print the tables of a report written by `tfguard run --json` "
+                                             "(or a `report.to_dict()` saved as JSON).")
+    report.add_argument("file", metavar="FILE.json", help="the saved report")
+    report.add_argument("--plot", metavar="PNG", help="also draw step interval and graph size against step "
+                                                      "into this PNG file (needs tfguard[plot])")
+
+
+def load_document(path: str) -> Dict[str, Any]:
+    """Read and check a saved report; bad files raise a one-line UsageError."""
+    from tfguard.runtime.report import REPORT_VERSION
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        raise UsageError("report not found: %s" % path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError("cannot read %s: %s" % (path, getattr(exc, "strerror", None) or exc)) from None
+    except ValueError as exc:
+        raise UsageError("%s is not JSON: %s" % (path, exc)) from None
+    if not isinstance(data, dict) or data.get("version") != REPORT_VERSION:
+        raise UsageError("%s is not a tfguard runtime report (version %s)" % (path, REPORT_VERSION))
+    needed = ("runs", "signatures", "growth_sites", "diagnostics")
+    if "mode" in data and not all(key in data for key in needed):
+        raise UsageError("%s is not a complete tfguard runtime report (missing %s)" % (
+            path, ", ".join(k for k in needed if k not in data)))
+    return data
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run ``tfguard report``; return the exit status."""
+    from tfguard.runtime.runner import render_document
+
+    document = load_document(args.file)
+    if args.plot and "mode" not in document:
+        raise UsageError("%s has no session to plot" % args.file)
+    if args.plot:
+        folder = os.path.dirname(os.path.abspath(args.plot))
+        if not os.path.isdir(folder):
+            raise UsageError("cannot write --plot %s: no such folder" % args.plot)
+    print(render_document(document))
+    if args.plot:
+        from tfguard.runtime.plot import PlotUnavailable, plot_report
+
+        try:
+            title = "tfguard run " + " ".join(document["command"]) if document.get("command") else None
+            plot_report(document, args.plot, title=title)
+        except PlotUnavailable as exc:
+            raise UsageError(str(exc)) from None
+        except OSError as exc:
+            raise UsageError("cannot write %s: %s" % (args.plot, exc.strerror or exc)) from None
+        print("tfguard: wrote %s" % args.plot, file=sys.stderr)
+    return 0

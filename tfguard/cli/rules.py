@@ -1,0 +1,80 @@
+"""``tfguard rules`` and ``tfguard rule CODE``: the rule list and one rule's catalog page."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, List, Sequence
+
+from tfguard.cli.errors import EXIT_CLEAN, UsageError
+from tfguard.static.catalog import rule_readme
+from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``tfguard rules`` and ``tfguard rule`` on the CLI's subcommand parsers."""
+    rules = commands.add_parser("rules", help="list every rule")
+    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                       help="list format (default: text; markdown is the README's rule table)")
+
+    rule = commands.add_parser("rule", help="explain one rule (prints its catalog page)")
+    rule.add_argument("code", metavar="CODE", help="rule code such as TFG101, or its name")
+
+
+def rule_rows() -> List[dict]:
+    """Return one row per rule, the built-in TFG000 first, for ``tfguard rules``."""
+    rows = [dict(code=PARSE_ERROR_CODE, name=PARSE_ERROR_NAME, default_enabled=True, severity="error",
+                 summary=PARSE_ERROR_SUMMARY)]
+    for code, rule in all_rules().items():
+        rows.append(dict(code=code, name=rule.name, default_enabled=bool(rule.default_enabled),
+                         severity=rule.severity, summary=rule.summary))
+    return rows
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """Run ``tfguard rules``: a table, or JSON with ``--format json``."""
+    rows = rule_rows()
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+        return EXIT_CLEAN
+    if args.format == "markdown":
+        print(rules_markdown(rows))
+        return EXIT_CLEAN
+    from tabulate import tabulate
+
+    table = [[r["code"], r["name"], "on" if r["default_enabled"] else "off", r["severity"], r["summary"]]
+             for r in rows]
+    print(tabulate(table, headers=["code", "name", "default", "severity", "summary"]))
+    return EXIT_CLEAN
+
+
+def rules_markdown(rows: Sequence[dict]) -> str:
+    """Return the rule table of README.md, each code linked to its catalog page."""
+    lines = ["| code | name | default | severity | what it flags |", "|---|---|---|---|---|"]
+    for row in rows:
+        code = row["code"]
+        rule = all_rules().get(code)
+        link = f"[{code}](rules/{rule.catalog_slug()}/README.md)" if rule is not None else code
+        default = "on" if row["default_enabled"] else "off"
+        summary_text = row["summary"].replace("|", "\\|")
+        lines.append(f"| {link} | {row['name']} | {default} | {row['severity']} | {summary_text} |")
+    return "\n".join(lines)
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    """Run ``tfguard rule CODE``: print the rule's catalog README."""
+    wanted = args.code.strip()
+    by_name = {rule.name: code for code, rule in all_rules().items()}
+    code = by_name.get(wanted, wanted.upper())
+    if code == PARSE_ERROR_CODE or wanted == PARSE_ERROR_NAME:
+        text = rule_readme(PARSE_ERROR_CODE)
+        print(text if text is not None else f"# {PARSE_ERROR_CODE} {PARSE_ERROR_NAME}\n\n{PARSE_ERROR_SUMMARY}")
+        return EXIT_CLEAN
+    if code not in all_rules():
+        raise UsageError(f"unknown rule: {args.code} (see 'tfguard rules')")
+    text = rule_readme(code)
+    if text is None:
+        raise UsageError(f"rule {code} has no catalog page (rules/{all_rules()[code].catalog_slug()}/README.md)")
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return EXIT_CLEAN

@@ -1,0 +1,133 @@
+"""``tfguard run``: run a script or module as Python would, with every session watched."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Dict, Optional
+
+from tfguard.cli.errors import UsageError
+
+#: --fail-on names and the runtime diagnostics they stand for.
+FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
+           "saves": "TFG905"}
+
+
+def add_parser(commands: Any) -> None:
+    """Register ``tfguard run`` on the CLI's subcommand parsers."""
+    run = commands.add_parser(
+        "run", help="run a script (or -m module) with every TensorFlow session watched",
+        usage="tfguard run [options] SCRIPT [ARGS...] | tfguard run [options] -m MODULE [ARGS...]",
+        description="Run SCRIPT as `python SCRIPT ARGS...` would, guarding every tf.compat.v1 "
+                    "Session/InteractiveSession/MonitoredSession it creates (watch mode), and print the "
+                    "runtime report to stderr when it ends. Options go before SCRIPT; everything after it "
+                    "is the script's.")
+    run.add_argument("-m", dest="module", action="store_true", help="run the library module named first, "
+                     "as `python -m MODULE` would")
+    run.add_argument("--freeze-after", metavar="N", help="finalize each session's graph after its N-th run "
+                     "(a later op creation raises GraphFrozenError naming the line)")
+    run.add_argument("--max-steps", metavar="N", help="stop the program after N runs of its dominant fetch "
+                     "signature (exit status 0, report still printed)")
+    run.add_argument("--fail-on", metavar="NAMES", help="exit 1 when these diagnostics fire (comma-separated: %s)"
+                     % ", ".join("%s=%s" % item for item in FAIL_ON.items()))
+    run.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE")
+    run.add_argument("--tensorboard", metavar="LOGDIR", help="write tfguard/step_interval, tfguard/graph_ops and "
+                     "tfguard/host_fraction as TensorBoard scalars to LOGDIR")
+    run.add_argument("--tensorboard-every", metavar="N", help="with --tensorboard: also write every N runs, "
+                     "from a background thread (default: once at the end)")
+    run.add_argument("--quiet", action="store_true", help="do not print the report table")
+    run.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]",
+                     help="the script (or module with -m) and its arguments")
+
+
+def _count(value: Optional[str], option: str) -> Optional[int]:
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise UsageError("%s needs a positive whole number, got %r" % (option, value))
+    return number
+
+
+def _fail_on_codes(value: Optional[str]) -> Dict[str, str]:
+    if value is None:
+        return {}
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FAIL_ON]
+    if unknown or not names:
+        raise UsageError("--fail-on: unknown name %r (choose from %s)" % (
+            (unknown or [value])[0], ", ".join(FAIL_ON)))
+    return {name: FAIL_ON[name] for name in names}
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    if not args.target:
+        raise UsageError("tfguard run needs a script (or -m MODULE) to run")
+    if args.module:
+        import importlib.util
+
+        try:
+            found = importlib.util.find_spec(args.target[0]) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise UsageError("no module named %s" % args.target[0])
+    elif not os.path.exists(args.target[0]):
+        raise UsageError("script not found: %s" % args.target[0])
+    if args.json:
+        folder = os.path.dirname(os.path.abspath(args.json))
+        if not os.path.isdir(folder) or os.path.isdir(args.json):
+            raise UsageError("cannot write --json %s: no such folder" % args.json)
+    if args.tensorboard and os.path.isfile(args.tensorboard):
+        raise UsageError("--tensorboard %s is a file, not a folder" % args.tensorboard)
+    if args.tensorboard_every and not args.tensorboard:
+        raise UsageError("--tensorboard-every needs --tensorboard")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run ``tfguard run``; return the program's exit status (or 1 for --fail-on, 2 for usage)."""
+    freeze_after = _count(args.freeze_after, "--freeze-after")
+    max_steps = _count(args.max_steps, "--max-steps")
+    every = _count(args.tensorboard_every, "--tensorboard-every")
+    fail_on = _fail_on_codes(args.fail_on)
+    _check_paths(args)
+    from tfguard.runtime.autowatch import MaxStepsReached, SessionWatcher
+    from tfguard.runtime.runner import execute, fired_codes, render_document, run_document
+
+    watcher = SessionWatcher(freeze_after=freeze_after, max_steps=max_steps, logdir=args.tensorboard,
+                             tensorboard_every=every)
+    watcher.install()
+    try:
+        status = execute(args.target, args.module, MaxStepsReached)
+    finally:
+        sessions = watcher.finish()
+    sys.stdout.flush()
+    command = (["-m"] if args.module else []) + list(args.target)
+    if watcher.stopped_by_max_steps:
+        print("tfguard: stopped after %d steps (--max-steps)" % max_steps, file=sys.stderr)
+    if watcher.setup_error:
+        print("tfguard: could not watch sessions: %s" % watcher.setup_error, file=sys.stderr)
+    document = run_document(command, watcher, sessions, status)
+    if not args.quiet:
+        print(render_document(document), file=sys.stderr)
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as handle:
+                json.dump(document, handle, indent=1)
+                handle.write("\n")
+        except OSError as exc:
+            print("tfguard: error: cannot write %s: %s" % (args.json, exc.strerror or exc), file=sys.stderr)
+            return status or 2
+    if status == 0 and fail_on:
+        fired = fired_codes(document)
+        failing = [name for name, code in fail_on.items() if code in fired]
+        if failing:
+            print("tfguard: failing (--fail-on): %s" % ", ".join(
+                "%s (%s)" % (name, fail_on[name]) for name in failing), file=sys.stderr)
+            return 1
+    return status

@@ -1,0 +1,125 @@
+"""tf.data pipelines: which expressions are datasets, and the chain of calls that built them.
+
+A pipeline's chain is followed back from an expression to its source
+(``tf.data.TFRecordDataset(...)``, ``Dataset.from_tensor_slices(...)``) through
+method chains, parenthesised multi-line chains, reassignments
+(``ds = ds.map(f)``) and calls to functions of the same module that return a
+dataset.  Unknown links (a dataset passed in as a parameter) end the chain
+as *unknown*, and rules stay silent about it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from astroid import nodes
+
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.scopes import own_nodes
+
+#: Dataset methods that return a new dataset.
+DATASET_METHODS = frozenset({
+    "map", "batch", "padded_batch", "shuffle", "repeat", "prefetch", "filter", "interleave", "flat_map",
+    "apply", "take", "skip", "cache", "unbatch", "concatenate", "shard", "with_options", "window",
+    "enumerate", "unique", "take_while", "ignore_errors", "rebatch", "snapshot", "ragged_batch",
+    "map_with_legacy_function", "filter_with_legacy_function", "bucket_by_sequence_length",
+})
+
+#: Canonical names of calls that create a dataset.
+_SOURCE = re.compile(
+    r"^tensorflow\.data\.(Dataset\.\w+|\w+Dataset|experimental\.(\w+Dataset|make_\w+_dataset|Counter"
+    r"|sample_from_datasets|choose_from_datasets))$"
+)
+
+#: Sources whose datasets already end in a prefetch.
+PREFETCHING_SOURCES = frozenset({
+    "tensorflow.data.experimental.make_csv_dataset",
+    "tensorflow.data.experimental.make_batched_features_dataset",
+})
+
+#: Transformations for ``Dataset.apply`` that prefetch.
+PREFETCHING_TRANSFORMATIONS = frozenset({
+    "tensorflow.data.experimental.prefetch_to_device",
+    "tensorflow.data.experimental.copy_to_device",
+})
+
+_MAX_DEPTH = 40
+
+
+def datasets(module: ModuleAnalysis) -> "DatasetAnalysis":
+    """Return the module's memoised :class:`DatasetAnalysis`."""
+    return module.facts("datasets", DatasetAnalysis)
+
+
+class DatasetAnalysis:
+    """Follows tf.data pipelines of one module."""
+
+    def __init__(self, module: ModuleAnalysis) -> None:
+        self.module = module
+        self._chains: Dict[int, Optional[List[nodes.Call]]] = {}
+
+    def chain(self, expr: Optional[nodes.NodeNG], depth: int = 0) -> Optional[List[nodes.Call]]:
+        """Return the calls that built the dataset ``expr`` holds, newest first; None if not a known dataset."""
+        if expr is None or depth > _MAX_DEPTH:
+            return None
+        key = id(expr)
+        if key not in self._chains:
+            self._chains[key] = None  # cycle guard
+            self._chains[key] = self._compute(expr, depth)
+        return self._chains[key]
+
+    def is_dataset(self, expr: Optional[nodes.NodeNG]) -> bool:
+        """Return whether ``expr`` is known to hold a tf.data dataset."""
+        return self.chain(expr) is not None
+
+    def has_prefetch(self, chain: List[nodes.Call]) -> bool:
+        """Return whether a pipeline chain prefetches anywhere."""
+        for call in chain:
+            func = call.func
+            if isinstance(func, nodes.Attribute) and func.attrname == "prefetch":
+                return True
+            if isinstance(func, nodes.Attribute) and func.attrname == "apply" and call.args:
+                transformation = call.args[0]
+                if isinstance(transformation, nodes.Call):
+                    if self.module.call_named(transformation, PREFETCHING_TRANSFORMATIONS):
+                        return True
+            if self.module.call_named(call, PREFETCHING_SOURCES):
+                return True
+        return False
+
+    def _compute(self, expr: nodes.NodeNG, depth: int) -> Optional[List[nodes.Call]]:
+        if isinstance(expr, nodes.Call):
+            return self._call_chain(expr, depth)
+        if isinstance(expr, nodes.Name):
+            binding = self.module.dataflow.reaching_definition(expr)
+            if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, (nodes.Assign, nodes.AnnAssign)):
+                return self.chain(binding.parent.value, depth + 1)
+            return None
+        if isinstance(expr, nodes.NamedExpr):
+            return self.chain(expr.value, depth + 1)
+        return None
+
+    def _call_chain(self, call: nodes.Call, depth: int) -> Optional[List[nodes.Call]]:
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname in DATASET_METHODS:
+            inner = self.chain(func.expr, depth + 1)
+            if inner is not None:
+                return [call, *inner]
+        qualname = self.module.call_qualname(call)
+        if qualname is not None:
+            return [call] if _SOURCE.match(qualname) else None
+        function = self.module.called_function(call)
+        if function is None:
+            return None
+        returned = [
+            self.chain(node.value, depth + 1)
+            for node in own_nodes(function)
+            if isinstance(node, nodes.Return) and node.value is not None
+        ]
+        known = [c for c in returned if c is not None]
+        if not known:
+            return None
+        # The pipeline that lacks a prefetch decides, so a missing one is not hidden by another return.
+        known.sort(key=self.has_prefetch)
+        return [call, *known[0]]

@@ -1,0 +1,175 @@
+"""Which calls run on every training step, and which conditions are frequency guards.
+
+A *step loop* is the innermost session loop that runs ``sess.run`` in its own
+iteration (not only inside a nested loop).  A node in it runs *every step* when
+no enclosing ``if``/``elif``/``else`` (or conditional expression) inside the
+loop has a condition that can change between iterations, and no ``continue``
+above it is taken on such a condition.  Loop-invariant conditions
+(``if FLAGS.verbose:``, ``if config.dataset == 'mnist':``) and ``try``/``with``
+blocks are not guards.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Iterator, List, Optional
+
+from astroid import nodes
+
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
+
+
+def frequency(module: ModuleAnalysis) -> "StepAnalysis":
+    """Return the module's memoised :class:`StepAnalysis`."""
+    return module.facts("frequency", StepAnalysis)
+
+
+class StepAnalysis:
+    """Answers "does this node run on every step, and of which loop?" for one module."""
+
+    def __init__(self, module: ModuleAnalysis) -> None:
+        self.module = module
+        self._variant_names: Dict[int, FrozenSet[str]] = {}
+        self._direct_runs: Dict[int, List[nodes.NodeNG]] = {}
+        self._nested_session_loop: Dict[int, bool] = {}
+
+    # -- loops ----------------------------------------------------------------------
+
+    def iteration_nodes(self, loop: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+        """Yield every node one iteration of ``loop`` evaluates (nested definitions excluded)."""
+        return self.module.iteration_nodes(loop)
+
+    def direct_runs(self, loop: nodes.NodeNG) -> List[nodes.NodeNG]:
+        """Return the calls that run the graph in ``loop``'s own iterations (not in a nested loop)."""
+        key = id(loop)
+        if key not in self._direct_runs:
+            self._direct_runs[key] = [
+                node
+                for node in self.iteration_nodes(loop)
+                if self.module.run_event(node) is not None and next(self.module.enclosing_loops(node), None) is loop
+            ]
+        return self._direct_runs[key]
+
+    def _has_nested_session_loop(self, loop: nodes.NodeNG) -> bool:
+        key = id(loop)
+        if key not in self._nested_session_loop:
+            self._nested_session_loop[key] = any(
+                (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
+                or self.module.calls_step_loop(node)
+                for node in self.iteration_nodes(loop)
+            )
+        return self._nested_session_loop[key]
+
+    def step_loop(self, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """Return the step loop whose iterations run ``node`` (guarded or not), if any.
+
+        A node in an epoch loop, next to a nested step loop (or a call of a function that
+        runs one), runs once per epoch: None.
+        """
+        for loop in self.module.enclosing_loops(node):
+            if not self.module.is_session_loop(loop):
+                continue
+            if self._has_nested_session_loop(loop):
+                return None
+            if self.direct_runs(loop):
+                return loop
+        return None
+
+    def every_step_loop(self, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """Return the step loop that runs ``node`` on every iteration, unguarded; else None."""
+        loop = self.step_loop(node)
+        if loop is None or self.guard(node, loop) is not None or self._skipped_by_continue(node, loop):
+            return None
+        return loop
+
+    def loop_text(self, loop: nodes.NodeNG) -> str:
+        """Describe a loop for messages: "the `sess.run` loop at line 12"."""
+        run = self.module.loop_run(loop)
+        if run is None:
+            return f"the loop at line {loop.lineno}"
+        return f"the `{run.display}` loop at line {loop.lineno}"
+
+    # -- guards ---------------------------------------------------------------------
+
+    def guard(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """Return the innermost frequency-guard condition between ``node`` and ``loop``, if any."""
+        for test in self._branch_conditions(node, loop):
+            if self.is_frequency_guard(test, loop):
+                return test
+        return None
+
+    @staticmethod
+    def _branch_conditions(node: nodes.NodeNG, loop: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+        child, parent = node, node.parent
+        while parent is not None and parent is not loop:
+            if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+                yield parent.test
+            child, parent = parent, parent.parent
+
+    def is_frequency_guard(self, test: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
+        """Return whether condition ``test`` can change between iterations of ``loop``.
+
+        True when it calls something, or mentions the loop variable or any name
+        (or ``obj.attr``) assigned inside the loop, such as a value ``sess.run`` returned.
+        """
+        variant = self.variant_names(loop)
+        for sub in (test, *test.nodes_of_class((nodes.Call, nodes.Name, nodes.Attribute))):
+            if isinstance(sub, nodes.Call):
+                return True
+            if isinstance(sub, nodes.Name) and sub.name in variant:
+                return True
+            if isinstance(sub, nodes.Attribute) and sub.as_string() in variant:
+                return True
+        return False
+
+    def variant_names(self, loop: nodes.NodeNG) -> FrozenSet[str]:
+        """Return the names and ``obj.attr`` texts that ``loop`` (re)binds on each iteration."""
+        key = id(loop)
+        if key not in self._variant_names:
+            names = set()
+            targets = [loop.target] if isinstance(loop, (nodes.For, nodes.AsyncFor)) else []
+            for root in targets:
+                names.update(n.name for n in root.nodes_of_class(nodes.AssignName))
+            for node in self.iteration_nodes(loop):
+                if isinstance(node, nodes.AssignName):
+                    names.add(node.name)
+                elif isinstance(node, nodes.AssignAttr):
+                    names.add(node.as_string())
+                elif isinstance(node, nodes.AugAssign):
+                    names.add(node.target.as_string())
+            self._variant_names[key] = frozenset(names)
+        return self._variant_names[key]
+
+    def _skipped_by_continue(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
+        """Return whether a ``continue`` above ``node`` skips it on some iterations (or always)."""
+        here = position(node)
+        for other in self.iteration_nodes(loop):
+            if not isinstance(other, nodes.Continue) or position(other) >= here:
+                continue
+            if next(self.module.enclosing_loops(other), None) is not loop or _in_except_handler(other, loop):
+                continue
+            conditions = list(self._branch_conditions(other, loop))
+            if is_ancestor(_branch_of(other, loop), node):
+                continue  # the continue shares node's branch: node is after it, unreachable there
+            if not conditions or any(self.is_frequency_guard(test, loop) for test in conditions):
+                return True
+        return False
+
+
+def _innermost(node: nodes.NodeNG, loop: nodes.NodeNG, kind: type) -> Optional[nodes.NodeNG]:
+    """Return the innermost ancestor of class ``kind`` between ``node`` and ``loop``, if any."""
+    parent = node.parent
+    while parent is not None and parent is not loop:
+        if isinstance(parent, kind):
+            return parent
+        parent = parent.parent
+    return None
+
+
+def _in_except_handler(node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
+    return _innermost(node, loop, nodes.ExceptHandler) is not None
+
+
+def _branch_of(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """Return the innermost ``if`` statement holding ``node`` inside ``loop`` (None: the loop body)."""
+    return _innermost(node, loop, nodes.If)

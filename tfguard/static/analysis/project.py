@@ -1,0 +1,159 @@
+"""The checked project: resolving imports to its files, and analysing each file at most once.
+
+A call in a session loop to ``utils.add_summaries()`` or ``from model import
+accuracy`` is followed into the project's other files.  Imports resolve the
+way Python would for a script in the project: relative to the importing file's
+folder first, then the project root and its ``src/`` folder.  Nothing outside
+the project root is ever read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set
+
+from astroid import nodes
+
+from tfguard.static.parsing import ParseFailure, decode_source, parse_module
+from tfguard.static.project_root import ROOT_MARKERS, find_project_root, package_base  # noqa: F401 - ROOT_MARKERS re-exported
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tfguard.static.analysis.module import ModuleAnalysis
+
+#: How many followed (not checked) modules stay parsed at once.
+MAX_CACHED_MODULES = 32
+
+
+class Project:
+    """Resolves project imports to files and holds their analyses, keyed by absolute path."""
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.abspath(root)
+        self.search_paths: List[str] = [self.root]
+        src = os.path.join(self.root, "src")
+        if os.path.isdir(src):
+            self.search_paths.append(src)
+        self._followed: "OrderedDict[str, Optional[ModuleAnalysis]]" = OrderedDict()
+        self._by_module: Dict[int, "ModuleAnalysis"] = {}
+        self._imports: Dict[str, Set[str]] = {}
+
+    @classmethod
+    def for_paths(cls, paths: Iterable[str]) -> "Project":
+        """Return the project containing the first of ``paths`` (the working folder if none)."""
+        first = next(iter(paths), ".")
+        return cls(find_project_root(first))
+
+    # -- registration ---------------------------------------------------------------
+
+    def register(self, analysis: "ModuleAnalysis") -> None:
+        """Make ``analysis`` known, so nodes of its module can be traced back to it."""
+        self._by_module[id(analysis.module)] = analysis
+
+    def release(self, analysis: "ModuleAnalysis") -> None:
+        """Forget a checked file's analysis once its findings are out."""
+        self._by_module.pop(id(analysis.module), None)
+
+    def owner(self, node: nodes.NodeNG) -> Optional["ModuleAnalysis"]:
+        """Return the analysis of the module ``node`` belongs to, if the project holds it."""
+        return self._by_module.get(id(node.root()))
+
+    # -- imports --------------------------------------------------------------------
+
+    def resolve(self, modname: str, importer: str, level: int = 0) -> Optional[str]:
+        """Return the project file that ``import modname`` in ``importer`` loads, if any."""
+        parts = [p for p in modname.split(".") if p] if modname else []
+        importer_dir = os.path.dirname(os.path.abspath(importer))
+        if level:
+            base = importer_dir
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            bases = [base]
+        else:
+            if not parts:
+                return None
+            bases = [importer_dir, package_base(importer_dir), *self.search_paths]
+        for base in bases:
+            found = _module_file(base, parts)
+            if found is not None and self._inside(found):
+                self._imports.setdefault(os.path.abspath(importer), set()).add(found)
+                return found
+        return None
+
+    def analysis(self, path: str) -> Optional["ModuleAnalysis"]:
+        """Return the analysis of a project file, parsing it on first use (None if unreadable)."""
+        from tfguard.static.analysis.module import ModuleAnalysis
+
+        path = os.path.abspath(path)
+        if path in self._followed:
+            self._followed.move_to_end(path)
+            return self._followed[path]
+        self._followed[path] = None  # an import cycle sees "unknown" while parsing
+        analysis: Optional[ModuleAnalysis] = None
+        try:
+            with open(path, "rb") as handle:
+                source = decode_source(handle.read())
+            analysis = ModuleAnalysis(parse_module(source, path), self.display_path(path), project=self)
+        except (OSError, ParseFailure, RecursionError):
+            analysis = None
+        self._remember(path, analysis)
+        return analysis
+
+    def checked_analysis(self, path: str, source: str) -> Optional["ModuleAnalysis"]:
+        """Return the analysis made earlier in this run of a file now checked, if it fits.
+
+        A file often gets parsed as another file's import before its own turn comes;
+        its analysis is reused when it was built from the same text under the same
+        displayed path.
+        """
+        analysis = self._followed.get(os.path.abspath(path))
+        if analysis is None or analysis.path != path or analysis.module.file_bytes != source.encode("utf-8"):
+            return None
+        self._followed.move_to_end(os.path.abspath(path))
+        return analysis
+
+    def adopt(self, analysis: "ModuleAnalysis") -> None:
+        """Keep a checked file's analysis, so files checked later that import it need not parse it again."""
+        self._remember(os.path.abspath(analysis.module.file or analysis.path), analysis)
+
+    def _remember(self, path: str, analysis: Optional["ModuleAnalysis"]) -> None:
+        self._followed[path] = analysis
+        self._followed.move_to_end(path)
+        if analysis is not None:
+            self.register(analysis)
+        while len(self._followed) > MAX_CACHED_MODULES:
+            _, dropped = self._followed.popitem(last=False)
+            if dropped is not None:
+                self.release(dropped)
+
+    def dependencies(self, path: str) -> List[str]:
+        """Return every project file whose content the analysis of ``path`` has looked into so far."""
+        start = os.path.abspath(path)
+        seen: Set[str] = set()
+        stack = [start]
+        while stack:
+            for dep in self._imports.get(stack.pop(), ()):
+                if dep not in seen and dep != start:
+                    seen.add(dep)
+                    stack.append(dep)
+        return sorted(seen)
+
+    def display_path(self, path: str) -> str:
+        """Return ``path`` relative to the working folder when it is below it, else absolute."""
+        rel = os.path.relpath(path)
+        return path if rel.startswith("..") else rel
+
+    def _inside(self, path: str) -> bool:
+        return os.path.commonpath([self.root, path]) == self.root
+
+
+def _module_file(base: str, parts: List[str]) -> Optional[str]:
+    target = os.path.join(base, *parts)
+    if parts:
+        candidate = target + ".py"
+        if os.path.isfile(candidate):
+            return os.path.abspath(candidate)
+    init = os.path.join(target, "__init__.py")
+    if os.path.isfile(init):
+        return os.path.abspath(init)
+    return None

@@ -1,0 +1,42 @@
+"""TFG204: ``Dataset.map`` / ``interleave`` without ``num_parallel_calls``."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from astroid import nodes
+
+from tfguard.static.analysis.datasets import datasets
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.checks._node_rule import NodeRule
+from tfguard.static.finding import Finding
+
+#: Position of ``num_parallel_calls`` among each method's positional parameters.
+PARALLEL_ARG_INDEX = {"map": 1, "interleave": 3}
+
+
+class DatasetMapSerial(NodeRule):
+    """Without ``num_parallel_calls`` the function runs on one element at a time, on one CPU thread."""
+
+    code = "TFG204"
+    name = "dataset-map-serial"
+    severity = "warning"
+    summary = "`Dataset.map()` / `interleave()` without `num_parallel_calls` processes one element at a time"
+
+    def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """Report ``.map``/``.interleave`` calls on a known dataset that set no ``num_parallel_calls``."""
+        pipelines = datasets(module)
+        for call in module.nodes_of(nodes.Call):
+            func = call.func
+            if not isinstance(func, nodes.Attribute) or func.attrname not in PARALLEL_ARG_INDEX:
+                continue
+            if any(k.arg == "num_parallel_calls" for k in call.keywords or ()):
+                continue
+            if len(call.args) > PARALLEL_ARG_INDEX[func.attrname] or not pipelines.is_dataset(func.expr):
+                continue
+            function = call.args[0].as_string() if call.args else "its function"
+            yield self.finding(
+                module, call,
+                f"`.{func.attrname}({function})` runs on one element at a time, on one CPU thread, while the "
+                "GPU waits; pass `num_parallel_calls=tf.data.experimental.AUTOTUNE` (or the number of CPU cores)",
+            )

@@ -1,0 +1,81 @@
+"""TFG205: a tf.data pipeline consumed with no ``prefetch``."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, Iterator, Tuple
+
+from astroid import nodes
+
+from tfguard.static.analysis.datasets import datasets
+from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.scopes import FUNCTIONS, own_nodes
+from tfguard.static.checks._node_rule import NodeRule
+from tfguard.static.finding import Finding
+
+ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+ITERATOR_FUNCTIONS = frozenset({
+    "tensorflow.data.make_one_shot_iterator", "tensorflow.data.make_initializable_iterator",
+})
+
+
+class DatasetNoPrefetch(NodeRule):
+    """Without a prefetch the GPU idles while the CPU prepares each next batch."""
+
+    code = "TFG205"
+    name = "dataset-no-prefetch"
+    severity = "warning"
+    summary = "a tf.data pipeline is consumed without `.prefetch()`, so input and training never overlap"
+
+    def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """Report each place a known pipeline without a prefetch is consumed."""
+        pipelines = datasets(module)
+        for report_at, consumed, how in _consumers(module).values():
+            chain = pipelines.chain(consumed)
+            if chain is None or pipelines.has_prefetch(chain):
+                continue
+            source = chain[-1]
+            yield self.finding(
+                module, report_at,
+                f"{how} the tf.data pipeline started at line {source.lineno} (`{describe(source)}`), which has "
+                "no `.prefetch()`: the GPU waits while the CPU prepares each batch; end the pipeline with "
+                "`.prefetch(tf.data.experimental.AUTOTUNE)`",
+            )
+
+
+def _consumers(module: ModuleAnalysis) -> Dict[int, Tuple[nodes.NodeNG, nodes.NodeNG, str]]:
+    """Return (node to report, dataset expression, verb phrase) for every consuming site, by node id."""
+    found: Dict[int, Tuple[nodes.NodeNG, nodes.NodeNG, str]] = {}
+    for call in module.nodes_of(nodes.Call):
+        func = call.func
+        if call.args and module.call_named(call, ITERATOR_FUNCTIONS):
+            found[id(call)] = (call, call.args[0], f"`{describe(call)}` consumes")
+        elif isinstance(func, nodes.Attribute) and func.attrname in ITERATOR_METHODS:
+            found[id(call)] = (call, func.expr, f"`{describe(call)}` consumes")
+        elif isinstance(func, nodes.Attribute) and func.attrname in ("make_initializer", "fit") and (
+            call.args or any(k.arg == "x" for k in call.keywords or ())
+        ):
+            data = call.args[0] if call.args else next(k.value for k in call.keywords if k.arg == "x")
+            found[id(call)] = (call, data, f"`{describe(call)}` consumes")
+        for keyword in call.keywords or ():
+            if keyword.arg == "input_fn":
+                for node, expr in _returned(module, keyword.value):
+                    found[id(node)] = (node, expr, "this `input_fn` returns")
+    for function in module.nodes_of(*FUNCTIONS):
+        if "input_fn" in function.name:
+            for node, expr in _returned(module, function):
+                found[id(node)] = (node, expr, f"`{function.name}` returns")
+    return found
+
+
+def _returned(module: ModuleAnalysis, function: nodes.NodeNG) -> Iterator[Tuple[nodes.NodeNG, nodes.NodeNG]]:
+    """Yield (return statement, returned expression) of a local function, a lambda, or a name bound to one."""
+    if isinstance(function, nodes.Lambda):
+        yield function.body, function.body
+        return
+    if isinstance(function, nodes.Name):
+        value = module.value(function)
+        function = value.node if value is not None and value.kind == "function" else None
+    if isinstance(function, FUNCTIONS):
+        for node in own_nodes(function):
+            if isinstance(node, nodes.Return) and node.value is not None:
+                yield node, node.value

@@ -1,0 +1,39 @@
+"""TFG301: ops pinned to a GPU, and a session without ``allow_soft_placement=True``."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from tfguard.static.analysis.devices import devices
+from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.checks._node_rule import NodeRule
+from tfguard.static.finding import Finding
+
+
+class GpuWithoutSoftPlacement(NodeRule):
+    """A hard GPU pin fails on a machine with fewer GPUs, or for an op with no GPU kernel."""
+
+    code = "TFG301"
+    name = "gpu-without-soft-placement"
+    severity = "warning"
+    summary = "ops pinned to a GPU while the module's session lacks `allow_soft_placement=True`"
+
+    def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """Report each GPU pin when some session of the module is created without soft placement."""
+        facts = devices(module)
+        lacking = []
+        for session in facts.sessions():
+            options = facts.config_options(session.config)
+            if options is not None and not facts.sets_option(options, "allow_soft_placement"):
+                lacking.append(session)
+        if not lacking:
+            return
+        session = lacking[0].node
+        for pin in facts.gpu_pins():
+            yield self.finding(
+                module, pin,
+                f"`{describe(pin)}` pins ops to `{facts.gpu_pin(pin)}`, but `{describe(session)}` at line "
+                f"{session.lineno} is created without `allow_soft_placement=True`: on a machine without that GPU, "
+                "or for an op with no GPU kernel, it fails with \"Could not satisfy explicit device "
+                "specification\"; pass `config=tf.ConfigProto(allow_soft_placement=True)`",
+            )

@@ -1,0 +1,20 @@
+"""TFG103: a variable initializer op built on every iteration of a session loop."""
+
+from tfguard.static.checks._session_loop import LoopBuildRule
+
+
+class InitializerInSessionLoop(LoopBuildRule):
+    """Initializer ops group one assign per variable; building them per step grows the graph fast."""
+
+    code = "TFG103"
+    name = "initializer-in-session-loop"
+    summary = "variable initializer op built inside a loop that runs the graph"
+    apis = frozenset({
+        "tensorflow.global_variables_initializer",
+        "tensorflow.local_variables_initializer",
+        "tensorflow.variables_initializer",
+        "tensorflow.tables_initializer",
+    })
+    priority = 60
+    effect = "builds a new initializer op"
+    fix = "build the initializer once, before the loop (and usually run it only once)"

@@ -1,0 +1,344 @@
+"""The static checker's entry points: check one source text, or files and folders."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from tfguard.static.cache import Dependency, ResultCache, content_hash, hash_dependencies
+from tfguard.static.config import Settings
+from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files
+from tfguard.static.finding import Finding
+from tfguard.static.project_root import find_project_root
+from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
+from tfguard.static.workers import map_in_processes, worth_a_pool
+
+# astroid and everything built on it (parsing, analysis, the rules) is imported
+# only when a file has to be analysed: a run served from the cache never needs it.
+if TYPE_CHECKING:  # pragma: no cover
+    from tfguard.static.analysis.module import ModuleAnalysis
+    from tfguard.static.analysis.project import Project
+    from tfguard.static.parsing import ParseFailure
+    from tfguard.static.suppression import SuppressionAudit
+
+#: Files that never mention this are not analysed: they cannot build TF graphs.
+TF_MARKER = "tensorflow"
+TF_MARKER_BYTES = TF_MARKER.encode("ascii")
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file that could not be checked because of an internal or I/O error."""
+
+    path: str
+    message: str
+
+
+@dataclass
+class CheckResult:
+    """Everything one run of the checker found."""
+
+    findings: List[Finding] = field(default_factory=list)
+    errors: List[FileError] = field(default_factory=list)
+    files_checked: int = 0
+
+
+def parse_error_finding(path: str, failure: ParseFailure) -> Finding:
+    """Return the TFG000 finding for a file that does not parse."""
+    return Finding(
+        path=path,
+        line=failure.line,
+        column=failure.column,
+        end_line=failure.line,
+        end_column=failure.column,
+        code=PARSE_ERROR_CODE,
+        name=PARSE_ERROR_NAME,
+        severity="error",
+        message=f"cannot parse this file: {failure.reason}",
+    )
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """The findings of one file, and the other project files its analysis read.
+
+    ``dependencies`` lists the paths of the other files whose content went into
+    the findings (modules followed across imports); a cached result of this file
+    is only valid while they are unchanged.
+    """
+
+    findings: Tuple[Finding, ...]
+    dependencies: Tuple[str, ...] = ()
+
+
+def mentions_tensorflow(data: bytes) -> bool:
+    """Return whether file bytes mention TensorFlow at all; files that do not are never parsed.
+
+    The test runs on the raw bytes, before decoding: every encoding Python
+    accepts for source code writes ASCII letters as ASCII bytes.
+    """
+    return TF_MARKER_BYTES in data
+
+
+def check_source(
+    source: str, path: str = "<string>", settings: Optional[Settings] = None, project: Optional[Project] = None
+) -> List[Finding]:
+    """Check one module's source text and return its findings, sorted.
+
+    The source is parsed, never imported or executed.  A file that does not
+    parse yields a single TFG000 finding.  With a ``project``, calls into the
+    project's other files are followed (see :class:`~tfguard.static.analysis.project.Project`).
+    """
+    return list(_check_text(source, path, settings or Settings(), project).findings)
+
+
+def _check_text(source: str, path: str, settings: Settings, project: Optional[Project] = None) -> FileCheck:
+    from tfguard.static.analysis.module import ModuleAnalysis
+    from tfguard.static.parsing import ParseFailure, parse_module
+    from tfguard.static.suppression import SuppressionAudit, apply_suppressions, read_suppressions
+
+    if TF_MARKER not in source:
+        return FileCheck(())
+    suppressions = read_suppressions(source)
+    if suppressions.skip_file:
+        return FileCheck(())
+    dependencies: Tuple[str, ...] = ()
+    analysis = project.checked_analysis(path, source) if project is not None else None
+    try:
+        if analysis is None:
+            analysis = ModuleAnalysis(parse_module(source, path), path, project)
+    except ParseFailure as failure:
+        kept = [f for f in [parse_error_finding(path, failure)] if settings.is_enabled(f.code, path)]
+    else:
+        try:
+            kept = [f for f in _run_rules(analysis, path, settings) if settings.is_enabled(f.code, path)]
+            if project is not None:
+                dependencies = tuple(project.dependencies(path))
+        finally:
+            if project is not None:
+                project.adopt(analysis)
+        audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
+        kept.extend(_run_suppression_rules(audit))
+    findings = tuple(sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key))
+    return FileCheck(findings, dependencies)
+
+
+def _run_rules(analysis: ModuleAnalysis, path: str, settings: Settings) -> Iterable[Finding]:
+    for code, rule in all_rules().items():
+        if settings.is_enabled(code, path) and not isinstance(rule, SuppressionRule):
+            yield from rule.check(analysis)
+
+
+def _run_suppression_rules(audit: SuppressionAudit) -> Iterable[Finding]:
+    for code, rule in all_rules().items():
+        if isinstance(rule, SuppressionRule) and audit.is_enabled(code):
+            yield from rule.check_suppressions(audit)
+
+
+def check_bytes(
+    data: bytes, path: str, settings: Optional[Settings] = None, project: Optional[Project] = None
+) -> FileCheck:
+    """Check the bytes of one file; undecodable bytes yield a TFG000 finding."""
+    from tfguard.static.parsing import ParseFailure, decode_source
+
+    settings = settings or Settings()
+    if not mentions_tensorflow(data):
+        return FileCheck(())
+    try:
+        source = decode_source(data)
+    except ParseFailure as failure:
+        finding = parse_error_finding(path, failure)
+        return FileCheck((finding,) if settings.is_enabled(finding.code, path) else ())
+    return _check_text(source, path, settings, project)
+
+
+def read_file(path: str) -> bytes:
+    """Return the bytes of ``path`` (raises OSError)."""
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def check_file(path: str, settings: Optional[Settings] = None, project: Optional[Project] = None) -> List[Finding]:
+    """Read and check one file; undecodable bytes yield a TFG000 finding."""
+    return list(check_bytes(read_file(path), path, settings, project).findings)
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    """What checking one file produced, as passed back from a worker process.
+
+    ``content_hash`` identifies the bytes that were checked (None when the file
+    could not be read); ``dependencies`` pairs each other file the analysis read
+    with its content hash; ``error`` is set instead of findings when the file
+    could not be checked, and such an outcome is never cached.
+    """
+
+    path: str
+    content_hash: Optional[str]
+    findings: Tuple[Finding, ...] = ()
+    dependencies: Tuple[Dependency, ...] = ()
+    error: Optional[str] = None
+
+
+def check_one(
+    path: str, settings: Settings, data: Optional[bytes] = None, project: Optional[Project] = None
+) -> FileOutcome:
+    """Check one file (reading it unless ``data`` is given); failures become ``error``, never exceptions."""
+    try:
+        if data is None:
+            data = read_file(path)
+    except OSError as exc:
+        return FileOutcome(path, None, error=f"cannot read: {exc.strerror or exc}")
+    digest = content_hash(data)
+    try:
+        checked = check_bytes(data, path, settings, project)
+        dependencies = hash_dependencies(checked.dependencies)
+    except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
+        return FileOutcome(path, digest, error=f"internal error: {type(exc).__name__}: {exc}")
+    return FileOutcome(path, digest, checked.findings, dependencies)
+
+
+#: The settings and project of the run a worker process serves, set once by :func:`_start_worker`.
+_worker_settings: Optional[Settings] = None
+_worker_project: Optional[Project] = None
+
+
+def _start_worker(settings: Settings, project_root: str) -> None:
+    global _worker_settings, _worker_project
+    from tfguard.static.analysis.project import Project
+
+    _worker_settings = settings
+    _worker_project = Project(project_root)
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+
+def _check_chunk(paths: List[str]) -> List[FileOutcome]:
+    assert _worker_settings is not None, "worker started without settings"
+    return [check_one(path, _worker_settings, project=_worker_project) for path in paths]
+
+
+def _lost_outcome(path: str, exc: BaseException) -> FileOutcome:
+    return FileOutcome(path, None, error=f"internal error: the worker process stopped ({type(exc).__name__}: {exc})")
+
+
+def check_paths(
+    paths: Iterable[str],
+    settings: Optional[Settings] = None,
+    force_exclude: bool = False,
+    jobs: int = 1,
+    cache: Optional[ResultCache] = None,
+) -> CheckResult:
+    """Check every Python file under ``paths``; one file's failure never stops the others.
+
+    With ``jobs`` > 1 and enough files, files are checked in that many worker
+    processes; the result is the same as with ``jobs=1``.  With a ``cache``,
+    files whose content, settings and dependencies are unchanged are not
+    checked again, and newly checked files are stored; the cache is flushed
+    (written to disk) once, when the run ends.  Files that never mention
+    tensorflow are read but not parsed.
+
+    Raises FileNotFoundError for a path that does not exist.
+    """
+    settings = settings or Settings()
+    paths = list(paths)
+    for path in paths:
+        if not os.path.exists(path):
+            raise FileNotFoundError(path)
+    exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
+    root = settings.root or None
+    try:
+        with fewer_garbage_collections():
+            return _check_files(iter_python_files(paths, exclude, force_exclude=force_exclude, root=root),
+                                find_project_root(paths[0] if paths else "."), settings, jobs, cache)
+    finally:
+        if cache is not None:
+            cache.flush()
+
+
+#: Allocations between two young-generation collections while checking (Python's default is 700).
+GC_YOUNG_THRESHOLD = 100_000
+
+
+@contextlib.contextmanager
+def fewer_garbage_collections() -> Iterator[None]:
+    """Collect garbage less often for the length of a check, then restore the thresholds.
+
+    Parse trees are large graphs of small objects that live a file long; with
+    Python's default thresholds the collector runs every 700 allocations and
+    checking spends about a third of its time in it (measured by bench/lint_speed.py).
+    Trees are still freed: by the next, rarer collection.
+    """
+    previous = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *previous[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+
+
+def _check_files(
+    files: Iterable[str], project_root: str, settings: Settings, jobs: int, cache: Optional[ResultCache]
+) -> CheckResult:
+    result = CheckResult()
+    project: Optional[Project] = None  # built (importing astroid) only when a file has to be checked
+    pending: List[Tuple[int, str]] = []
+    outcomes: List[FileOutcome] = []
+    stats: Dict[str, os.stat_result] = {}
+    for path in files:
+        result.files_checked += 1
+        try:
+            if cache is not None:
+                stats[path] = stat = os.stat(path)
+                cached = cache.lookup_unchanged(path, stat)
+                if cached is not None:
+                    result.findings.extend(cached)
+                    continue
+            data = read_file(path)
+        except OSError as exc:
+            result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
+            continue
+        if not mentions_tensorflow(data):
+            if cache is not None:
+                cache.store(path, content_hash(data), (), (), stats.get(path))
+            continue
+        if cache is not None:
+            cached = cache.lookup(path, content_hash(data), stats.get(path))
+            if cached is not None:
+                result.findings.extend(cached)
+                continue
+        if jobs > 1:
+            pending.append((len(data), path))
+        else:
+            if project is None:
+                project = _project(project_root)
+            outcomes.append(check_one(path, settings, data, project))
+    if pending:
+        pending.sort(key=lambda item: (-item[0], item[1]))  # largest first: the slowest files start early
+        todo = [path for _, path in pending]
+        if worth_a_pool(len(todo), jobs):
+            worker_args = (settings, project_root)
+            outcomes.extend(map_in_processes(_check_chunk, todo, jobs, _lost_outcome, _start_worker, worker_args))
+        else:
+            if project is None:
+                project = _project(project_root)
+            outcomes.extend(check_one(path, settings, project=project) for path in todo)
+    for outcome in outcomes:
+        if outcome.error is not None:
+            result.errors.append(FileError(outcome.path, outcome.error))
+            continue
+        result.findings.extend(outcome.findings)
+        if cache is not None and outcome.content_hash is not None:
+            cache.store(outcome.path, outcome.content_hash, outcome.findings, outcome.dependencies,
+                        stats.get(outcome.path))
+    result.findings.sort(key=Finding.sort_key)
+    result.errors.sort(key=lambda error: error.path)
+    return result
+
+
+def _project(root: str) -> Project:
+    from tfguard.static.analysis.project import Project
+
+    return Project(root)

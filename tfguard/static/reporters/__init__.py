@@ -1,0 +1,26 @@
+"""Output formats of ``tfguard check``: one module per format, each a pure function of the result.
+
+A reporter takes the :class:`~tfguard.static.engine.CheckResult` and returns the
+whole report as text; the command line decides where it goes.  Adding a
+format is one module here plus one entry in :data:`REPORTERS`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict
+
+from tfguard.static.engine import CheckResult
+from tfguard.static.reporters import github, json, sarif, table, text
+
+Reporter = Callable[[CheckResult], str]
+
+#: Format name -> reporter, in the order ``--format`` lists them.
+REPORTERS: Dict[str, Reporter] = {
+    "text": text.render,
+    "json": json.render,
+    "table": table.render,
+    "sarif": sarif.render,
+    "github": github.render,
+}
+
+__all__ = ["REPORTERS", "Reporter"]

@@ -1,0 +1,122 @@
+"""The ``sarif`` format: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+from urllib.parse import quote
+
+from tfguard import __version__
+from tfguard.static.catalog import rule_readme
+from tfguard.static.engine import CheckResult
+from tfguard.static.finding import Finding
+from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+
+#: Finding severity -> SARIF result level.
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def readme_section(readme: str, title: str) -> Optional[str]:
+    """Return the text of the ``## title`` section of a catalog README, or None."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", readme, flags=re.S | re.M)
+    return match.group(1).strip() if match else None
+
+
+def _rule_descriptor(code: str, name: str, summary: str, severity: str, enabled: bool) -> Dict[str, Any]:
+    readme = rule_readme(code)
+    short = summary.replace("`", "").rstrip(".")
+    full = (readme_section(readme, "What it does") if readme else None) or short
+    descriptor: Dict[str, Any] = {
+        "id": code,
+        "name": name,
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
+        "defaultConfiguration": {"level": LEVELS[severity], "enabled": enabled},
+        "properties": {"tags": ["tfguard"]},
+    }
+    help_text = f"{short}. Run `tfguard rule {code}` for the full explanation."
+    descriptor["help"] = {"text": help_text, "markdown": readme} if readme else {"text": help_text}
+    return descriptor
+
+
+def rule_descriptors() -> List[Dict[str, Any]]:
+    """Return ``tool.driver.rules``: TFG000 and every registered rule, in code order."""
+    descriptors = [_rule_descriptor(PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, "error", True)]
+    for code, rule in all_rules().items():
+        descriptors.append(_rule_descriptor(code, rule.name, rule.summary, rule.severity, rule.default_enabled))
+    return descriptors
+
+
+def artifact_location(path: str) -> Dict[str, Any]:
+    """Return a relative URI against %SRCROOT% (the working folder), or a file URI for other paths."""
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute, os.getcwd()) if not path.startswith("<") else path
+    if relative.startswith(os.pardir) or os.path.isabs(relative):
+        return {"uri": Path(absolute).as_uri()}
+    return {"uri": quote(relative.replace(os.sep, "/")), "uriBaseId": SRCROOT}
+
+
+def _region(finding: Finding) -> Dict[str, int]:
+    region = {"startLine": max(1, finding.line), "startColumn": max(1, finding.column)}
+    if finding.end_line > finding.line or (finding.end_line == finding.line and finding.end_column > finding.column):
+        region["endLine"] = finding.end_line
+        region["endColumn"] = max(1, finding.end_column)
+    return region
+
+
+def _location(path: str, region: Dict[str, int], message: Optional[str] = None) -> Dict[str, Any]:
+    location: Dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact_location(path), "region": region}}
+    if message:
+        location["message"] = {"text": message}
+    return location
+
+
+def _code_flow(finding: Finding) -> Dict[str, Any]:
+    steps = [{"location": _location(finding.path, _region(finding), "called here, inside the loop")}]
+    for link in finding.chain:
+        steps.append({"location": _location(link.path, {"startLine": max(1, link.line)}, f"in {link.function}()")})
+    return {"threadFlows": [{"locations": steps}]}
+
+
+def _result(finding: Finding, rule_index: Dict[str, int]) -> Dict[str, Any]:
+    result: Dict[str, Any] = {
+        "ruleId": finding.code,
+        "level": LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [_location(finding.path, _region(finding))],
+    }
+    if finding.code in rule_index:
+        result["ruleIndex"] = rule_index[finding.code]
+    if finding.chain:
+        result["codeFlows"] = [_code_flow(finding)]
+    return result
+
+
+def to_document(result: CheckResult) -> Dict[str, Any]:
+    """Return the SARIF log of one run as a JSON-ready dict."""
+    rules = rule_descriptors()
+    rule_index = {rule["id"]: index for index, rule in enumerate(rules)}
+    notifications = [
+        {"level": "error", "message": {"text": f"{e.path}: {e.message}"},
+         "locations": [{"physicalLocation": {"artifactLocation": artifact_location(e.path)}}]}
+        for e in sorted(result.errors, key=lambda e: e.path)
+    ]
+    run: Dict[str, Any] = {
+        "tool": {"driver": {"name": "tfguard", "version": __version__, "semanticVersion": __version__,
+                            "rules": rules}},
+        "originalUriBaseIds": {SRCROOT: {"uri": Path(os.getcwd()).as_uri() + "/"}},
+        "invocations": [{"executionSuccessful": not result.errors, "toolExecutionNotifications": notifications}],
+        "results": [_result(f, rule_index) for f in sorted(result.findings, key=Finding.sort_key)],
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render(result: CheckResult) -> str:
+    """Return the SARIF log, indented, with a final newline."""
+    return json.dumps(to_document(result), indent=2) + "\n"

@@ -1,0 +1,42 @@
+"""The default, pyflakes-style text format."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import List
+
+from tfguard.static.engine import CheckResult
+from tfguard.static.finding import Finding
+from tfguard.static.registry import SEVERITIES
+
+
+def format_finding(finding: Finding) -> List[str]:
+    """Return ``path:line:col: CODE message`` and one ``via`` line per chain hop."""
+    lines = [f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {finding.message}"]
+    lines.extend(f"    via {link.path}:{link.line} in {link.function}()" for link in finding.chain)
+    return lines
+
+
+def render(result: CheckResult) -> str:
+    """Return every finding, then every file error as ``path: error: message``."""
+    lines: List[str] = []
+    for finding in sorted(result.findings, key=Finding.sort_key):
+        lines.extend(format_finding(finding))
+    lines.extend(f"{error.path}: error: {error.message}" for error in sorted(result.errors, key=lambda e: e.path))
+    return "".join(line + "\n" for line in lines)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def summary(result: CheckResult) -> str:
+    """Return the one-line summary, e.g. ``Found 3 findings (2 errors, 1 warning) in 5 files.``"""
+    files = _plural(result.files_checked, "file")
+    unchecked = f" {_plural(len(result.errors), 'file')} could not be checked." if result.errors else ""
+    if not result.findings:
+        return f"No findings in {files}.{unchecked}" if result.errors else f"All checks passed ({files})."
+    counts = Counter(finding.severity for finding in result.findings)
+    parts = [_plural(counts[severity], severity) if severity != "info" else f"{counts[severity]} info"
+             for severity in SEVERITIES if counts[severity]]
+    return f"Found {_plural(len(result.findings), 'finding')} ({', '.join(parts)}) in {files}.{unchecked}"
