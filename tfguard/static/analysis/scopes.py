@@ -74,3 +74,10 @@ def function_label(function: nodes.NodeNG) -> str:
     if isinstance(parent, nodes.ClassDef):
         return f"{parent.name}.{function.name}"
     return function.name
+
+
+class Body:
+    """A statement list walked like a scope body (``own_nodes(Body(loop.body))``)."""
+
+    def __init__(self, body) -> None:
+        self.body = body

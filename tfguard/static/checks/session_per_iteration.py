@@ -1,6 +1,6 @@
 """TFG105: a new Session created on every iteration without a fresh graph."""
 
-from tfguard.static.analysis.module import BuildSite
+from tfguard.static.analysis.events import BuildSite
 from tfguard.static.checks._session_loop import LoopBuildRule
 
 

@@ -1,0 +1,76 @@
+"""The facts the module analysis hands out: build sites and events, run events, function summaries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from astroid import nodes
+
+from tfguard.static.analysis.dataflow import Value
+from tfguard.static.finding import ChainLink
+
+
+@dataclass(frozen=True)
+class BuildSite:
+    """A place that adds something to the graph (or creates a session) when it runs.
+
+    ``api`` is the canonical TF name (``tensorflow.train.Saver``), a method name
+    (``.assign``) or ``operator``; ``display`` is the code as written (``tf.train.Saver()``).
+    ``creates_session`` marks Session constructors, which add no op.
+    """
+
+    node: nodes.NodeNG
+    api: str
+    display: str
+    creates_session: bool = False
+
+    @property
+    def line(self) -> int:
+        """The 1-based line the site starts on."""
+        return self.node.lineno
+
+
+@dataclass(frozen=True)
+class BuildEvent:
+    """A node in some scope that, when it runs, leads to ``site`` through ``chain``.
+
+    For a direct build ``site.node is node`` and ``chain`` is empty; for a call to a
+    helper ``chain`` holds one link per function entered, the last one at the site.
+    """
+
+    node: nodes.NodeNG
+    site: BuildSite
+    chain: Tuple[ChainLink, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunEvent:
+    """A node that runs the graph, directly (``sess.run``) or through helpers."""
+
+    node: nodes.NodeNG
+    display: str
+    chain: Tuple[ChainLink, ...] = ()
+
+
+@dataclass
+class FunctionSummary:
+    """What calling a local function does to the graph."""
+
+    builds: List[BuildEvent] = field(default_factory=list)
+    run: Optional[RunEvent] = None
+    resets_graph: bool = False
+    returns: Optional[Value] = None
+    #: The function runs the graph in a loop of its own (or of a function it calls): a
+    #: training loop's ``train_one_epoch()`` — so a loop calling it loops over epochs, not steps.
+    loops_over_steps: bool = False
+
+
+def describe(node: nodes.NodeNG, limit: int = 60) -> str:
+    """Return short source text for ``node``, with call arguments elided: ``tf.train.Saver()``."""
+    if isinstance(node, nodes.Call):
+        text = f"{node.func.as_string()}()"
+    else:
+        text = node.as_string()
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

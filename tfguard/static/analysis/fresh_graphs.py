@@ -1,0 +1,68 @@
+"""Fresh graphs: whether code inside a loop or function runs on a graph made (or reset) there."""
+
+from __future__ import annotations
+
+from astroid import nodes
+
+from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes, position
+
+
+class FreshGraphs:
+    """The fresh-graph queries of :class:`~tfguard.static.analysis.module.ModuleAnalysis`.
+
+    A mixin of the facade: it reads the core queries (``value``, ``qualname``, ``called_function``...) and
+    the other concerns' queries through ``self``.
+    """
+
+    def fresh_graph_before(self, node: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
+        """Return whether, inside ``boundary`` (a loop or function), ``node`` runs on a fresh graph.
+
+        True when it is inside ``with <graph made in boundary>.as_default():`` or
+        comes after a ``tf.reset_default_graph()`` (or a helper that resets) in ``boundary``.
+        """
+        if isinstance(node, nodes.Call):
+            for keyword in node.keywords or ():
+                if keyword.arg == "graph" and self._is_fresh_graph(keyword.value, boundary):
+                    return True
+        child, parent = node, node.parent
+        while parent is not None and parent is not boundary:
+            if isinstance(parent, (nodes.With, nodes.AsyncWith)) and child in parent.body:
+                if any(self._is_fresh_graph_context(ctx, boundary) for ctx, _ in parent.items):
+                    return True
+            child, parent = parent, parent.parent
+        here = position(node)
+        for other in own_nodes(Body(boundary.body)):
+            if isinstance(other, nodes.Call) and position(other) < here and self._resets_graph(other):
+                return True
+        return False
+
+    def _is_fresh_graph_context(self, context: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
+        if not (isinstance(context, nodes.Call) and isinstance(context.func, nodes.Attribute)):
+            return False
+        if context.func.attrname != "as_default":
+            return False
+        return self._is_fresh_graph(context.func.expr, boundary)
+
+    def _is_fresh_graph(self, graph: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
+        """Return whether ``graph`` is a ``tf.Graph()`` created inside ``boundary`` (each iteration or call)."""
+        if isinstance(graph, nodes.Call):
+            return self.call_qualname(graph) == "tensorflow.Graph"
+        if isinstance(graph, nodes.Name):
+            definitions = self.dataflow.definitions(graph, graph.name)
+            return bool(definitions) and all(
+                is_ancestor(boundary, d)
+                and isinstance(d.parent, nodes.Assign)
+                and self.call_qualname(d.parent.value) == "tensorflow.Graph"
+                for d in definitions
+            )
+        return False
+
+    def _resets_graph(self, call: nodes.Call) -> bool:
+        if self.call_qualname(call) in tfapi.GRAPH_RESETS:
+            return True
+        function = self.called_function(call)
+        if function is None:
+            return False
+        summary = self.summary(function)
+        return summary is not None and summary.resets_graph

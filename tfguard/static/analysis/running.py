@@ -1,0 +1,100 @@
+"""Graph-running events and session loops: which calls run the graph, and which loops run it every iteration."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from astroid import nodes
+
+from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.dataflow import MODULE, RUNNER, SESSION, TF
+from tfguard.static.analysis.events import RunEvent, describe
+from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
+
+
+class GraphRunning:
+    """The run-event and session-loop queries of :class:`~tfguard.static.analysis.module.ModuleAnalysis`.
+
+    A mixin of the facade: it reads the core queries (``value``, ``qualname``, ``called_function``...) and
+    the other concerns' queries through ``self``.
+    """
+
+    def run_event(self, node: nodes.NodeNG) -> Optional[RunEvent]:
+        """Return how ``node`` runs the graph, or None if it does not."""
+        if not isinstance(node, nodes.Call):
+            return None
+        key = id(node)
+        if key not in self._run_events:
+            self._run_events[key] = None
+            self._run_events[key] = self._compute_run_event(node)
+        return self._run_events[key]
+
+    def _compute_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
+        func = call.func
+        callee = self.value(func)
+        if callee is not None:
+            if callee.kind == RUNNER:
+                return RunEvent(call, describe(call))
+            if callee.kind == MODULE and callee.api in tfapi.GRAPH_RUN_FUNCTIONS:
+                return RunEvent(call, describe(call))
+        if isinstance(func, nodes.Attribute):
+            method = func.attrname
+            receiver = self.value(func.expr)
+            kind = receiver.kind if receiver is not None else None
+            keywords = {k.arg for k in call.keywords or ()}
+            if method in ("run", "partial_run") and kind == SESSION:
+                return RunEvent(call, f"{func.expr.as_string()}.{method}")
+            if method in ("run", "eval") and kind == TF:
+                return RunEvent(call, f"{func.expr.as_string()}.{method}")
+            if method == "eval" and keywords & {"feed_dict", "session"}:
+                return RunEvent(call, f"{func.expr.as_string()}.eval")
+            if method == "load" and kind == TF and (len(call.args) >= 2 or "session" in keywords):
+                return RunEvent(call, f"{func.expr.as_string()}.load")
+            if method == "run" and kind is None and keywords & {"feed_dict", "options", "run_metadata"}:
+                return RunEvent(call, f"{func.expr.as_string()}.run")
+        function = self.called_function(call)
+        if function is not None:
+            summary = self.summary(function)
+            if summary is not None and summary.run is not None:
+                return RunEvent(call, describe(call), summary.run.chain)
+        return None
+
+    def loop_run(self, loop: nodes.NodeNG) -> Optional[RunEvent]:
+        """Return the first graph run in each iteration of ``loop``; None if it is no session loop."""
+        key = id(loop)
+        if key not in self._session_loops:
+            self._session_loops[key] = None
+            found = None
+            for node in self.iteration_nodes(loop):
+                found = self.run_event(node)
+                if found is not None:
+                    break
+            self._session_loops[key] = found
+        return self._session_loops[key]
+
+    def is_session_loop(self, loop: nodes.NodeNG) -> bool:
+        """Return whether ``loop`` runs the graph on every iteration (directly or through helpers)."""
+        return self.loop_run(loop) is not None
+
+    @staticmethod
+    def iteration_nodes(loop: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+        """Yield the nodes evaluated on every iteration: the body, and a while loop's test."""
+        roots = list(loop.body)
+        if isinstance(loop, nodes.While):
+            roots.insert(0, loop.test)
+        yield from own_nodes(Body(roots))
+
+    def enclosing_loops(self, node: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+        """Yield the loops (innermost first) whose iterations run ``node``, within its own scope."""
+        child, parent = node, node.parent
+        while parent is not None and not isinstance(parent, (*FUNCTIONS, nodes.Lambda, nodes.ClassDef, nodes.Module)):
+            if isinstance(parent, LOOPS) and (child in parent.body or child is getattr(parent, "test", None)):
+                yield parent
+            child, parent = parent, parent.parent
+
+    def session_loop_of(self, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """Return the innermost session loop that runs ``node`` on every iteration, if any."""
+        for loop in self.enclosing_loops(node):
+            if self.is_session_loop(loop):
+                return loop
+        return None
