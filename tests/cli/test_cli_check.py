@@ -117,7 +117,7 @@ def test_internal_error_in_one_file_is_reported_and_others_still_checked(project
 
 
 def test_parse_errors_are_tfg000_at_the_right_line(project, write, run_json):
-    write("py2.py", TF + "x = 1\nprint 'hello'\n")
+    write("py2.py", TF + "x = 1\nprint 'hello' +\n")  # broken in Python 2 too
     write("latin.py", data=TF.encode() + b"x = 1\ns = '\xff\xfe'\n")
     write("nul.py", data=TF.encode() + b"x = 1\ny = 2\x00\n")
     write("ok.py", TF + "bad()\n")

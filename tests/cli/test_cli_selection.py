@@ -46,7 +46,7 @@ def test_ignoring_everything_exits_zero(project, write, run):
 
 
 def test_parse_errors_survive_select_but_not_ignore(project, write, run_json):
-    write("a.py", TF + "print 'x'\n")
+    write("a.py", TF + "print 'x' +\n")
     assert codes_reported(run_json, "--select", "TFG901", "a.py") == (1, ["TFG000"])
     assert codes_reported(run_json, "--ignore", "TFG000", "a.py") == (0, [])
 

@@ -23,10 +23,18 @@ def test_check_reports_parse_error_and_exits_one(tmp_path):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "old.py").write_text("import tensorflow as tf\nprint 'x'\n")
     (tmp_path / "pkg" / "ok.py").write_text("import tensorflow as tf\n")
-    done = tfguard("check", cwd=tmp_path)
+    done = tfguard("check", "--py2=off", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout.startswith("pkg/old.py:2:1: TFG000 cannot parse this file: ")
     assert done.stderr == "Found 1 finding (1 error) in 2 files.\n"
+
+    done = tfguard("check", cwd=tmp_path)  # by default a Python 2 file is read as Python 2
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr == "All checks passed (2 files, 1 of them read as Python 2).\n"
+    (tmp_path / "pkg" / "old.py").write_text("import tensorflow as tf\nprint 'x' +\n")  # broken in any Python
+    done = tfguard("check", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout.startswith("pkg/old.py:2:1: TFG000 cannot parse this file: ")
 
     done = tfguard("check", "--format", "json", "pkg", "--ignore", "TFG000", cwd=tmp_path)
     assert (done.returncode, json.loads(done.stdout)["findings"]) == (0, [])

@@ -43,6 +43,9 @@ def add_parser(commands: Any) -> None:
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when there are findings (2 still signals errors)")
     adoption.add_options(check)
+    files.add_argument("--py2", choices=("on", "off"), default=None,
+                       help="check files that are not Python 3 as Python 2, converted line for line "
+                            "(default: on; off: they get TFG000)")
     speed = check.add_argument_group("speed")
     speed.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N",
                        help="check files in N processes (default: the number of CPUs; 1: no extra process)")
@@ -71,6 +74,7 @@ def _settings_for(args: argparse.Namespace, paths: Sequence[str]) -> Settings:
         extend_select=extend_select,
         exclude=flatten(args.exclude),
         extend_exclude=flatten(args.extend_exclude) or [],
+        python2=None if args.py2 is None else args.py2 == "on",
     )
 
 

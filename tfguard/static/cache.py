@@ -88,7 +88,8 @@ def default_cache_dir(first_path: str) -> str:
 
 def settings_fingerprint(settings: Settings) -> str:
     """Hash the settings that change the findings of a checked file (not the file selection)."""
-    relevant = (settings.select, settings.extend_select, settings.ignore, settings.per_file_ignores, settings.root)
+    relevant = (settings.select, settings.extend_select, settings.ignore, settings.per_file_ignores, settings.root,
+                settings.python2)
     return hashlib.blake2b(repr(relevant).encode("utf-8"), digest_size=16).hexdigest()
 
 
@@ -265,10 +266,12 @@ class ResultCache:
         findings: Sequence[Finding],
         dependencies: Sequence[Dependency],
         stat: Optional[os.stat_result] = None,
+        python2: bool = False,
     ) -> None:
         """Record the findings of ``path`` (content ``digest``) and their dependencies; :meth:`flush` saves them.
 
-        ``stat`` is the file's status taken before it was read (see :meth:`lookup_unchanged`).
+        ``stat`` is the file's status taken before it was read (see :meth:`lookup_unchanged`);
+        ``python2`` records that the file was checked as Python 2 (see :meth:`was_python2`).
         """
         key = os.path.abspath(path)
         self._seen.add(key)
@@ -279,6 +282,13 @@ class ResultCache:
             "dependencies": [list(dep) for dep in dependencies],
             "findings": [finding.to_dict() for finding in findings],
         }
+        if python2:
+            self._new[key]["python2"] = True
+
+    def was_python2(self, path: str) -> bool:
+        """Return whether the cached result of ``path`` (just looked up) was checked as Python 2."""
+        entry = self._new.get(os.path.abspath(path)) or self._loaded().get(os.path.abspath(path))
+        return isinstance(entry, dict) and entry.get("python2") is True
 
     def flush(self) -> None:
         """Merge the stored entries into the pack on disk and replace it atomically.

@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.9/3.10 only
 TABLE = "tool.tfguard"
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline")
+_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2")
 
 
 class ConfigError(Exception):
@@ -45,7 +45,8 @@ class Settings:
     ``root`` is the folder of the configuration file (or the working folder):
     ``per_file_ignores`` patterns are matched against paths relative to it.
     ``baseline`` is the configured baseline file, made absolute against ``root``
-    (empty: none).
+    (empty: none).  ``python2``: files that are not Python 3 are converted from
+    Python 2 and checked (``py2 = "off"`` or ``--py2=off``: they get TFG000).
     """
 
     select: Tuple[str, ...] = ()
@@ -56,6 +57,7 @@ class Settings:
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = field(default=())
     root: str = ""
     baseline: str = ""
+    python2: bool = True
 
     def is_enabled(self, code: str, path: str = "") -> bool:
         """Return whether findings of ``code`` are reported for ``path``."""
@@ -190,7 +192,18 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
         if not isinstance(table["baseline"], str) or not table["baseline"]:
             raise ConfigError(f"{where}: 'baseline' must be the path of a baseline file")
         values["baseline"] = os.path.join(root, table["baseline"])
+    if "py2" in table:
+        values["python2"] = parse_switch(table["py2"], f"{where}: 'py2'")
     return Settings(root=root, **values)
+
+
+def parse_switch(value: Any, where: str) -> bool:
+    """Read an on/off setting: ``"on"``/``"off"`` or a TOML boolean; raise ConfigError otherwise."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("on", "off"):
+        return value.lower() == "on"
+    raise ConfigError(f"{where} must be \"on\" or \"off\"")
 
 
 def load_settings(config_file: Optional[str] = None, start: str = ".") -> Settings:
@@ -223,9 +236,12 @@ def override(
     extend_select: Sequence[str] = (),
     exclude: Optional[Sequence[str]] = None,
     extend_exclude: Sequence[str] = (),
+    python2: Optional[bool] = None,
 ) -> Settings:
-    """Apply command-line options: ``select``/``ignore``/``exclude`` replace, ``extend_*`` add."""
+    """Apply command-line options: ``select``/``ignore``/``exclude``/``python2`` replace, ``extend_*`` add."""
     changes: Dict[str, Any] = {}
+    if python2 is not None:
+        changes["python2"] = python2
     if select is not None:
         changes["select"] = tuple(select)
     if ignore is not None:

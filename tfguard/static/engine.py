@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from tfguard.static.cache import Dependency, ResultCache, content_hash, hash_dependencies
@@ -44,6 +44,8 @@ class CheckResult:
     findings: List[Finding] = field(default_factory=list)
     errors: List[FileError] = field(default_factory=list)
     files_checked: int = 0
+    #: Files that are not Python 3 and were checked as Python 2 (converted line for line), sorted.
+    python2_files: List[str] = field(default_factory=list)
 
 
 def parse_error_finding(path: str, failure: ParseFailure) -> Finding:
@@ -67,11 +69,13 @@ class FileCheck:
 
     ``dependencies`` lists the paths of the other files whose content went into
     the findings (modules followed across imports); a cached result of this file
-    is only valid while they are unchanged.
+    is only valid while they are unchanged.  ``python2`` is set when the file is
+    not Python 3 and was checked as Python 2.
     """
 
     findings: Tuple[Finding, ...]
     dependencies: Tuple[str, ...] = ()
+    python2: bool = False
 
 
 def mentions_tensorflow(data: bytes) -> bool:
@@ -106,15 +110,21 @@ def _check_text(source: str, path: str, settings: Settings, project: Optional[Pr
     if suppressions.skip_file:
         return FileCheck(())
     dependencies: Tuple[str, ...] = ()
+    conversion = None
     analysis = project.checked_analysis(path, source) if project is not None else None
     try:
         if analysis is None:
-            analysis = ModuleAnalysis(parse_module(source, path), path, project)
+            analysis = ModuleAnalysis(parse_module(source, path, settings.python2), path, project)
     except ParseFailure as failure:
         kept = [f for f in [parse_error_finding(path, failure)] if settings.is_enabled(f.code, path)]
     else:
+        conversion = getattr(analysis.module, "python2", None)
+        if conversion is not None:
+            suppressions = read_suppressions(conversion.source)  # comments survive the conversion
         try:
             kept = [f for f in _run_rules(analysis, path, settings) if settings.is_enabled(f.code, path)]
+            if conversion is not None:
+                kept = [_original_columns(f, conversion) for f in kept]
             if project is not None:
                 dependencies = tuple(project.dependencies(path))
         finally:
@@ -123,7 +133,16 @@ def _check_text(source: str, path: str, settings: Settings, project: Optional[Pr
         audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
         kept.extend(_run_suppression_rules(audit))
     findings = tuple(sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key))
-    return FileCheck(findings, dependencies)
+    return FileCheck(findings, dependencies, python2=conversion is not None)
+
+
+def _original_columns(finding: Finding, conversion) -> Finding:
+    """Map a finding's columns on a converted Python 2 file back to the original text (tabs unexpanded)."""
+    column = conversion.original_column(finding.line, finding.column)
+    end_column = conversion.original_column(finding.end_line, finding.end_column)
+    if (column, end_column) == (finding.column, finding.end_column):
+        return finding
+    return replace(finding, column=column, end_column=end_column)
 
 
 def _run_rules(analysis: ModuleAnalysis, path: str, settings: Settings) -> Iterable[Finding]:
@@ -181,6 +200,7 @@ class FileOutcome:
     findings: Tuple[Finding, ...] = ()
     dependencies: Tuple[Dependency, ...] = ()
     error: Optional[str] = None
+    python2: bool = False
 
 
 def check_one(
@@ -198,7 +218,7 @@ def check_one(
         dependencies = hash_dependencies(checked.dependencies)
     except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
         return FileOutcome(path, digest, error=f"internal error: {type(exc).__name__}: {exc}")
-    return FileOutcome(path, digest, checked.findings, dependencies)
+    return FileOutcome(path, digest, checked.findings, dependencies, python2=checked.python2)
 
 
 #: The settings and project of the run a worker process serves, set once by :func:`_start_worker`.
@@ -211,7 +231,7 @@ def _start_worker(settings: Settings, project_root: str) -> None:
     from tfguard.static.analysis.project import Project
 
     _worker_settings = settings
-    _worker_project = Project(project_root)
+    _worker_project = Project(project_root, python2=settings.python2)
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
@@ -294,7 +314,7 @@ def _check_files(
                 stats[path] = stat = os.stat(path)
                 cached = cache.lookup_unchanged(path, stat)
                 if cached is not None:
-                    result.findings.extend(cached)
+                    _add_cached(result, path, cached, cache)
                     continue
             data = read_file(path)
         except OSError as exc:
@@ -307,13 +327,13 @@ def _check_files(
         if cache is not None:
             cached = cache.lookup(path, content_hash(data), stats.get(path))
             if cached is not None:
-                result.findings.extend(cached)
+                _add_cached(result, path, cached, cache)
                 continue
         if jobs > 1:
             pending.append((len(data), path))
         else:
             if project is None:
-                project = _project(project_root)
+                project = _project(project_root, settings)
             outcomes.append(check_one(path, settings, data, project))
     if pending:
         pending.sort(key=lambda item: (-item[0], item[1]))  # largest first: the slowest files start early
@@ -323,22 +343,31 @@ def _check_files(
             outcomes.extend(map_in_processes(_check_chunk, todo, jobs, _lost_outcome, _start_worker, worker_args))
         else:
             if project is None:
-                project = _project(project_root)
+                project = _project(project_root, settings)
             outcomes.extend(check_one(path, settings, project=project) for path in todo)
     for outcome in outcomes:
         if outcome.error is not None:
             result.errors.append(FileError(outcome.path, outcome.error))
             continue
         result.findings.extend(outcome.findings)
+        if outcome.python2:
+            result.python2_files.append(outcome.path)
         if cache is not None and outcome.content_hash is not None:
             cache.store(outcome.path, outcome.content_hash, outcome.findings, outcome.dependencies,
-                        stats.get(outcome.path))
+                        stats.get(outcome.path), python2=outcome.python2)
     result.findings.sort(key=Finding.sort_key)
     result.errors.sort(key=lambda error: error.path)
+    result.python2_files.sort()
     return result
 
 
-def _project(root: str) -> Project:
+def _add_cached(result: CheckResult, path: str, findings: Tuple[Finding, ...], cache: ResultCache) -> None:
+    result.findings.extend(findings)
+    if cache.was_python2(path):
+        result.python2_files.append(path)
+
+
+def _project(root: str, settings: Settings) -> Project:
     from tfguard.static.analysis.project import Project
 
-    return Project(root)
+    return Project(root, python2=settings.python2)

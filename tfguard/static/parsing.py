@@ -24,6 +24,10 @@ class ParseFailure(Exception):
         return self.reason
 
 
+class SyntaxFailure(ParseFailure):
+    """A file that is not valid Python 3 syntax (it may still be Python 2)."""
+
+
 class _LocalOnlyBuilder(AstroidBuilder):
     """An AstroidBuilder that never looks outside the file it builds.
 
@@ -67,8 +71,40 @@ def _raise_failure(reason: str, data: bytes, offset: int):
     raise ParseFailure(line, column, reason)
 
 
-def parse_module(source: str, path: str) -> nodes.Module:
-    """Parse ``source`` into an astroid module without caching it, or raise ParseFailure."""
+def parse_module(source: str, path: str, python2: bool = False) -> nodes.Module:
+    """Parse ``source`` into an astroid module without caching it, or raise ParseFailure.
+
+    With ``python2``, a source that is not Python 3 is converted from Python 2 line for line
+    (:mod:`tfguard.static.python2`) and parsed again; the module then carries the conversion as
+    ``module.python2`` (None otherwise).  When that fails too, the Python 3 error is raised.
+    """
+    try:
+        module = _parse(source, path)
+    except ParseFailure as failure:
+        if not python2 or not isinstance(failure, SyntaxFailure):
+            raise
+        module = _parse_python2(source, path, failure)
+    else:
+        module.python2 = None
+    return module
+
+
+def _parse_python2(source: str, path: str, failure: ParseFailure) -> nodes.Module:
+    from tfguard.static.python2 import convert
+
+    conversion = convert(source)
+    if conversion is None:
+        raise failure
+    try:
+        module = _parse(conversion.source, path)
+    except ParseFailure:
+        raise failure from None
+    module.file_bytes = source.encode("utf-8")
+    module.python2 = conversion
+    return module
+
+
+def _parse(source: str, path: str) -> nodes.Module:
     nul = source.find("\0")
     if nul != -1:
         line = source.count("\n", 0, nul) + 1
@@ -84,7 +120,7 @@ def parse_module(source: str, path: str) -> nodes.Module:
         line = getattr(error, "lineno", None) or 1
         column = getattr(error, "offset", None) or 1
         reason = getattr(error, "msg", None) or str(error)
-        raise ParseFailure(line, column, reason) from None
+        raise SyntaxFailure(line, column, reason) from None
     except (RecursionError, MemoryError) as exc:
         raise ParseFailure(1, 1, f"file too deeply nested to parse ({type(exc).__name__})") from None
     finally:

@@ -85,4 +85,6 @@ def rule_codes() -> List[str]:
 
 PARSE_ERROR_CODE = "TFG000"
 PARSE_ERROR_NAME = "parse-error"
-PARSE_ERROR_SUMMARY = "The file cannot be read or parsed (syntax error, bad encoding, NUL byte)."
+PARSE_ERROR_SUMMARY = (
+    "The file cannot be read or parsed (not Python 3, nor Python 2 converted line for line; bad encoding; NUL byte)."
+)

@@ -28,8 +28,10 @@ MAX_CACHED_MODULES = 32
 class Project:
     """Resolves project imports to files and holds their analyses, keyed by absolute path."""
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, python2: bool = True) -> None:
         self.root = os.path.abspath(root)
+        #: Whether files that are not Python 3 are read as Python 2 (see :mod:`tfguard.static.python2`).
+        self.python2 = python2
         self.search_paths: List[str] = [self.root]
         src = os.path.join(self.root, "src")
         if os.path.isdir(src):
@@ -93,7 +95,7 @@ class Project:
         try:
             with open(path, "rb") as handle:
                 source = decode_source(handle.read())
-            analysis = ModuleAnalysis(parse_module(source, path), self.display_path(path), project=self)
+            analysis = ModuleAnalysis(parse_module(source, path, self.python2), self.display_path(path), project=self)
         except (OSError, ParseFailure, RecursionError):
             analysis = None
         self._remember(path, analysis)

@@ -12,13 +12,25 @@ from tfguard.static.finding import Finding
 SCHEMA_VERSION = 1
 
 
+#: The note of a file that is not Python 3 and was checked as Python 2.
+PYTHON2_NOTE = "not Python 3: checked as Python 2, converted line for line"
+
+
 def to_document(result: CheckResult) -> Dict[str, Any]:
-    """Return ``{"version", "findings", "errors"}`` with findings sorted by path, line, column, code."""
-    return {
+    """Return ``{"version", "findings", "errors"}`` with findings sorted by path, line, column, code.
+
+    A ``notes`` list is added when some file was not read as plain Python 3: one entry per
+    Python 2 source (``{"path", "python2": true, "message"}``).
+    """
+    document: Dict[str, Any] = {
         "version": SCHEMA_VERSION,
         "findings": [finding.to_dict() for finding in sorted(result.findings, key=Finding.sort_key)],
         "errors": [{"path": e.path, "message": e.message} for e in sorted(result.errors, key=lambda e: e.path)],
     }
+    if result.python2_files:
+        document["notes"] = [{"path": path, "python2": True, "message": PYTHON2_NOTE}
+                             for path in sorted(result.python2_files)]
+    return document
 
 
 def render(result: CheckResult) -> str:

@@ -33,9 +33,13 @@ def _plural(count: int, noun: str) -> str:
 def summary(result: CheckResult) -> str:
     """Return the one-line summary, e.g. ``Found 3 findings (2 errors, 1 warning) in 5 files.``"""
     files = _plural(result.files_checked, "file")
+    if result.python2_files:
+        files += f", {len(result.python2_files)} of them read as Python 2"
     unchecked = f" {_plural(len(result.errors), 'file')} could not be checked." if result.errors else ""
     if not result.findings:
-        return f"No findings in {files}.{unchecked}" if result.errors else f"All checks passed ({files})."
+        if result.errors:
+            return f"No findings in {files}.{unchecked}"
+        return f"All checks passed ({files})."
     counts = Counter(finding.severity for finding in result.findings)
     parts = [_plural(counts[severity], severity) if severity != "info" else f"{counts[severity]} info"
              for severity in SEVERITIES if counts[severity]]
