@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tupl
 from tfguard.static.cache import Dependency, ResultCache, content_hash, hash_dependencies
 from tfguard.static.config import Settings
 from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files
+from tfguard.static.drivers import DriverScan
 from tfguard.static.finding import Finding
 from tfguard.static.project_root import find_project_root
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
@@ -99,12 +100,14 @@ def check_source(
     return list(_check_text(source, path, settings or Settings(), project).findings)
 
 
-def _check_text(source: str, path: str, settings: Settings, project: Optional[Project] = None) -> FileCheck:
+def _check_text(
+    source: str, path: str, settings: Settings, project: Optional[Project] = None, driver: bool = False
+) -> FileCheck:
     from tfguard.static.analysis.module import ModuleAnalysis
     from tfguard.static.parsing import ParseFailure, parse_module
     from tfguard.static.suppression import SuppressionAudit, apply_suppressions, read_suppressions
 
-    if TF_MARKER not in source:
+    if TF_MARKER not in source and not driver:
         return FileCheck(())
     suppressions = read_suppressions(source)
     if suppressions.skip_file:
@@ -160,18 +163,29 @@ def _run_suppression_rules(audit: SuppressionAudit) -> Iterable[Finding]:
 def check_bytes(
     data: bytes, path: str, settings: Optional[Settings] = None, project: Optional[Project] = None
 ) -> FileCheck:
-    """Check the bytes of one file; undecodable bytes yield a TFG000 finding."""
+    """Check the bytes of one file; undecodable bytes yield a TFG000 finding.
+
+    A file that never mentions TensorFlow is analysed only when, with a ``project``, it imports
+    (directly or through other project modules) a project module that does: a driver script.
+    Its result then depends on the project files its imports led to, which are in its dependencies.
+    """
     from tfguard.static.parsing import ParseFailure, decode_source
 
     settings = settings or Settings()
+    driver_deps: Tuple[str, ...] = ()
     if not mentions_tensorflow(data):
-        return FileCheck(())
+        reaches, driver_deps = project.drivers.reaches_tensorflow(path, data) if project is not None else (False, ())
+        if not reaches:
+            return FileCheck((), driver_deps)
     try:
         source = decode_source(data)
     except ParseFailure as failure:
         finding = parse_error_finding(path, failure)
-        return FileCheck((finding,) if settings.is_enabled(finding.code, path) else ())
-    return _check_text(source, path, settings, project)
+        return FileCheck((finding,) if settings.is_enabled(finding.code, path) else (), driver_deps)
+    checked = _check_text(source, path, settings, project, driver=bool(driver_deps))
+    if driver_deps:
+        checked = replace(checked, dependencies=tuple(sorted({*checked.dependencies, *driver_deps})))
+    return checked
 
 
 def read_file(path: str) -> bytes:
@@ -304,6 +318,7 @@ def _check_files(
 ) -> CheckResult:
     result = CheckResult()
     project: Optional[Project] = None  # built (importing astroid) only when a file has to be checked
+    drivers: Optional[DriverScan] = None  # built at the first file that does not mention TensorFlow
     pending: List[Tuple[int, str]] = []
     outcomes: List[FileOutcome] = []
     stats: Dict[str, os.stat_result] = {}
@@ -321,9 +336,13 @@ def _check_files(
             result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
             continue
         if not mentions_tensorflow(data):
-            if cache is not None:
-                cache.store(path, content_hash(data), (), (), stats.get(path))
-            continue
+            if drivers is None:
+                drivers = DriverScan(project_root)
+            reaches, looked_at = drivers.reaches_tensorflow(path, data)
+            if not reaches:
+                if cache is not None:
+                    cache.store(path, content_hash(data), (), hash_dependencies(looked_at), stats.get(path))
+                continue
         if cache is not None:
             cached = cache.lookup(path, content_hash(data), stats.get(path))
             if cached is not None:

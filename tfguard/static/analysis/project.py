@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set
 
 from astroid import nodes
 
+from tfguard.static.drivers import DriverScan, module_file
 from tfguard.static.parsing import ParseFailure, decode_source, parse_module
 from tfguard.static.project_root import ROOT_MARKERS, find_project_root, package_base  # noqa: F401 - ROOT_MARKERS re-exported
 
@@ -39,6 +40,8 @@ class Project:
         self._followed: "OrderedDict[str, Optional[ModuleAnalysis]]" = OrderedDict()
         self._by_module: Dict[int, "ModuleAnalysis"] = {}
         self._imports: Dict[str, Set[str]] = {}
+        #: Tells which files that never mention TensorFlow import project modules that do (driver scripts).
+        self.drivers = DriverScan(self.root)
 
     @classmethod
     def for_paths(cls, paths: Iterable[str]) -> "Project":
@@ -76,7 +79,7 @@ class Project:
                 return None
             bases = [importer_dir, package_base(importer_dir), *self.search_paths]
         for base in bases:
-            found = _module_file(base, parts)
+            found = module_file(base, parts)
             if found is not None and self._inside(found):
                 self._imports.setdefault(os.path.abspath(importer), set()).add(found)
                 return found
@@ -147,15 +150,3 @@ class Project:
 
     def _inside(self, path: str) -> bool:
         return os.path.commonpath([self.root, path]) == self.root
-
-
-def _module_file(base: str, parts: List[str]) -> Optional[str]:
-    target = os.path.join(base, *parts)
-    if parts:
-        candidate = target + ".py"
-        if os.path.isfile(candidate):
-            return os.path.abspath(candidate)
-    init = os.path.join(target, "__init__.py")
-    if os.path.isfile(init):
-        return os.path.abspath(init)
-    return None
