@@ -15,6 +15,7 @@ from astroid import nodes
 
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.scopes import FUNCTIONS, position
+from tfguard.static.analysis.star_imports import star_imported_value
 
 MODULE = "module"  # a TF module, class or function name (``tf.train.Saver``)
 SESSION = "session"
@@ -220,7 +221,11 @@ class Dataflow:
             return None if cached is _IN_PROGRESS else cached  # type: ignore[return-value]
         self._names[key] = _IN_PROGRESS
         try:
-            result = self.combine([self._binding_value(d, name.name) for d in self.definitions(name, name.name)])
+            bindings = self.definitions(name, name.name)
+            if bindings:
+                result = self.combine([self._binding_value(d, name.name) for d in bindings])
+            else:
+                result = star_imported_value(self, name.name)
         except BaseException:
             del self._names[key]
             raise
