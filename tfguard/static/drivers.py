@@ -15,8 +15,8 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from tfguard.static.project_root import package_base
 
-#: Files that mention this (as bytes) are analysed anyway.
-TF_MARKER_BYTES = b"tensorflow"
+#: Files that mention one of these (as bytes) are analysed anyway (see ``engine.mentions_tensorflow``).
+TF_MARKERS = (b"tensorflow", b"keras")
 
 _IMPORT_LINE = re.compile(
     rb"^[ \t]*(?:from[ \t]+(?P<dots>\.*)[ \t]*(?P<module>[\w.]*)[ \t]+import[ \t]+(?P<names>[^#\n;]*)"
@@ -94,7 +94,7 @@ class DriverScan:
             except OSError:
                 self._reaches[path] = False
                 return False
-            if TF_MARKER_BYTES in data:
+            if any(marker in data for marker in TF_MARKERS):
                 self._reaches[path] = True
                 return True
         found = False

@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Files that never mention this are not analysed: they cannot build TF graphs.
 TF_MARKER = "tensorflow"
 TF_MARKER_BYTES = TF_MARKER.encode("ascii")
+#: Standalone Keras 2 (``from keras import backend as K``) builds and runs TensorFlow graphs too.
+KERAS_MARKER = "keras"
+KERAS_MARKER_BYTES = KERAS_MARKER.encode("ascii")
 
 
 @dataclass(frozen=True)
@@ -80,12 +83,12 @@ class FileCheck:
 
 
 def mentions_tensorflow(data: bytes) -> bool:
-    """Return whether file bytes mention TensorFlow at all; files that do not are never parsed.
+    """Return whether file bytes mention TensorFlow (or Keras) at all; files that do not are parsed only as drivers.
 
     The test runs on the raw bytes, before decoding: every encoding Python
     accepts for source code writes ASCII letters as ASCII bytes.
     """
-    return TF_MARKER_BYTES in data
+    return TF_MARKER_BYTES in data or KERAS_MARKER_BYTES in data
 
 
 def check_source(
@@ -107,7 +110,7 @@ def _check_text(
     from tfguard.static.parsing import ParseFailure, parse_module
     from tfguard.static.suppression import SuppressionAudit, apply_suppressions, read_suppressions
 
-    if TF_MARKER not in source and not driver:
+    if TF_MARKER not in source and KERAS_MARKER not in source and not driver:
         return FileCheck(())
     suppressions = read_suppressions(source)
     if suppressions.skip_file:

@@ -293,6 +293,8 @@ class Dataflow:
             return Value(SESSION, api=api)
         if api in tfapi.GRAPH_FACTORIES:
             return Value(GRAPH, api=api)
+        if api in tfapi.RUNNER_FACTORIES:
+            return Value(RUNNER, api=api)
         return Value(TF, api=api, tensor=tfapi.returns_single_tensor(api))
 
     @staticmethod

@@ -28,6 +28,8 @@ RENAMES: Dict[str, str] = {
     "tensorflow.contrib.data": "tensorflow.data",
     "tensorflow.io.gfile": "tensorflow.gfile",
     "tensorflow.compat.v1.keras": "tensorflow.keras",
+    # standalone Keras 2's backend is TensorFlow's in graph mode: ``K.gradients``, ``K.function``...
+    "keras.backend": "tensorflow.keras.backend",
 }
 
 #: Calls that create a session: they add no op, but each one allocates a runtime.
@@ -58,6 +60,9 @@ GRAPH_RESETS: FrozenSet[str] = frozenset({
 
 #: Calls that run the graph although they are not ``Session.run``.
 GRAPH_RUN_FUNCTIONS: FrozenSet[str] = frozenset({"tensorflow.train.global_step"})
+
+#: Calls that build a callable which runs the graph when called (``f = K.function(inputs, outputs)``).
+RUNNER_FACTORIES: FrozenSet[str] = frozenset({"tensorflow.keras.backend.function"})
 
 #: Calls that add no op to the graph.  An entry ending in ``.*`` covers a whole namespace.
 NON_OP_APIS: FrozenSet[str] = frozenset({
@@ -144,6 +149,7 @@ LEGACY_PREFIXES: Tuple[str, ...] = (
     "tensorflow.keras.backend.get_session",
     "tensorflow.keras.backend.set_session",
     "tensorflow.keras.backend.set_learning_phase",
+    "tensorflow.keras.backend.function",
 )
 
 #: Constructors of layer objects: creating one adds no op, calling it does.
@@ -155,7 +161,7 @@ SEQUENCE_RETURNING: FrozenSet[str] = frozenset({
     "tensorflow.meshgrid", "tensorflow.tuple", "tensorflow.while_loop", "tensorflow.dynamic_partition",
     "tensorflow.nn.moments", "tensorflow.nn.dynamic_rnn", "tensorflow.nn.bidirectional_dynamic_rnn",
     "tensorflow.nn.top_k", "tensorflow.unique", "tensorflow.py_func", "tensorflow.numpy_function",
-    "tensorflow.train.batch", "tensorflow.train.shuffle_batch",
+    "tensorflow.train.batch", "tensorflow.train.shuffle_batch", "tensorflow.keras.backend.gradients",
 })
 
 #: Methods of TensorFlow objects that add ops to the graph.
