@@ -14,6 +14,8 @@ from typing import Dict, List, Optional, Sequence
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.elements import iteration_element
+from tfguard.static.analysis.inference import ParameterInference
 from tfguard.static.analysis.scopes import FUNCTIONS, position
 from tfguard.static.analysis.star_imports import star_imported_value
 
@@ -68,6 +70,10 @@ class Dataflow:
         self._instance_attrs: Dict[int, Dict[str, List[nodes.NodeNG]]] = {}
         #: Set by the module analysis: returns the Value a call to a local function returns.
         self.function_return = lambda function: None
+        #: Set by the module analysis: returns the module's calls whose last written name is the given one.
+        self.calls_with_leaf = lambda leaf: ()
+        #: What parameters hold, from the call sites of their functions.
+        self.inference = ParameterInference(self)
 
     # -- public API -----------------------------------------------------------------
 
@@ -425,6 +431,8 @@ class Dataflow:
             return None
         if isinstance(parent, nodes.Arguments):
             return self._parameter_value(target, parent)
+        if isinstance(parent, (nodes.For, nodes.Comprehension)) and not index_path and child is parent.target:
+            return iteration_element(self, parent)
         return None
 
     def _unpacked(self, expr: nodes.NodeNG, index_path: List[int]) -> Optional[Value]:
@@ -455,7 +463,22 @@ class Dataflow:
             return Value(INSTANCE, node=function.parent)
         if _SESSION_PARAM.search(target.name):
             return Value(SESSION, api="parameter")
+        if isinstance(function, FUNCTIONS):
+            inferred = self.inference.parameter_value(target, function)
+            return inferred if isinstance(inferred, Value) else None
         return None
+
+    def import_binding_value(self, node: nodes.NodeNG, name: str) -> Optional[Value]:
+        """Return what the import ``node`` binds to ``name``."""
+        return self._import_value(node, name)
 
 
 _NONE_CONSTANT = Value("none")
+
+
+def is_session_attribute(expr: nodes.NodeNG) -> bool:
+    """Return whether ``expr`` is an attribute named like a session (``trainer.sess``, ``self.model.session``).
+
+    ``trainer.sess.run(...)`` runs the graph even when the class of ``trainer`` is unknown.
+    """
+    return isinstance(expr, nodes.Attribute) and _SESSION_PARAM.search(expr.attrname) is not None

@@ -16,8 +16,9 @@ from typing import Dict, List, Optional
 
 from astroid import nodes
 
+from tfguard.static.analysis.inference import argument_for
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.scopes import own_nodes, owner_scope
+from tfguard.static.analysis.scopes import FUNCTIONS, own_nodes, owner_scope
 
 #: A device string that names a GPU: ``/gpu:0``, ``/device:GPU:1``, ``/job:w/task:0/gpu:0``.
 GPU_DEVICE = re.compile(r"(?:^|/)(?:device:)?gpu(?::|$)", re.IGNORECASE)
@@ -35,6 +36,8 @@ _DEVICE = frozenset({"tensorflow.device"})
 _ENVIRONMENT_WRITES = frozenset({"os.putenv", "os.environ.setdefault", "os.environ.update"})
 _SUPERVISOR_SESSION_METHODS = frozenset({"managed_session", "prepare_or_wait_for_session"})
 _MAX_DEPTH = 12
+#: Calls that define a command-line option with a default: argparse and tf.app.flags / absl flags.
+_OPTION_DEFINERS = frozenset({"add_argument", "DEFINE_string"})
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class DeviceAnalysis:
         self.module = module
         self._sessions: Optional[List[SessionSite]] = None
         self._gpu_pins: Optional[List[nodes.Call]] = None
+        self._option_defaults: Optional[Dict[str, nodes.NodeNG]] = None
 
     # -- device strings ---------------------------------------------------------------
 
@@ -93,6 +97,9 @@ class DeviceAnalysis:
             return _gpu_first(texts)
         if isinstance(expr, nodes.Name):
             return _gpu_first(self._name_texts(expr, depth))
+        if isinstance(expr, nodes.Attribute):
+            default = self.option_defaults().get(expr.attrname)
+            return self.device_text(default, depth + 1) if default is not None else None
         return None
 
     def _name_texts(self, name: nodes.Name, depth: int) -> List[Optional[str]]:
@@ -102,9 +109,57 @@ class DeviceAnalysis:
             if isinstance(parent, (nodes.Assign, nodes.AnnAssign)):
                 texts.append(self.device_text(parent.value, depth + 1))
             elif isinstance(parent, (nodes.For, nodes.Comprehension)) and parent.target is binding:
-                if isinstance(parent.iter, (nodes.List, nodes.Tuple)):
-                    texts.extend(self.device_text(e, depth + 1) for e in parent.iter.elts)
+                texts.extend(self.device_text(e, depth + 1) for e in self._literal_elements(parent.iter))
+            elif (
+                isinstance(parent, nodes.Tuple) and len(parent.elts) == 2 and parent.elts[1] is binding
+                and isinstance(parent.parent, (nodes.For, nodes.Comprehension)) and parent.parent.target is parent
+            ):
+                # ``for i, device in enumerate(gpus)``
+                iterable = parent.parent.iter
+                if isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name) and (
+                    iterable.func.name == "enumerate" and iterable.args
+                ):
+                    texts.extend(self.device_text(e, depth + 1) for e in self._literal_elements(iterable.args[0]))
+            elif isinstance(parent, nodes.Arguments):
+                texts.extend(self._argument_texts(binding, depth))
         return texts
+
+    def _literal_elements(self, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
+        """Return the elements of a literal list or tuple, written in place or bound to a name once."""
+        if isinstance(expr, (nodes.List, nodes.Tuple)):
+            return list(expr.elts)
+        if isinstance(expr, nodes.Name):
+            bindings = self.module.dataflow.definitions(expr, expr.name)
+            if len(bindings) == 1 and isinstance(bindings[0].parent, nodes.Assign):
+                value = bindings[0].parent.value
+                if isinstance(value, (nodes.List, nodes.Tuple)):
+                    return list(value.elts)
+        return []
+
+    def _argument_texts(self, parameter: nodes.AssignName, depth: int) -> List[Optional[str]]:
+        """Return the device strings the call sites of a helper pass for ``parameter``."""
+        function = parameter.parent.parent
+        if not isinstance(function, FUNCTIONS):
+            return []
+        sites = self.module.dataflow.inference.call_sites(function) or []
+        return [self.device_text(argument_for(call, function, parameter.name, bound), depth + 1)
+                for call, bound in sites]
+
+    def option_defaults(self) -> Dict[str, nodes.NodeNG]:
+        """Return the default of each command-line option the module defines, by attribute name.
+
+        ``parser.add_argument("--device", default="/gpu:0")`` and
+        ``tf.app.flags.DEFINE_string("device", "/gpu:0", ...)`` make ``args.device`` / ``FLAGS.device``
+        read as ``"/gpu:0"``.
+        """
+        if self._option_defaults is None:
+            defaults: Dict[str, nodes.NodeNG] = {}
+            for call in self.module.candidate_calls(frozenset(), _OPTION_DEFINERS):
+                name, default = _option_default(call)
+                if name and default is not None:
+                    defaults.setdefault(name, default)
+            self._option_defaults = defaults
+        return self._option_defaults
 
     def gpu_pin(self, call: nodes.NodeNG) -> Optional[str]:
         """Return the GPU device string a ``tf.device(...)`` call pins to, or None."""
@@ -280,6 +335,24 @@ def _attribute_path(target: nodes.NodeNG, root: str) -> Optional[str]:
     if isinstance(node, nodes.Name) and node.name == root and parts:
         return ".".join(reversed(parts))
     return None
+
+
+def _option_default(call: nodes.Call) -> tuple:
+    """Return (attribute name, default expression) of an ``add_argument`` / ``DEFINE_*`` call."""
+    func = call.func
+    leaf = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+    if leaf == "add_argument":
+        dest = _argument(call, "dest", None)
+        name = _string(dest)
+        if name is None:
+            options = [_string(arg) for arg in call.args]
+            long_names = [o for o in options if o and o.startswith("--")]
+            short = [o for o in options if o and o.startswith("-")]
+            chosen = long_names[0] if long_names else (short[0] if short else None)
+            name = chosen.lstrip("-").replace("-", "_") if chosen else None
+        return name, _argument(call, "default", None)
+    name = _string(_argument(call, "name", 0))
+    return name, _argument(call, "default", 1)
 
 
 def _string(node: Optional[nodes.NodeNG]) -> Optional[str]:

@@ -22,6 +22,7 @@ from tfguard.static.analysis.building import OPERATOR_NODES, GraphBuilding
 from tfguard.static.analysis.dataflow import FUNCTION, INSTANCE, Dataflow, Value
 from tfguard.static.analysis.events import BuildEvent, BuildSite, FunctionSummary, RunEvent, describe
 from tfguard.static.analysis.fresh_graphs import FreshGraphs
+from tfguard.static.analysis.inference import uninferred_parameter
 from tfguard.static.analysis.running import GraphRunning
 from tfguard.static.analysis.scopes import FUNCTIONS, ScopeNode, own_nodes
 from tfguard.static.analysis.summaries import FunctionSummaries
@@ -41,6 +42,7 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
         self.project = project
         self.dataflow = Dataflow(module, path, project)
         self.dataflow.function_return = self._function_return
+        self.dataflow.calls_with_leaf = lambda leaf: self._calls_by_leaf().get(leaf, ())
         self._summaries: Dict[int, Optional[FunctionSummary]] = {}
         self._session_loops: Dict[int, Optional[RunEvent]] = {}
         self._build_events: Dict[int, Optional[BuildEvent]] = {}
@@ -184,10 +186,15 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
         return own_nodes(scope)
 
     def called_function(self, call: nodes.Call) -> Optional[nodes.NodeNG]:
-        """Return the local function or method a call resolves to, if any."""
+        """Return the local function or method a call resolves to, if any.
+
+        A method called on a parameter that no call site fills (``self.net.checkpoint()``) is the one
+        method of that name in the module's and its imported project modules' classes, when exactly
+        one defines it and it builds or runs the graph.
+        """
         callee = self.value(call.func)
         if callee is None:
-            return None
+            return self._unique_method_of_parameter(call)
         if callee.kind == FUNCTION:
             return callee.node
         if callee.kind == INSTANCE or (callee.kind == "class"):
@@ -195,6 +202,21 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
             method = self.dataflow.method(cls, "__call__" if callee.kind == INSTANCE else "__init__")
             return method
         return None
+
+
+    def _unique_method_of_parameter(self, call: nodes.Call) -> Optional[nodes.NodeNG]:
+        func = call.func
+        if not isinstance(func, nodes.Attribute) or func.attrname.startswith("__"):
+            return None
+        if not uninferred_parameter(self.dataflow, func.expr):
+            return None
+        method = self.dataflow.inference.unique_method(func.attrname)
+        if method is None:
+            return None
+        summary = self.summary(method)
+        if summary is None or not (summary.builds or summary.run is not None):
+            return None
+        return method
 
 
 def _index_by_class(module: nodes.Module) -> Dict[object, List[nodes.NodeNG]]:

@@ -7,7 +7,7 @@ from typing import Iterator, Optional
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
-from tfguard.static.analysis.dataflow import MODULE, RUNNER, SESSION, TF
+from tfguard.static.analysis.dataflow import MODULE, RUNNER, SESSION, TF, is_session_attribute
 from tfguard.static.analysis.events import RunEvent, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
 
@@ -52,6 +52,8 @@ class GraphRunning:
                 return RunEvent(call, f"{func.expr.as_string()}.load")
             if method == "run" and kind is None and keywords & {"feed_dict", "options", "run_metadata"}:
                 return RunEvent(call, f"{func.expr.as_string()}.run")
+            if method in ("run", "partial_run") and kind is None and is_session_attribute(func.expr):
+                return RunEvent(call, f"{func.expr.as_string()}.{method}")
         function = self.called_function(call)
         if function is not None:
             summary = self.summary(function)

@@ -187,6 +187,15 @@ TENSOR_RETURNING_METHODS: FrozenSet[str] = frozenset({
     "scatter_update", "scatter_add", "scatter_sub", "scatter_nd_update", "dequeue", "lookup", "call",
 })
 
+#: Calls that return a Python list of the graph's variables.
+VARIABLE_LISTS: FrozenSet[str] = frozenset({
+    "tensorflow.trainable_variables", "tensorflow.global_variables", "tensorflow.local_variables",
+    "tensorflow.model_variables", "tensorflow.all_variables", "tensorflow.moving_average_variables",
+})
+
+#: Calls that return a Python list of graph objects (tensors, ops or variables, depending on the key).
+GRAPH_OBJECT_LISTS: FrozenSet[str] = frozenset({"tensorflow.get_collection", "tensorflow.get_collection_ref"})
+
 #: Context managers whose ``reuse`` argument makes ``tf.get_variable`` return existing variables.
 VARIABLE_SCOPES: FrozenSet[str] = frozenset({"tensorflow.variable_scope"})
 
