@@ -79,7 +79,10 @@ class ParameterInference:
         return found
 
     def unique_method(self, name: str) -> Optional[nodes.NodeNG]:
-        """Return the method ``name`` when exactly one class here or in the project modules imported defines it."""
+        """Return the method ``name`` when exactly one class here or in the project modules imported defines it.
+
+        Classes defined or imported at module level count, and those of the project modules imported.
+        """
         if self._methods is None:
             self._methods = {}
             for cls in self._known_classes():
@@ -92,21 +95,21 @@ class ParameterInference:
     def _known_classes(self) -> Iterable[nodes.ClassDef]:
         from tfguard.static.analysis.dataflow import CLASS, PYMODULE
 
+        # Module-level bindings only (``module.locals``): cheap, and where classes and imports live.
         seen = set()
-        module = self.dataflow.module
-        candidates: List[nodes.ClassDef] = list(module.nodes_of_class(nodes.ClassDef))
-        for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom)):
-            for imported, alias in node.names:
-                if imported == "*":
-                    continue
-                bound = alias or imported.split(".")[0]
-                value = self.dataflow.import_binding_value(node, bound)
-                if value is None:
-                    continue
-                if value.kind == CLASS:
-                    candidates.append(value.node)
-                elif value.kind == PYMODULE:
-                    candidates.extend(n for n in value.node.body if isinstance(n, nodes.ClassDef))
+        candidates: List[nodes.ClassDef] = []
+        for name, bindings in self.dataflow.module.locals.items():
+            for node in bindings:
+                if isinstance(node, nodes.ClassDef):
+                    candidates.append(node)
+                elif isinstance(node, (nodes.Import, nodes.ImportFrom)):
+                    value = self.dataflow.import_binding_value(node, name)
+                    if value is None:
+                        continue
+                    if value.kind == CLASS:
+                        candidates.append(value.node)
+                    elif value.kind == PYMODULE:
+                        candidates.extend(n for n in value.node.body if isinstance(n, nodes.ClassDef))
         for cls in candidates:
             if id(cls) not in seen:
                 seen.add(id(cls))
