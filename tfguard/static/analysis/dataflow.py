@@ -198,6 +198,8 @@ class Dataflow:
         if isinstance(expr, nodes.Subscript):
             base = self.value(expr.value)
             if base is not None and base.kind == TF:
+                if base.api.rsplit(".", 1)[-1] in tfapi.PAIR_LIST_METHODS:
+                    return Value(TF, api=f"{base.api}[]", tensor=False)  # one (grad, var) pair
                 return Value(TF, api=base.api, tensor=True)
             return None
         if isinstance(expr, nodes.BinOp):
@@ -430,7 +432,7 @@ class Dataflow:
             value = self.value(expr)
             if value is None or value.kind != TF:
                 return None
-            return Value(TF, api=value.api, tensor=True)
+            return Value(TF, api=value.api, tensor=index not in tfapi.list_item_positions(value.api))
         if isinstance(expr, nodes.Const) and expr.value is None:
             return _NONE_CONSTANT
         return self.value(expr)

@@ -188,8 +188,38 @@ SEQUENCE_RETURNING: FrozenSet[str] = frozenset({
     "tensorflow.meshgrid", "tensorflow.tuple", "tensorflow.while_loop", "tensorflow.dynamic_partition",
     "tensorflow.nn.moments", "tensorflow.nn.dynamic_rnn", "tensorflow.nn.bidirectional_dynamic_rnn",
     "tensorflow.nn.top_k", "tensorflow.unique", "tensorflow.py_func", "tensorflow.numpy_function",
-    "tensorflow.train.batch", "tensorflow.train.shuffle_batch",
+    "tensorflow.train.batch", "tensorflow.train.shuffle_batch", "tensorflow.trainable_variables",
+    "tensorflow.nn.static_rnn", "tensorflow.nn.static_bidirectional_rnn", "tensorflow.nn.static_state_saving_rnn",
+    "tensorflow.contrib.rnn.static_rnn", "tensorflow.contrib.rnn.static_bidirectional_rnn",
+    "tensorflow.contrib.rnn.stack_bidirectional_rnn", "tensorflow.contrib.legacy_seq2seq.*",
 })
+
+#: Calls returning a tuple whose items at these positions are Python lists of tensors
+#: (``outputs, state = tf.nn.static_rnn(...)``: indexing ``outputs`` builds no op).
+LIST_ITEMS: Dict[str, Tuple[int, ...]] = {
+    "tensorflow.nn.static_rnn": (0,),
+    "tensorflow.nn.static_bidirectional_rnn": (0,),
+    "tensorflow.nn.static_state_saving_rnn": (0,),
+    "tensorflow.contrib.rnn.static_rnn": (0,),
+    "tensorflow.contrib.rnn.static_bidirectional_rnn": (0,),
+    "tensorflow.contrib.rnn.stack_bidirectional_rnn": (0,),
+    "tensorflow.contrib.legacy_seq2seq.*": (0,),
+}
+
+#: Methods returning a list of pairs (``opt.compute_gradients()``: ``[(grad, var), ...]``).
+PAIR_LIST_METHODS: FrozenSet[str] = frozenset({"compute_gradients"})
+
+
+def list_item_positions(qualname: str) -> Tuple[int, ...]:
+    """Return the positions of ``qualname``'s result tuple that hold Python lists (see :data:`LIST_ITEMS`)."""
+    if qualname in LIST_ITEMS:
+        return LIST_ITEMS[qualname]
+    parts = qualname.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        found = LIST_ITEMS.get(".".join(parts[:i]) + ".*")
+        if found is not None:
+            return found
+    return ()
 
 #: Methods of TensorFlow objects that add ops to the graph.
 OP_BUILDING_METHODS: FrozenSet[str] = frozenset({
@@ -290,7 +320,7 @@ def builds_ops(qualname: str) -> bool:
 
 def returns_single_tensor(qualname: str) -> bool:
     """Return whether an op-building TF API returns one tensor (so operators on it build ops)."""
-    return builds_ops(qualname) and qualname not in SEQUENCE_RETURNING and not _is_class(qualname)
+    return builds_ops(qualname) and not _in_table(qualname, SEQUENCE_RETURNING) and not _is_class(qualname)
 
 
 def _is_class(qualname: str) -> bool:
