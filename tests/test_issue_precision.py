@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 import tfguard
 from tfguard.static.config import Settings
 
@@ -155,7 +157,7 @@ def test_a_none_default_parameter_left_none_builds_on_every_call():
             step(sess)
             step(sess, None)
             sess.run(m.op())
-    """) == [(22, "TFG102"), (23, "TFG102")]
+    """, "TFG1") == [(22, "TFG102"), (23, "TFG102")]
 
 
 def test_a_none_default_parameter_passed_builds_nothing_and_a_real_cache_builds_once():
@@ -163,4 +165,146 @@ def test_a_none_default_parameter_passed_builds_nothing_and_a_real_cache_builds_
             step(sess, shared)
             step(sess, train_op=shared)
             sess.run(m.op())
+    """, "TFG1") == []
+
+
+# -- TFG203: runs that cannot be merged ------------------------------------------------------------------
+
+RUNS = """\
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [])
+    w = tf.Variable(1.0)
+    loss = w * x
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    lr = tf.Variable(0.1, trainable=False)
+    new_lr = tf.placeholder(tf.float32, [])
+    assign_lr = tf.assign(lr, new_lr)
+    ops = {1.0: loss}
+    with tf.Session() as sess:
+        for epoch in range(10):
+"""
+
+
+@pytest.mark.parametrize("body", [
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            print(sess.run(loss, {x: 5.0}))
+    """, id="same-placeholder-another-value"),
+    pytest.param("""\
+            sess.run(train, feed_dict=train_feed)
+            print(sess.run(loss, feed_dict=test_feed))
+    """, id="other-feed-dicts"),
+    pytest.param("""\
+            sess.run(assign_lr, {new_lr: 0.1 * epoch})
+            sess.run(train, {x: 1.0})
+    """, id="after-a-state-change"),
+    pytest.param("""\
+            v = sess.run(w)
+            print(sess.run(ops[v]))
+    """, id="fetch-built-from-an-earlier-result"),
+])
+def test_runs_that_cannot_be_merged_are_left_alone(body):
+    assert found(RUNS + body, "TFG203") == []
+
+
+@pytest.mark.parametrize("body", [
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            print(sess.run(loss, {x: 1.0}))
+    """, id="same-feed"),
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            print(sess.run(loss, {new_lr: 1.0}))
+    """, id="disjoint-placeholders"),
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            sess.run(assign_lr, {new_lr: 0.1})
+    """, id="state-change-after-the-step"),
+])
+def test_runs_that_could_be_one_are_reported(body):
+    assert found(RUNS + body, "TFG203") == [(13, "TFG203")]
+
+
+# -- TFG201/TFG202: inverted guards and the else of a guard ----------------------------------------------
+
+GUARDS = """\
+    import tensorflow as tf
+    x = tf.Variable(0.0)
+    summ = tf.summary.scalar("x", x)
+    train = tf.assign_add(x, 1.0)
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        writer = tf.summary.FileWriter("/tmp/logs")
+        for it in range(1000):
+            _, s = sess.run([train, summ])
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    pytest.param("""\
+            if it % 40:
+                writer.add_summary(s, it)
+    """, [(11, "TFG201")], id="inverted-guard"),
+    pytest.param("""\
+            if it % 40 != 0:
+                saver.save(sess, "/tmp/m")
+    """, [(11, "TFG202")], id="not-equal-guard"),
+    pytest.param("""\
+            if args.trace and it % 50 == 0:
+                print("trace")
+            else:
+                writer.add_summary(s, it)
+    """, [(13, "TFG201")], id="else-of-a-rare-condition"),
+    pytest.param("""\
+            if not it % 40:
+                writer.add_summary(s, it)
+    """, [(9, "TFG201")], id="not-of-modulo-is-rare-and-the-fetch-is-for-nothing"),
+    pytest.param("""\
+            if it % 40 == 0:
+                print("x")
+            else:
+                pass
+            if it % 40 == 0:
+                writer.add_summary(s, it)
+    """, [(9, "TFG201")], id="guarded-write-of-the-fetched-value"),
+    pytest.param("""\
+            if it % 40:
+                pass
+            else:
+                writer.add_summary(s, it)
+    """, [(9, "TFG201")], id="else-of-an-inverted-guard-is-rare"),
+    pytest.param("""\
+            if it > 100:
+                writer.add_summary(s, it)
+    """, [(9, "TFG201")], id="unknown-odds-still-guard"),
+])
+def test_guard_polarity(body, expected):
+    assert found(GUARDS + body) == expected
+
+
+def test_a_fetch_whose_value_is_never_written_is_not_reported():
+    assert found(GUARDS + """\
+            if it % 40 == 0:
+                writer.add_summary(sess.run(summ), it)
     """) == []
+
+
+def test_tf_api_helpers_that_build_no_op_are_silent_in_a_session_loop():
+    assert found("""\
+        import tensorflow as tf
+        loss = tf.constant(1.0)
+        with tf.Session() as sess:
+            for step in range(100):
+                l = sess.run(loss)
+                b = tf.compat.as_bytes("x")
+                flat = tf.nest.flatten([l])
+                a = tf.make_ndarray(tf.make_tensor_proto([1.0]))
+                tf.io.gfile.exists("/tmp")
+                summ = tf.Summary(value=[tf.Summary.Value(tag="l", simple_value=l)])
+                ev = tf.Summary.FromString(b"")
+                path = tf.resource_loader.get_data_files_path()
+                for e in tf.train.summary_iterator("f"):
+                    pass
+                sig = tf.saved_model.signature_def_utils.build_signature_def(None, None, "m")
+                bad = tf.reduce_sum(loss)
+        """) == [(16, "TFG102")]

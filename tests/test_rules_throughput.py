@@ -86,6 +86,12 @@ def messages_of(code: str, body: str) -> list:
                     s, _ = sess.run([merged, train_op])
                     self.writer.add_summary(s, i)
         """, [7], id="writer-on-self"),
+    pytest.param("""\
+        other = make_writer()
+        for step in range(100):
+            s, _ = sess.run([merged, train_op])
+            other.add_summary(s, step)
+        """, [4], id="a-writer-from-code-tfguard-cannot-read"),
 ])
 def test_summary_every_step_fires(body, expected):
     assert lines_of("TFG201", body) == expected
@@ -134,11 +140,14 @@ def test_summary_every_step_fires(body, expected):
         writer.add_summary(sess.run(merged), 0)
         """, id="outside-any-loop"),
     pytest.param("""\
-        other = make_writer()
+        class Log(object):
+            def add_summary(self, s, step):
+                print(step)
+        other = Log()
         for step in range(100):
             s, _ = sess.run([merged, train_op])
             other.add_summary(s, step)
-        """, id="not-a-known-file-writer"),
+        """, id="a-local-class-that-writes-no-summary"),
 ])
 def test_summary_every_step_silent(body):
     assert lines_of("TFG201", body) == []
@@ -404,7 +413,7 @@ def test_split_session_run_leaves_sequential_optimizer_updates_alone():
             for step in range(100):
                 _, dl = sess.run([d_optim, d_loss], feed_dict={x: [1.0]})
                 _, gl = sess.run([g_optim, g_loss], feed_dict={x: [1.0]})
-                print(sess.run(d_loss, feed_dict={x: [2.0]}))
+                print(sess.run(d_loss, feed_dict={x: [1.0]}))
         """)
     findings = tfguard.check_source(source, "gan.py", Settings(select=("TFG203",)))
     assert [f.line for f in findings] == [11]
