@@ -202,3 +202,39 @@ def test_across_modules_with_the_chain(tmp_path):
     assert [(f.line, [(os.path.basename(c.path), c.line, c.function) for c in f.chain]) for f in result.findings] == [
         (6, [("logs.py", 5, "log"), ("logs.py", 8, "record")])
     ]
+
+
+SEVERAL = """\
+    import tensorflow as tf
+
+    def reload_and_eval(path):
+        sess = tf.Session()
+        tf.train.import_meta_graph(path + ".meta")
+        return sess
+
+    def add_summaries(x):
+        tf.summary.scalar("a", x)
+        tf.summary.histogram("b", tf.reduce_mean(x))
+
+    x = tf.constant(1.0)
+    with tf.Session() as s:
+        for step in range(100):
+            s.run(x)
+    """
+
+
+def test_one_call_reaching_several_problems_reports_each():
+    assert found(SEVERAL + "        reload_and_eval('/tmp/m')\n", "TFG1") == [
+        (16, "TFG104", [5]), (16, "TFG105", [4])]
+
+
+def test_two_sites_of_one_rule_behind_one_call_are_both_in_the_chain():
+    (finding,) = tfguard.check_source(
+        textwrap.dedent(SEVERAL) + "        add_summaries(x)\n", "s.py", Settings(select=("TFG1",)))
+    assert (finding.line, finding.code, [link.line for link in finding.chain]) == (16, "TFG107", [9, 10])
+    assert "1 more such call" in finding.message
+
+
+def test_a_helper_with_one_problem_reports_it_once():
+    assert found(SEVERAL.replace("        tf.train.import_meta_graph(path + \".meta\")\n", "")
+                 + "        reload_and_eval('/tmp/m')\n", "TFG1") == [(15, "TFG105", [4])]
