@@ -308,3 +308,48 @@ def test_tf_api_helpers_that_build_no_op_are_silent_in_a_session_loop():
                 sig = tf.saved_model.signature_def_utils.build_signature_def(None, None, "m")
                 bad = tf.reduce_sum(loss)
         """) == [(16, "TFG102")]
+
+
+# -- dataflow: self-rebinding and long operator chains ----------------------------------------------------
+
+def test_rebinding_a_tensor_to_itself_plus_one_builds_ops():
+    assert found("""\
+        import tensorflow as tf
+        v = tf.constant(0.0)
+        t = tf.constant(1.0)
+        n = 0
+        with tf.Session() as sess:
+            for i in range(10):
+                sess.run(v)
+                v = v + 1
+                t *= 2
+                n = n + 1
+                n += 1
+                w = -v
+        """, "TFG1") == [(8, "TFG102"), (9, "TFG102"), (12, "TFG102")]
+
+
+def test_rebinding_numbers_and_numpy_results_builds_nothing():
+    assert found("""\
+        import tensorflow as tf
+        v = tf.constant(0.0)
+        total = 0.0
+        with tf.Session() as sess:
+            for i in range(10):
+                r = sess.run(v)
+                total = total + r
+                total += r
+                r = r * 2
+        """, "TFG1") == []
+
+
+def test_an_operator_chain_of_hundreds_of_terms_is_analysed():
+    tensors = " + ".join(["x"] * 400)
+    numbers = " + ".join(["n"] * 400)
+    source = (
+        "import tensorflow as tf\nx = tf.constant(1.0)\nn = 0\nwith tf.Session() as sess:\n"
+        f"    for i in range(10):\n        sess.run(x)\n        y = {tensors}\n        z = {numbers}\n"
+    )
+    findings = tfguard.check_source(source, "long.py", Settings(select=("TFG1",)))
+    assert [(f.line, f.code) for f in findings] == [(7, "TFG102")]
+    assert findings[0].message.startswith("`x + x + x")

@@ -11,8 +11,8 @@ from tfguard.static.analysis.dataflow import INSTANCE, MODULE, TF
 from tfguard.static.analysis.events import BuildEvent, BuildSite, describe
 from tfguard.static.analysis.scopes import FUNCTIONS
 
-#: Expressions that add an op when an operand is a tensor (``a + b``, ``t[0]``, ``-t``, ``a < b``).
-OPERATOR_NODES = (nodes.BinOp, nodes.UnaryOp, nodes.Subscript, nodes.Compare)
+#: Expressions that add an op when an operand is a tensor (``a + b``, ``t[0]``, ``-t``, ``a < b``, ``t += 1``).
+OPERATOR_NODES = (nodes.BinOp, nodes.UnaryOp, nodes.Subscript, nodes.Compare, nodes.AugAssign)
 
 
 class GraphBuilding:
@@ -47,7 +47,11 @@ class GraphBuilding:
         return self._best_helper_event(node, function, summary)
 
     def _operator_event(self, node: nodes.NodeNG) -> Optional[BuildEvent]:
-        if isinstance(node, nodes.Subscript):
+        if isinstance(node, nodes.AugAssign):
+            if not isinstance(node.target, nodes.AssignName):
+                return None
+            operands = [node.target, node.value]
+        elif isinstance(node, nodes.Subscript):
             operands = [node.value]
         elif isinstance(node, nodes.BinOp):
             operands = [node.left, node.right]

@@ -203,7 +203,9 @@ class Dataflow:
                 return Value(TF, api=base.api, tensor=True)
             return None
         if isinstance(expr, nodes.BinOp):
-            return self._tensor_if_any(expr.left, expr.right)
+            return self._operator_chain(expr)
+        if isinstance(expr, nodes.AssignName) and isinstance(expr.parent, nodes.AugAssign):
+            return self._name_value(expr)  # ``t`` in ``t += 1``: what it held before
         if isinstance(expr, nodes.UnaryOp):
             return None if expr.op == "not" else self._tensor_if_any(expr.operand)
         if isinstance(expr, nodes.Compare):
@@ -222,11 +224,24 @@ class Dataflow:
             return None if cached is _IN_PROGRESS else cached  # type: ignore[return-value]
         self._names[key] = _IN_PROGRESS
         try:
-            result = self.combine([self._binding_value(d, name.name) for d in self.definitions(name, name.name)])
+            bindings = _without_self_updates(self.definitions(name, name.name))
+            result = self.combine([self._binding_value(d, name.name) for d in bindings])
         except BaseException:
             del self._names[key]
             raise
         self._names[key] = result
+        return result
+
+    def _operator_chain(self, expr: nodes.BinOp) -> Optional[Value]:
+        """``a + b + c + ...``: walk the left-nested chain without recursion, however long, memoising each link."""
+        spine = [expr]
+        while isinstance(spine[-1].left, nodes.BinOp) and id(spine[-1].left) not in self._memo:
+            spine.append(spine[-1].left)
+        result = self._tensor_if_any(spine[-1].left, spine[-1].right)
+        for index in range(len(spine) - 2, -1, -1):
+            self._memo[id(spine[index + 1])] = result
+            if result is None:
+                result = self._tensor_if_any(spine[index].right)
         return result
 
     def _tensor_if_any(self, *operands: nodes.NodeNG) -> Optional[Value]:
@@ -454,3 +469,30 @@ class Dataflow:
 
 
 _NONE_CONSTANT = Value("none")
+
+
+def _without_self_updates(bindings: Sequence[nodes.NodeNG]) -> Sequence[nodes.NodeNG]:
+    """Leave out ``v = v + 1``, ``v = -v`` and ``v += 1`` when ``v`` has other bindings.
+
+    An operator keeps what its operand is (a tensor stays a tensor, a number a number), so such
+    a rebinding adds nothing the other bindings do not say, and following it would only loop back.
+    """
+    kept = [b for b in bindings if not _updates_itself(b)]
+    return kept if kept and len(kept) < len(bindings) else bindings
+
+
+def _updates_itself(binding: nodes.NodeNG) -> bool:
+    if not isinstance(binding, nodes.AssignName):
+        return False
+    parent = binding.parent
+    if isinstance(parent, nodes.AugAssign):
+        return True
+    if not isinstance(parent, nodes.Assign) or not isinstance(parent.value, (nodes.BinOp, nodes.UnaryOp)):
+        return False
+    stack = [parent.value]  # no recursion: the operand may be a chain of hundreds of operators
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.Name) and node.name == binding.name:
+            return True
+        stack.extend(node.get_children())
+    return False

@@ -99,9 +99,33 @@ def _is_none(expr: nodes.NodeNG) -> bool:
 
 def describe(node: nodes.NodeNG, limit: int = 60) -> str:
     """Return short source text for ``node``, with call arguments elided: ``tf.train.Saver()``."""
-    if isinstance(node, nodes.Call):
-        text = f"{node.func.as_string()}()"
+    if _long_operator_chain(node):
+        text = _source_text(node)  # printing hundreds of nested terms is slow (and may recurse too deep)
     else:
-        text = node.as_string()
+        try:
+            text = f"{node.func.as_string()}()" if isinstance(node, nodes.Call) else node.as_string()
+        except RecursionError:
+            text = _source_text(node)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _source_text(node: nodes.NodeNG) -> str:
+    """Return the source from ``node``'s start to the end of its first line (``"…"`` when unavailable)."""
+    data = getattr(node.root(), "file_bytes", None)
+    if not data or not node.lineno:
+        return "…"
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    lines = data.split(b"\n")
+    if node.lineno > len(lines):
+        return "…"
+    return lines[node.lineno - 1][node.col_offset or 0:].decode("utf-8", "replace").strip()
+
+
+def _long_operator_chain(node: nodes.NodeNG, limit: int = 32) -> bool:
+    for _ in range(limit):
+        if not isinstance(node, nodes.BinOp):
+            return False
+        node = node.left
+    return True

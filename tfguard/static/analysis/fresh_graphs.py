@@ -37,11 +37,14 @@ class FreshGraphs:
                     if self._is_fresh_graph_context(context, boundary):
                         return True
             child, parent = parent, parent.parent
+        resets = self._graph_resets.get(id(boundary))
+        if resets is None:
+            resets = self._graph_resets[id(boundary)] = [
+                position(other) for other in own_nodes(Body(boundary.body))
+                if isinstance(other, nodes.Call) and self._resets_graph(other)
+            ]
         here = position(node)
-        for other in own_nodes(Body(boundary.body)):
-            if isinstance(other, nodes.Call) and position(other) < here and self._resets_graph(other):
-                return True
-        return False
+        return any(reset < here for reset in resets)
 
     def _is_fresh_graph_context(self, context: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
         if not (isinstance(context, nodes.Call) and isinstance(context.func, nodes.Attribute)):
