@@ -238,3 +238,22 @@ def test_two_sites_of_one_rule_behind_one_call_are_both_in_the_chain():
 def test_a_helper_with_one_problem_reports_it_once():
     assert found(SEVERAL.replace("        tf.train.import_meta_graph(path + \".meta\")\n", "")
                  + "        reload_and_eval('/tmp/m')\n", "TFG1") == [(15, "TFG105", [4])]
+
+
+def test_a_module_level_counter_changed_in_the_loop_guards_inside_the_helper():
+    assert found("""\
+        import tensorflow as tf
+        merged = tf.summary.merge_all()
+        writer = tf.summary.FileWriter("/tmp/logs")
+        sess = tf.Session()
+        step = 0
+
+        def log():
+            if step % 100 == 0:
+                writer.add_summary(sess.run(merged), step)
+
+        for batch in range(1000):
+            sess.run(merged)
+            step += 1
+            log()
+        """, "TFG201") == []

@@ -353,3 +353,10 @@ def test_an_operator_chain_of_hundreds_of_terms_is_analysed():
     findings = tfguard.check_source(source, "long.py", Settings(select=("TFG1",)))
     assert [(f.line, f.code) for f in findings] == [(7, "TFG102")]
     assert findings[0].message.startswith("`x + x + x")
+
+
+def test_every_other_step_is_no_inverted_guard():
+    assert found(GUARDS + """\
+            if it % 2:
+                writer.add_summary(s, it)
+    """) == [(9, "TFG201")]

@@ -213,7 +213,11 @@ RARELY_TRUE, MOSTLY_TRUE, UNKNOWN_ODDS = "rarely", "mostly", "unknown"
 
 
 def _is_modulo(expr: nodes.NodeNG) -> bool:
-    return isinstance(expr, nodes.BinOp) and expr.op == "%"
+    """``x % n`` with ``n`` not a literal 1 or 2 (``step % 2`` holds on half the steps: no telling)."""
+    if not (isinstance(expr, nodes.BinOp) and expr.op == "%"):
+        return False
+    divisor = expr.right
+    return not (isinstance(divisor, nodes.Const) and isinstance(divisor.value, int) and divisor.value <= 2)
 
 
 #: Comprehensions: loops written as expressions.

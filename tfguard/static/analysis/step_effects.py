@@ -122,15 +122,24 @@ class StepEffects:
         )
 
     def _may_change_between_calls(self, test: nodes.NodeNG, function: nodes.NodeNG) -> bool:
-        """True unless ``test`` reads only module-level names (``FLAGS.verbose``) and constants."""
+        """True unless ``test`` reads only constants and module-level names set once (``FLAGS.verbose``).
+
+        A module-level name rebound in a loop, by ``+=`` or through a ``global`` statement may change.
+        """
         for sub in (test, *test.nodes_of_class((nodes.Call, nodes.Name))):
             if isinstance(sub, nodes.Call):
                 return True
             if isinstance(sub, nodes.Name):
                 bindings = self.module.dataflow.definitions(sub, sub.name)
-                if any(not isinstance(b.scope(), nodes.Module) for b in bindings):
+                if any(not _set_once_at_module_level(b) for b in bindings) or sub.name in self._globals_declared():
                     return True
         return False
+
+    def _globals_declared(self) -> frozenset:
+        """Names some function of the module declares ``global`` (and so may rebind)."""
+        return self.module.facts("global_statements", lambda module: frozenset(
+            name for node in module.nodes_of(nodes.Global) for name in node.names
+        ))
 
 
 def direct_kind(module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:
@@ -151,3 +160,17 @@ def _under_condition(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+def _set_once_at_module_level(binding: nodes.NodeNG) -> bool:
+    """A module-level binding outside any loop, not ``+=`` (an import, a def, ``FLAGS = ...``)."""
+    if not isinstance(binding.scope(), nodes.Module):
+        return False
+    if isinstance(binding.parent, nodes.AugAssign):
+        return False
+    parent = binding.parent
+    while parent is not None and not isinstance(parent, nodes.Module):
+        if isinstance(parent, (nodes.For, nodes.AsyncFor, nodes.While, nodes.Comprehension)):
+            return False
+        parent = parent.parent
+    return True
