@@ -86,6 +86,12 @@ def messages_of(code: str, body: str) -> list:
                     s, _ = sess.run([merged, train_op])
                     self.writer.add_summary(s, i)
         """, [7], id="writer-on-self"),
+    pytest.param("""\
+        other = make_writer()
+        for step in range(100):
+            s, _ = sess.run([merged, train_op])
+            other.add_summary(s, step)
+        """, [4], id="a-writer-from-code-tfguard-cannot-read"),
 ])
 def test_summary_every_step_fires(body, expected):
     assert lines_of("TFG201", body) == expected
@@ -134,11 +140,14 @@ def test_summary_every_step_fires(body, expected):
         writer.add_summary(sess.run(merged), 0)
         """, id="outside-any-loop"),
     pytest.param("""\
-        other = make_writer()
+        class Log(object):
+            def add_summary(self, s, step):
+                print(step)
+        other = Log()
         for step in range(100):
             s, _ = sess.run([merged, train_op])
             other.add_summary(s, step)
-        """, id="not-a-known-file-writer"),
+        """, id="a-local-class-that-writes-no-summary"),
 ])
 def test_summary_every_step_silent(body):
     assert lines_of("TFG201", body) == []
@@ -321,12 +330,6 @@ def test_dataset_map_serial_silent(body):
               .make_initializable_iterator())
         """, [1], id="parenthesised-chain"),
     pytest.param("""\
-        def train_input_fn():
-            ds = tf.data.TFRecordDataset(files)
-            ds = ds.shuffle(1000).batch(32)
-            return ds
-        """, [4], id="input-fn-returns-dataset"),
-    pytest.param("""\
         def make_dataset(files):
             return tf.data.TFRecordDataset(files).batch(32)
         ds = make_dataset(files)
@@ -336,7 +339,13 @@ def test_dataset_map_serial_silent(body):
         def load():
             return tf.data.TFRecordDataset(files).batch(32)
         estimator.train(input_fn=load)
-        """, [2], id="passed-as-input-fn"),
+        """, [3], id="passed-as-input-fn-reported-at-the-consumer"),
+    pytest.param("""\
+        ds = tf.data.TFRecordDataset(files).batch(32)
+        if FLAGS.fast:
+            ds = ds.prefetch(1)
+        it = ds.make_one_shot_iterator()
+        """, [4], id="prefetch-on-one-branch-only"),
     pytest.param("""\
         ds = tf.data.Dataset.from_tensor_slices((a, b)).batch(32)
         model.fit(ds, epochs=3)
@@ -378,9 +387,35 @@ def test_dataset_no_prefetch_fires(body, expected):
         def make_iterator(dataset):
             return dataset.make_one_shot_iterator()
         """, id="unknown-parameter"),
+    pytest.param("""\
+        def train_input_fn():
+            ds = tf.data.TFRecordDataset(files)
+            ds = ds.shuffle(1000).batch(32)
+            return ds
+        """, id="a-helper-that-returns-the-dataset-consumes-nothing"),
+    pytest.param("""\
+        ds = tf.data.TFRecordDataset(files).batch(32)
+        if FLAGS.fast:
+            ds = ds.prefetch(1)
+        else:
+            ds = ds.prefetch(2)
+        it = ds.make_one_shot_iterator()
+        """, id="prefetch-on-both-branches"),
 ])
 def test_dataset_no_prefetch_silent(body):
     assert lines_of("TFG205", body) == []
+
+
+def test_dataset_no_prefetch_chain_leads_to_the_source():
+    source = HEADER + textwrap.dedent("""\
+        def load():
+            ds = tf.data.TFRecordDataset(files)
+            return ds.batch(32)
+        estimator.train(input_fn=load, steps=10)
+        """)
+    (finding,) = tfguard.check_source(source, "snippet.py", Settings(select=("TFG205",)))
+    assert finding.line == HEADER_LINES + 4
+    assert [(link.line - HEADER_LINES, link.function) for link in finding.chain] == [(3, "load"), (2, "load")]
 
 
 def test_dataset_no_prefetch_message_names_source():
@@ -404,7 +439,7 @@ def test_split_session_run_leaves_sequential_optimizer_updates_alone():
             for step in range(100):
                 _, dl = sess.run([d_optim, d_loss], feed_dict={x: [1.0]})
                 _, gl = sess.run([g_optim, g_loss], feed_dict={x: [1.0]})
-                print(sess.run(d_loss, feed_dict={x: [2.0]}))
+                print(sess.run(d_loss, feed_dict={x: [1.0]}))
         """)
     findings = tfguard.check_source(source, "gan.py", Settings(select=("TFG203",)))
     assert [f.line for f in findings] == [11]

@@ -9,7 +9,7 @@ def train_input_fn(files, batch_size=64):
     dataset = tf.data.TFRecordDataset(files)
     dataset = dataset.map(parse, num_parallel_calls=4)
     dataset = dataset.shuffle(10000).repeat().batch(batch_size)
-    return dataset  # expect: TFG205
+    return dataset
 
 
 def eval_batches(files):
@@ -18,3 +18,7 @@ def eval_batches(files):
                .batch(256))
     iterator = dataset.make_one_shot_iterator()  # expect: TFG205
     return iterator.get_next()
+
+
+def train(estimator, files):
+    estimator.train(input_fn=lambda: train_input_fn(files), max_steps=10000)  # expect: TFG205

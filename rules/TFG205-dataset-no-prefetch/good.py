@@ -21,3 +21,7 @@ def eval_batches(files):
                .prefetch(1))
     iterator = dataset.make_one_shot_iterator()
     return iterator.get_next()
+
+
+def train(estimator, files):
+    estimator.train(input_fn=lambda: train_input_fn(files), max_steps=10000)

@@ -118,6 +118,8 @@ def test_sarif_is_valid_and_complete(project, write, run, sarif_validator):
     flow = results[1]["codeFlows"][0]["threadFlows"][0]["locations"]
     assert [(step["location"]["physicalLocation"]["region"]["startLine"], step["location"]["message"]["text"])
             for step in flow] == [(13, "called here, inside the loop"), (7, "in save()")]
+    assert [(related["id"], related["physicalLocation"]["region"]["startLine"]) for related in
+            results[1]["relatedLocations"]] == [(0, 7)]
     assert run_["originalUriBaseIds"]["%SRCROOT%"]["uri"] == project.as_uri() + "/"
     assert run_["invocations"][0]["executionSuccessful"] is True
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from astroid import nodes
 
@@ -11,8 +11,8 @@ from tfguard.static.analysis.dataflow import INSTANCE, MODULE, TF
 from tfguard.static.analysis.events import BuildEvent, BuildSite, describe
 from tfguard.static.analysis.scopes import FUNCTIONS
 
-#: Expressions that add an op when an operand is a tensor (``a + b``, ``t[0]``, ``-t``, ``a < b``).
-OPERATOR_NODES = (nodes.BinOp, nodes.UnaryOp, nodes.Subscript, nodes.Compare)
+#: Expressions that add an op when an operand is a tensor (``a + b``, ``t[0]``, ``-t``, ``a < b``, ``t += 1``).
+OPERATOR_NODES = (nodes.BinOp, nodes.UnaryOp, nodes.Subscript, nodes.Compare, nodes.AugAssign)
 
 
 class GraphBuilding:
@@ -42,12 +42,16 @@ class GraphBuilding:
         if function is None:
             return None
         summary = self.summary(function)
-        if summary is None or not summary.builds:
+        if summary is None or not summary.builds_for(node, function):
             return None
         return self._best_helper_event(node, function, summary)
 
     def _operator_event(self, node: nodes.NodeNG) -> Optional[BuildEvent]:
-        if isinstance(node, nodes.Subscript):
+        if isinstance(node, nodes.AugAssign):
+            if not isinstance(node.target, nodes.AssignName):
+                return None
+            operands = [node.target, node.value]
+        elif isinstance(node, nodes.Subscript):
             operands = [node.value]
         elif isinstance(node, nodes.BinOp):
             operands = [node.left, node.right]
@@ -117,7 +121,8 @@ class GraphBuilding:
         while parent is not None and parent is not boundary:
             if isinstance(parent, nodes.If):
                 if child in parent.body and _tests_absence(parent.test):
-                    return True
+                    if self.none_default_guard(parent, boundary) is None:
+                        return True
                 if child in parent.orelse and _tests_presence(parent.test):
                     return True
             child, parent = parent, parent.parent
@@ -133,6 +138,29 @@ class GraphBuilding:
                 ):
                     return True
         return False
+
+    def none_default_guard(self, branch: nodes.If, function: nodes.NodeNG) -> Optional[Tuple[str, int]]:
+        """Return (name, position) when ``branch`` tests a parameter of ``function`` that defaults to ``None``.
+
+        ``def step(sess, train_op=None): if train_op is None: train_op = ...`` builds on every call that
+        leaves ``train_op`` out: no cache, since the name does not outlive the call.
+        """
+        if not isinstance(function, FUNCTIONS):
+            return None
+        tested = _absence_tested_name(branch.test)
+        if tested is None:
+            return None
+        arguments = function.args
+        positional = list(arguments.posonlyargs or []) + list(arguments.args or [])
+        defaults = list(arguments.defaults or [])
+        with_defaults = positional[len(positional) - len(defaults):] if defaults else []
+        for parameter, default in zip(with_defaults, defaults):
+            if parameter.name == tested and isinstance(default, nodes.Const) and default.value is None:
+                return parameter.name, positional.index(parameter)
+        for parameter, default in zip(arguments.kwonlyargs or [], arguments.kw_defaults or []):
+            if parameter.name == tested and isinstance(default, nodes.Const) and default.value is None:
+                return parameter.name, -1
+        return None
 
     def _tf_base(self, cls: nodes.ClassDef, seen=None) -> Optional[str]:
         """Return the TF class (Keras Model or Layer) a local class derives from, if any."""
@@ -160,7 +188,18 @@ class GraphBuilding:
         summary = self.summary(function) if function is not None else None
         if not summary:
             return [event]
-        return [BuildEvent(event.node, inner.site, inner.chain) for inner in summary.builds]
+        return [BuildEvent(event.node, inner.site, inner.chain) for inner in summary.builds_for(event.node, function)]
+
+
+def _absence_tested_name(test: nodes.NodeNG) -> Optional[str]:
+    """The plain name ``test`` checks for absence (``x is None``, ``not x``, ``x == None``), if that is all it does."""
+    if isinstance(test, nodes.UnaryOp) and test.op == "not" and isinstance(test.operand, nodes.Name):
+        return test.operand.name
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1 and isinstance(test.left, nodes.Name):
+        op, right = test.ops[0]
+        if op in ("is", "==") and isinstance(right, nodes.Const) and right.value is None:
+            return test.left.name
+    return None
 
 
 def _absence_checks(test: nodes.NodeNG) -> bool:

@@ -205,10 +205,14 @@ class Dataflow:
         if isinstance(expr, nodes.Subscript):
             base = self.value(expr.value)
             if base is not None and base.kind == TF:
+                if base.api.rsplit(".", 1)[-1] in tfapi.PAIR_LIST_METHODS:
+                    return Value(TF, api=f"{base.api}[]", tensor=False)  # one (grad, var) pair
                 return Value(TF, api=base.api, tensor=True)
             return None
         if isinstance(expr, nodes.BinOp):
-            return self._tensor_if_any(expr.left, expr.right)
+            return self._operator_chain(expr)
+        if isinstance(expr, nodes.AssignName) and isinstance(expr.parent, nodes.AugAssign):
+            return self._name_value(expr)  # ``t`` in ``t += 1``: what it held before
         if isinstance(expr, nodes.UnaryOp):
             return None if expr.op == "not" else self._tensor_if_any(expr.operand)
         if isinstance(expr, nodes.Compare):
@@ -227,7 +231,7 @@ class Dataflow:
             return None if cached is _IN_PROGRESS else cached  # type: ignore[return-value]
         self._names[key] = _IN_PROGRESS
         try:
-            bindings = self.definitions(name, name.name)
+            bindings = _without_self_updates(self.definitions(name, name.name))
             if bindings:
                 result = self.combine([self._binding_value(d, name.name) for d in bindings])
             else:
@@ -236,6 +240,18 @@ class Dataflow:
             del self._names[key]
             raise
         self._names[key] = result
+        return result
+
+    def _operator_chain(self, expr: nodes.BinOp) -> Optional[Value]:
+        """``a + b + c + ...``: walk the left-nested chain without recursion, however long, memoising each link."""
+        spine = [expr]
+        while isinstance(spine[-1].left, nodes.BinOp) and id(spine[-1].left) not in self._memo:
+            spine.append(spine[-1].left)
+        result = self._tensor_if_any(spine[-1].left, spine[-1].right)
+        for index in range(len(spine) - 2, -1, -1):
+            self._memo[id(spine[index + 1])] = result
+            if result is None:
+                result = self._tensor_if_any(spine[index].right)
         return result
 
     def _tensor_if_any(self, *operands: nodes.NodeNG) -> Optional[Value]:
@@ -445,7 +461,7 @@ class Dataflow:
             value = self.value(expr)
             if value is None or value.kind != TF:
                 return None
-            return Value(TF, api=value.api, tensor=True)
+            return Value(TF, api=value.api, tensor=index not in tfapi.list_item_positions(value.api))
         if isinstance(expr, nodes.Const) and expr.value is None:
             return _NONE_CONSTANT
         return self.value(expr)
@@ -482,3 +498,30 @@ def is_session_attribute(expr: nodes.NodeNG) -> bool:
     ``trainer.sess.run(...)`` runs the graph even when the class of ``trainer`` is unknown.
     """
     return isinstance(expr, nodes.Attribute) and _SESSION_PARAM.search(expr.attrname) is not None
+
+
+def _without_self_updates(bindings: Sequence[nodes.NodeNG]) -> Sequence[nodes.NodeNG]:
+    """Leave out ``v = v + 1``, ``v = -v`` and ``v += 1`` when ``v`` has other bindings.
+
+    An operator keeps what its operand is (a tensor stays a tensor, a number a number), so such
+    a rebinding adds nothing the other bindings do not say, and following it would only loop back.
+    """
+    kept = [b for b in bindings if not _updates_itself(b)]
+    return kept if kept and len(kept) < len(bindings) else bindings
+
+
+def _updates_itself(binding: nodes.NodeNG) -> bool:
+    if not isinstance(binding, nodes.AssignName):
+        return False
+    parent = binding.parent
+    if isinstance(parent, nodes.AugAssign):
+        return True
+    if not isinstance(parent, nodes.Assign) or not isinstance(parent.value, (nodes.BinOp, nodes.UnaryOp)):
+        return False
+    stack = [parent.value]  # no recursion: the operand may be a chain of hundreds of operators
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.Name) and node.name == binding.name:
+            return True
+        stack.extend(node.get_children())
+    return False

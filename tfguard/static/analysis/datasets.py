@@ -16,7 +16,7 @@ from typing import Dict, List, Optional
 from astroid import nodes
 
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.scopes import own_nodes
+from tfguard.static.analysis.scopes import is_ancestor, own_nodes, position
 
 #: Dataset methods that return a new dataset.
 DATASET_METHODS = frozenset({
@@ -92,13 +92,42 @@ class DatasetAnalysis:
         if isinstance(expr, nodes.Call):
             return self._call_chain(expr, depth)
         if isinstance(expr, nodes.Name):
-            binding = self.module.dataflow.reaching_definition(expr)
-            if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, (nodes.Assign, nodes.AnnAssign)):
-                return self.chain(binding.parent.value, depth + 1)
-            return None
+            chains = [
+                self.chain(binding.parent.value, depth + 1) if _is_assignment(binding) else None
+                for binding in self._reaching_bindings(expr)
+            ]
+            known = [c for c in chains if c is not None]
+            if not known:
+                return None
+            # A path without a prefetch decides (``if fast: ds = ds.prefetch(1)`` leaves one).
+            known.sort(key=self.has_prefetch)
+            return known[0]
         if isinstance(expr, nodes.NamedExpr):
             return self.chain(expr.value, depth + 1)
         return None
+
+    def _reaching_bindings(self, name: nodes.Name) -> List[nodes.NodeNG]:
+        """Return the bindings of ``name`` that may reach it: the last one above it and, when that one
+        sits in a branch of an ``if`` the use is not in, what reaches the ``if`` on the other path."""
+        dataflow = self.module.dataflow
+        binding = dataflow.reaching_definition(name)
+        found: List[nodes.NodeNG] = []
+        while binding is not None and len(found) < _MAX_DEPTH:
+            found.append(binding)
+            branch = _branch_not_holding(binding, name)
+            if branch is None:
+                break
+            statement, other_branch = branch
+            others = [b for b in _bindings_in(dataflow, name, other_branch)]
+            if others:
+                found.append(max(others, key=lambda b: position(b.statement())))
+                break
+            earlier = [
+                b for b in dataflow.definitions(name, name.name)
+                if b.scope() is name.scope() and position(b.statement()) < position(statement)
+            ]
+            binding = max(earlier, key=lambda b: position(b.statement())) if earlier else None
+        return found
 
     def _call_chain(self, call: nodes.Call, depth: int) -> Optional[List[nodes.Call]]:
         func = call.func
@@ -123,3 +152,24 @@ class DatasetAnalysis:
         # The pipeline that lacks a prefetch decides, so a missing one is not hidden by another return.
         known.sort(key=self.has_prefetch)
         return [call, *known[0]]
+
+
+def _is_assignment(binding: nodes.NodeNG) -> bool:
+    return isinstance(binding, nodes.AssignName) and isinstance(binding.parent, (nodes.Assign, nodes.AnnAssign))
+
+
+def _branch_not_holding(binding: nodes.NodeNG, use: nodes.NodeNG):
+    """Return (the ``if``, its other branch) when ``binding`` is in one branch of an ``if`` without ``use``."""
+    child, parent = binding, binding.parent
+    while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.Module)):
+        if isinstance(parent, nodes.If) and child is not parent.test and not is_ancestor(parent, use):
+            return parent, (parent.orelse if child in parent.body else parent.body)
+        child, parent = parent, parent.parent
+    return None
+
+
+def _bindings_in(dataflow, name: nodes.Name, statements) -> List[nodes.NodeNG]:
+    return [
+        b for b in dataflow.definitions(name, name.name)
+        if b.scope() is name.scope() and any(s is b or is_ancestor(s, b) for s in statements)
+    ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from astroid import nodes
 
@@ -64,13 +64,68 @@ class FunctionSummary:
     #: The function runs the graph in a loop of its own (or of a function it calls): a
     #: training loop's ``train_one_epoch()`` — so a loop calling it loops over epochs, not steps.
     loops_over_steps: bool = False
+    #: Builds made only when the caller leaves a parameter at its ``None`` default
+    #: (``if train_op is None: train_op = opt.minimize(loss)``): id of the build node -> (name, position).
+    parameter_guards: Dict[int, Tuple[str, int]] = field(default_factory=dict)
+
+    def builds_for(self, call: nodes.Call, function: nodes.NodeNG) -> List[BuildEvent]:
+        """Return the builds a call of the function makes: those guarded by a parameter it passes are left out."""
+        if not self.parameter_guards:
+            return self.builds
+        return [b for b in self.builds if not _passes(call, function, self.parameter_guards.get(id(b.node)))]
+
+
+def _passes(call: nodes.Call, function: nodes.NodeNG, guard: Optional[Tuple[str, int]]) -> bool:
+    """Return whether ``call`` gives the guarded parameter a value other than ``None`` (or may: ``*args``)."""
+    if guard is None:
+        return False
+    name, position = guard
+    if any(isinstance(arg, nodes.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords or ()):
+        return True
+    for keyword in call.keywords or ():
+        if keyword.arg == name:
+            return not _is_none(keyword.value)
+    is_method = isinstance(function.parent, nodes.ClassDef) and function.type == "method"
+    if is_method and isinstance(call.func, nodes.Attribute):
+        position -= 1  # ``obj.method(a)``: ``a`` is the second parameter
+    if 0 <= position < len(call.args):
+        return not _is_none(call.args[position])
+    return False
+
+
+def _is_none(expr: nodes.NodeNG) -> bool:
+    return isinstance(expr, nodes.Const) and expr.value is None
 
 
 def describe(node: nodes.NodeNG, limit: int = 60) -> str:
     """Return short source text for ``node``, with call arguments elided: ``tf.train.Saver()``."""
-    if isinstance(node, nodes.Call):
-        text = f"{node.func.as_string()}()"
+    if _long_operator_chain(node):
+        text = _source_text(node)  # printing hundreds of nested terms is slow (and may recurse too deep)
     else:
-        text = node.as_string()
+        try:
+            text = f"{node.func.as_string()}()" if isinstance(node, nodes.Call) else node.as_string()
+        except RecursionError:
+            text = _source_text(node)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _source_text(node: nodes.NodeNG) -> str:
+    """Return the source from ``node``'s start to the end of its first line (``"…"`` when unavailable)."""
+    data = getattr(node.root(), "file_bytes", None)
+    if not data or not node.lineno:
+        return "…"
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    lines = data.split(b"\n")
+    if node.lineno > len(lines):
+        return "…"
+    return lines[node.lineno - 1][node.col_offset or 0:].decode("utf-8", "replace").strip()
+
+
+def _long_operator_chain(node: nodes.NodeNG, limit: int = 32) -> bool:
+    for _ in range(limit):
+        if not isinstance(node, nodes.BinOp):
+            return False
+        node = node.left
+    return True

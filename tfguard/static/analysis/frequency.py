@@ -55,10 +55,15 @@ class StepAnalysis:
         if key not in self._nested_session_loop:
             self._nested_session_loop[key] = any(
                 (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
+                or (isinstance(node, COMPREHENSIONS) and self._runs_the_graph(node))
                 or self.module.calls_step_loop(node)
                 for node in self.iteration_nodes(loop)
             )
         return self._nested_session_loop[key]
+
+    def _runs_the_graph(self, comprehension: nodes.NodeNG) -> bool:
+        """``[sess.run(train_op, feed) for _ in range(k)]`` is a loop of k steps of its own."""
+        return any(self.module.run_event(call) is not None for call in comprehension.nodes_of_class(nodes.Call))
 
     def step_loop(self, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         """Return the step loop whose iterations run ``node`` (guarded or not), if any.
@@ -92,18 +97,65 @@ class StepAnalysis:
     # -- guards ---------------------------------------------------------------------
 
     def guard(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[nodes.NodeNG]:
-        """Return the innermost frequency-guard condition between ``node`` and ``loop``, if any."""
-        for test in self._branch_conditions(node, loop):
-            if self.is_frequency_guard(test, loop):
+        """Return the innermost frequency-guard condition between ``node`` and ``loop``, if any.
+
+        A branch guards when it is taken on only some iterations: the body of a condition that can
+        change between iterations, unless the condition is true on most of them (``if it % 40:``,
+        ``if step % 50 != 0:``), and the ``else`` of one, unless the condition is true on few of them
+        (the ``else`` of ``if args.trace and step % 50 == 0:`` runs on most steps).
+        """
+        for test, in_else in self._branches(node, loop):
+            if not self.is_frequency_guard(test, loop):
+                continue
+            odds = self.odds(test, loop)
+            if (odds != MOSTLY_TRUE) if not in_else else (odds != RARELY_TRUE):
                 return test
         return None
 
+    def how_often(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
+        """Describe, for messages, how often ``node`` (which :meth:`every_step_loop` returned ``loop`` for) runs."""
+        for test, in_else in self._branches(node, loop):
+            if self.is_frequency_guard(test, loop):
+                branch = "the `else` of" if in_else else "under"
+                return f"on almost every step (it is {branch} `if {test.as_string()}:`, which "\
+                    f"{'fails' if in_else else 'holds'} on most steps)"
+        return "on every step"
+
+    def odds(self, test: nodes.NodeNG, loop: nodes.NodeNG) -> str:
+        """Return how often a condition that changes between iterations holds: rarely, mostly, or unknown.
+
+        ``step % n == k`` holds rarely and ``step % n`` or ``step % n != k`` mostly; ``not`` swaps
+        them; ``and`` holds rarely when one of its parts does, ``or`` mostly when one of its parts does.
+        """
+        if isinstance(test, nodes.UnaryOp) and test.op == "not":
+            return {RARELY_TRUE: MOSTLY_TRUE, MOSTLY_TRUE: RARELY_TRUE}.get(self.odds(test.operand, loop), UNKNOWN_ODDS)
+        if isinstance(test, nodes.BoolOp):
+            parts = [self.odds(v, loop) for v in test.values if self.is_frequency_guard(v, loop)]
+            strong, weak = (RARELY_TRUE, MOSTLY_TRUE) if test.op == "and" else (MOSTLY_TRUE, RARELY_TRUE)
+            if strong in parts:
+                return strong
+            return weak if parts and all(p == weak for p in parts) else UNKNOWN_ODDS
+        if _is_modulo(test):
+            return MOSTLY_TRUE
+        if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in ("==", "!="):
+            if _is_modulo(test.left) or _is_modulo(test.ops[0][1]):
+                return RARELY_TRUE if test.ops[0][0] == "==" else MOSTLY_TRUE
+        return UNKNOWN_ODDS
+
     @staticmethod
     def _branch_conditions(node: nodes.NodeNG, loop: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+        for test, _ in StepAnalysis._branches(node, loop):
+            yield test
+
+    @staticmethod
+    def _branches(node: nodes.NodeNG, loop: nodes.NodeNG) -> Iterator[tuple]:
+        """Yield (condition, whether ``node`` is in its else branch) for each ``if`` between ``node`` and ``loop``."""
         child, parent = node, node.parent
         while parent is not None and parent is not loop:
-            if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
-                yield parent.test
+            if isinstance(parent, nodes.If) and child is not parent.test:
+                yield parent.test, child in parent.orelse
+            elif isinstance(parent, nodes.IfExp) and child is not parent.test:
+                yield parent.test, child is parent.orelse
             child, parent = parent, parent.parent
 
     def is_frequency_guard(self, test: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
@@ -154,6 +206,22 @@ class StepAnalysis:
             if not conditions or any(self.is_frequency_guard(test, loop) for test in conditions):
                 return True
         return False
+
+
+#: How often a condition holds, for :meth:`StepAnalysis.odds`.
+RARELY_TRUE, MOSTLY_TRUE, UNKNOWN_ODDS = "rarely", "mostly", "unknown"
+
+
+def _is_modulo(expr: nodes.NodeNG) -> bool:
+    """``x % n`` with ``n`` not a literal 1 or 2 (``step % 2`` holds on half the steps: no telling)."""
+    if not (isinstance(expr, nodes.BinOp) and expr.op == "%"):
+        return False
+    divisor = expr.right
+    return not (isinstance(divisor, nodes.Const) and isinstance(divisor.value, int) and divisor.value <= 2)
+
+
+#: Comprehensions: loops written as expressions.
+COMPREHENSIONS = (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
 
 
 def _innermost(node: nodes.NodeNG, loop: nodes.NodeNG, kind: type) -> Optional[nodes.NodeNG]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.dataflow import GRAPH
 from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes, position
 
 
@@ -27,15 +28,23 @@ class FreshGraphs:
                     return True
         child, parent = node, node.parent
         while parent is not None and parent is not boundary:
-            if isinstance(parent, (nodes.With, nodes.AsyncWith)) and child in parent.body:
-                if any(self._is_fresh_graph_context(ctx, boundary) for ctx, _ in parent.items):
-                    return True
+            if isinstance(parent, (nodes.With, nodes.AsyncWith)):
+                # The body runs under every item; an item (``tf.Session()`` in
+                # ``with tf.Graph().as_default(), tf.Session() as s:``) under the items before it.
+                for context, _ in parent.items:
+                    if context is child:
+                        break
+                    if self._is_fresh_graph_context(context, boundary):
+                        return True
             child, parent = parent, parent.parent
+        resets = self._graph_resets.get(id(boundary))
+        if resets is None:
+            resets = self._graph_resets[id(boundary)] = [
+                position(other) for other in own_nodes(Body(boundary.body))
+                if isinstance(other, nodes.Call) and self._resets_graph(other)
+            ]
         here = position(node)
-        for other in own_nodes(Body(boundary.body)):
-            if isinstance(other, nodes.Call) and position(other) < here and self._resets_graph(other):
-                return True
-        return False
+        return any(reset < here for reset in resets)
 
     def _is_fresh_graph_context(self, context: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
         if not (isinstance(context, nodes.Call) and isinstance(context.func, nodes.Attribute)):
@@ -45,18 +54,31 @@ class FreshGraphs:
         return self._is_fresh_graph(context.func.expr, boundary)
 
     def _is_fresh_graph(self, graph: nodes.NodeNG, boundary: nodes.NodeNG) -> bool:
-        """Return whether ``graph`` is a ``tf.Graph()`` created inside ``boundary`` (each iteration or call)."""
+        """Return whether ``graph`` is a ``tf.Graph()`` created inside ``boundary`` (each iteration or call).
+
+        A call of a project function that returns a ``tf.Graph()`` it made (``g = make_graph()``) makes one too.
+        """
         if isinstance(graph, nodes.Call):
-            return self.call_qualname(graph) == "tensorflow.Graph"
+            return self._makes_graph(graph)
         if isinstance(graph, nodes.Name):
             definitions = self.dataflow.definitions(graph, graph.name)
             return bool(definitions) and all(
                 is_ancestor(boundary, d)
                 and isinstance(d.parent, nodes.Assign)
-                and self.call_qualname(d.parent.value) == "tensorflow.Graph"
+                and self._makes_graph(d.parent.value)
                 for d in definitions
             )
         return False
+
+    def _makes_graph(self, call: nodes.NodeNG) -> bool:
+        if not isinstance(call, nodes.Call):
+            return False
+        if self.call_qualname(call) == "tensorflow.Graph":
+            return True
+        if self.called_function(call) is None:
+            return False
+        made = self.value(call)
+        return made is not None and made.kind == GRAPH and made.api == "tensorflow.Graph"
 
     def _resets_graph(self, call: nodes.Call) -> bool:
         if self.call_qualname(call) in tfapi.GRAPH_RESETS:

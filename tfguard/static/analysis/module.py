@@ -47,6 +47,7 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
         self._session_loops: Dict[int, Optional[RunEvent]] = {}
         self._build_events: Dict[int, Optional[BuildEvent]] = {}
         self._run_events: Dict[int, Optional[RunEvent]] = {}
+        self._graph_resets: Dict[int, List[tuple]] = {}
         self._scopes: Optional[List[ScopeNode]] = None
         self._index: Optional[Dict[object, List[nodes.NodeNG]]] = None
         self._alias_map: Optional[Dict[str, FrozenSet[str]]] = None

@@ -48,6 +48,9 @@ class GraphRunning:
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
             if method == "eval" and keywords & {"feed_dict", "session"}:
                 return RunEvent(call, f"{func.expr.as_string()}.eval")
+            opaque = receiver is None or (kind == MODULE and not tfapi.is_tf_name(receiver.api))
+            if method == "eval" and opaque and call.args and isinstance(call.args[0], nodes.Dict):
+                return RunEvent(call, f"{func.expr.as_string()}.eval")  # ``t.eval({x: batch})``: a feed dict
             if method == "load" and kind == TF and (len(call.args) >= 2 or "session" in keywords):
                 return RunEvent(call, f"{func.expr.as_string()}.load")
             if method == "run" and kind is None and keywords & {"feed_dict", "options", "run_metadata"}:

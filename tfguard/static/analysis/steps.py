@@ -6,7 +6,8 @@ from typing import List, Optional
 
 from astroid import nodes
 
-from tfguard.static.analysis.dataflow import RUNNER, SESSION, TF
+from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.dataflow import MODULE, RUNNER, SESSION, TF, Value
 from tfguard.static.analysis.module import ModuleAnalysis
 
 #: Receivers of ``add_summary`` that write event files.
@@ -32,8 +33,39 @@ def _receiver_api(module: ModuleAnalysis, call: nodes.Call, method: str) -> Opti
 
 
 def is_summary_write(module: ModuleAnalysis, call: nodes.NodeNG) -> bool:
-    """Return whether ``call`` is ``writer.add_summary(...)`` on a ``tf.summary.FileWriter``."""
-    return isinstance(call, nodes.Call) and _receiver_api(module, call, "add_summary") in SUMMARY_WRITERS
+    """Return whether ``call`` is ``writer.add_summary(...)`` on a ``tf.summary.FileWriter``.
+
+    In a file that imports TensorFlow, ``w.add_summary(s, step)`` on a receiver tfguard cannot
+    resolve (a writer made in a module it cannot read) counts too: the method name is TF's own.
+    """
+    if not isinstance(call, nodes.Call):
+        return False
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == "add_summary"):
+        return False
+    receiver = module.value(func.expr)
+    if is_opaque(receiver):
+        return bool(call.args) and imports_tensorflow(module)
+    return receiver.kind == TF and receiver.api in SUMMARY_WRITERS
+
+
+def is_opaque(value: Optional[Value]) -> bool:
+    """Return whether a value is unknown to tfguard: unresolved, or a name from a module it cannot read."""
+    return value is None or (value.kind == MODULE and not tfapi.is_tf_name(value.api))
+
+
+def imports_tensorflow(module: ModuleAnalysis) -> bool:
+    """Return whether the module imports TensorFlow (or standalone Keras) anywhere."""
+    return module.facts("imports_tensorflow", _imports_tensorflow)
+
+
+def _imports_tensorflow(module: ModuleAnalysis) -> bool:
+    for node in module.nodes_of(nodes.Import):
+        if any(name.split(".")[0] in ("tensorflow", "keras") for name, _ in node.names):
+            return True
+    return any(
+        (node.modname or "").split(".")[0] in ("tensorflow", "keras") for node in module.nodes_of(nodes.ImportFrom)
+    )
 
 
 def is_checkpoint_save(module: ModuleAnalysis, call: nodes.NodeNG) -> bool:

@@ -37,7 +37,7 @@ class FunctionSummaries:
     @staticmethod
     def _best_helper_event(call: nodes.Call, function: nodes.NodeNG, summary: FunctionSummary) -> BuildEvent:
         # Rules pick the most specific site among ``helper_events``; this is the first one.
-        first = summary.builds[0]
+        first = summary.builds_for(call, function)[0]
         return BuildEvent(call, first.site, first.chain)
 
     def summary(self, function: nodes.NodeNG) -> Optional[FunctionSummary]:
@@ -83,14 +83,28 @@ class FunctionSummaries:
                 continue
             if self.built_once(node, function):
                 continue
+            guard = self._parameter_guard(node, function)
             for inner in self.helper_events(event):
                 if id(inner.site.node) not in seen_sites:
                     seen_sites.add(id(inner.site.node))
                     chain = (ChainLink(self.path, node.lineno, label), *inner.chain)
                     summary.builds.append(BuildEvent(node, inner.site, chain))
+                    if guard is not None:
+                        summary.parameter_guards[id(node)] = guard
         summary.returns = self.dataflow.combine(returns) if returns else None
         self._summaries[key] = summary
         return summary
+
+    def _parameter_guard(self, node: nodes.NodeNG, function: nodes.NodeNG):
+        """The (name, position) of the ``None``-default parameter an enclosing ``if P is None:`` tests, if any."""
+        child, parent = node, node.parent
+        while parent is not None and parent is not function:
+            if isinstance(parent, nodes.If) and child in parent.body:
+                guard = self.none_default_guard(parent, function)
+                if guard is not None:
+                    return guard
+            child, parent = parent, parent.parent
+        return None
 
     def calls_step_loop(self, node: nodes.NodeNG) -> bool:
         """Return whether ``node`` calls a function that runs the graph in a loop of its own."""

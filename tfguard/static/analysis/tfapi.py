@@ -8,6 +8,8 @@ API (entries under :data:`LEGACY_PREFIXES` exist only in older releases).
 
 from __future__ import annotations
 
+import json
+import os
 from functools import lru_cache
 from typing import Dict, FrozenSet, Optional, Tuple
 
@@ -129,10 +131,41 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.graph_util.tensor_shape_from_node_def_name",
     "tensorflow.python.client.timeline.*", "tensorflow.python.client.device_lib.*",
     "tensorflow.profiler.Profiler", "tensorflow.profiler.ProfileOptionBuilder",
-    # TF 1.x contrib helpers that only configure
+    # TF 1.x contrib helpers that only configure or read (TF 2 dropped contrib, so the generated list lacks them)
     "tensorflow.contrib.framework.arg_scope", "tensorflow.contrib.slim.arg_scope",
-    "tensorflow.contrib.training.HParams",
+    "tensorflow.contrib.training.HParams", "tensorflow.contrib.util.make_tensor_proto",
+    "tensorflow.contrib.util.make_ndarray", "tensorflow.contrib.framework.list_variables",
+    "tensorflow.contrib.framework.load_variable", "tensorflow.contrib.framework.get_variables_to_restore",
+    "tensorflow.contrib.slim.get_variables_to_restore", "tensorflow.contrib.slim.get_model_variables",
+    "tensorflow.contrib.framework.get_model_variables", "tensorflow.contrib.tensorboard.*",
+    "tensorflow.contrib.learn.datasets.*", "tensorflow.contrib.learn.RunConfig",
+    "tensorflow.contrib.training.HParams.*",
 })
+
+#: The data file ``tools/gen_tfapi_data.py`` writes from an installed TensorFlow: public ``tf.compat.v1``
+#: functions and classes defined in modules that build no op (protocol buffers, ``tf.compat``, ``tf.nest``,
+#: ``tf.io.gfile``, event and checkpoint readers, SavedModel signature helpers...).
+GENERATED_NON_OP_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_non_op_apis.json")
+
+
+@lru_cache(maxsize=1)
+def generated_non_op_apis() -> FrozenSet[str]:
+    """Return the canonical names the generated data file lists as building no op."""
+    with open(GENERATED_NON_OP_FILE, encoding="utf-8") as handle:
+        return frozenset(json.load(handle)["non_op"])
+
+
+def _is_generated_non_op(qualname: str) -> bool:
+    """A listed name, or an attribute of one (``tf.Summary.FromString``, ``tf.Summary.Value``)."""
+    listed = generated_non_op_apis()
+    if qualname in listed:
+        return True
+    head, _, _ = qualname.rpartition(".")
+    while head:
+        if head in listed:
+            return True
+        head, _, _ = head.rpartition(".")
+    return False
 
 #: Base classes whose instances build ops when called (``net(x)`` on a Keras model subclass).
 CALLABLE_BASES: FrozenSet[str] = frozenset({
@@ -162,7 +195,38 @@ SEQUENCE_RETURNING: FrozenSet[str] = frozenset({
     "tensorflow.nn.moments", "tensorflow.nn.dynamic_rnn", "tensorflow.nn.bidirectional_dynamic_rnn",
     "tensorflow.nn.top_k", "tensorflow.unique", "tensorflow.py_func", "tensorflow.numpy_function",
     "tensorflow.train.batch", "tensorflow.train.shuffle_batch", "tensorflow.keras.backend.gradients",
+    "tensorflow.trainable_variables",
+    "tensorflow.nn.static_rnn", "tensorflow.nn.static_bidirectional_rnn", "tensorflow.nn.static_state_saving_rnn",
+    "tensorflow.contrib.rnn.static_rnn", "tensorflow.contrib.rnn.static_bidirectional_rnn",
+    "tensorflow.contrib.rnn.stack_bidirectional_rnn", "tensorflow.contrib.legacy_seq2seq.*",
 })
+
+#: Calls returning a tuple whose items at these positions are Python lists of tensors
+#: (``outputs, state = tf.nn.static_rnn(...)``: indexing ``outputs`` builds no op).
+LIST_ITEMS: Dict[str, Tuple[int, ...]] = {
+    "tensorflow.nn.static_rnn": (0,),
+    "tensorflow.nn.static_bidirectional_rnn": (0,),
+    "tensorflow.nn.static_state_saving_rnn": (0,),
+    "tensorflow.contrib.rnn.static_rnn": (0,),
+    "tensorflow.contrib.rnn.static_bidirectional_rnn": (0,),
+    "tensorflow.contrib.rnn.stack_bidirectional_rnn": (0,),
+    "tensorflow.contrib.legacy_seq2seq.*": (0,),
+}
+
+#: Methods returning a list of pairs (``opt.compute_gradients()``: ``[(grad, var), ...]``).
+PAIR_LIST_METHODS: FrozenSet[str] = frozenset({"compute_gradients"})
+
+
+def list_item_positions(qualname: str) -> Tuple[int, ...]:
+    """Return the positions of ``qualname``'s result tuple that hold Python lists (see :data:`LIST_ITEMS`)."""
+    if qualname in LIST_ITEMS:
+        return LIST_ITEMS[qualname]
+    parts = qualname.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        found = LIST_ITEMS.get(".".join(parts[:i]) + ".*")
+        if found is not None:
+            return found
+    return ()
 
 #: Methods of TensorFlow objects that add ops to the graph.
 OP_BUILDING_METHODS: FrozenSet[str] = frozenset({
@@ -260,7 +324,7 @@ INTERNAL_OP_MODULES: Tuple[str, ...] = (
 
 def builds_ops(qualname: str) -> bool:
     """Return whether calling the canonical TF API ``qualname`` adds ops to the default graph."""
-    if _in_table(qualname, NON_OP_APIS):
+    if _in_table(qualname, NON_OP_APIS) or _is_generated_non_op(qualname):
         return False
     if qualname.startswith("tensorflow.python."):
         return qualname.startswith(INTERNAL_OP_MODULES)
@@ -272,7 +336,7 @@ def builds_ops(qualname: str) -> bool:
 
 def returns_single_tensor(qualname: str) -> bool:
     """Return whether an op-building TF API returns one tensor (so operators on it build ops)."""
-    return builds_ops(qualname) and qualname not in SEQUENCE_RETURNING and not _is_class(qualname)
+    return builds_ops(qualname) and not _in_table(qualname, SEQUENCE_RETURNING) and not _is_class(qualname)
 
 
 def _is_class(qualname: str) -> bool:

@@ -8,7 +8,7 @@ claiming rule with the highest priority (the most specific code wins).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Dict, FrozenSet, Iterable, List, Optional
+from typing import ClassVar, Dict, FrozenSet, Iterable, List
 
 from astroid import nodes
 
@@ -63,6 +63,8 @@ class _Claim:
     rule: LoopBuildRule
     event: BuildEvent
     loop: nodes.NodeNG
+    #: Further build sites of the same rule behind the same call (their links are in the event's chain).
+    more_sites: int = 0
 
 
 #: The only node types ModuleAnalysis.build_event can return an event for.
@@ -80,22 +82,39 @@ def _loop_rules() -> List[LoopBuildRule]:
     return sorted(rules, key=lambda r: -r.priority)
 
 
-def _best_claim(module: ModuleAnalysis, node, loop, rules: List[LoopBuildRule]) -> Optional[_Claim]:
+def _claims(module: ModuleAnalysis, node, loop, rules: List[LoopBuildRule]) -> List[_Claim]:
+    """Return one claim per rule that the build sites ``node`` reaches fall under.
+
+    Each site goes to the highest-priority rule claiming it; a call reaching several problems
+    (a helper that creates a Session and imports a graph) gets a claim from each specific rule, and
+    the sites of one rule behind one call all go into that claim's chain.
+    """
     event = module.build_event(node)
-    best: Optional[_Claim] = None
+    by_rule: Dict[str, List[BuildEvent]] = {}
+    ranked: Dict[str, LoopBuildRule] = {}
     for candidate in module.helper_events(event):
-        for rule in rules:
-            if best is not None and rule.priority <= best.rule.priority:
-                break
-            if rule.claims(candidate.site):
-                best = _Claim(node, rule, candidate, loop)
-                break
-    return best
+        rule = next((r for r in rules if r.claims(candidate.site)), None)
+        if rule is not None:
+            by_rule.setdefault(rule.code, []).append(candidate)
+            ranked[rule.code] = rule
+    if len(by_rule) > 1:
+        # The catch-all rule (``op-in-session-loop``) speaks only when no specific rule does: the ops
+        # a summary helper computes for its summary are part of that summary's problem.
+        floor = min(rule.priority for rule in rules)
+        by_rule = {code: found for code, found in by_rule.items() if ranked[code].priority > floor}
+    claims = []
+    for code, events in by_rule.items():
+        chain = list(events[0].chain)
+        for other in events[1:]:
+            chain.extend(link for link in other.chain if link not in chain)
+        first = BuildEvent(events[0].node, events[0].site, tuple(chain))
+        claims.append(_Claim(node, ranked[code], first, loop, len(events) - 1))
+    return claims
 
 
 def _compute(module: ModuleAnalysis) -> List[Finding]:
     rules = _loop_rules()
-    claims: Dict[int, _Claim] = {}
+    claims: Dict[int, List[_Claim]] = {}
     # Only nodes inside a loop can be in a session loop, so only the outermost loops of
     # each scope are walked: walking every scope's whole code was most of the run time.
     for outer in _outermost_loops(module.module):
@@ -107,10 +126,14 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
             loop = module.session_loop_of(node)
             if loop is None or module.fresh_graph_before(node, loop) or module.built_once(node, loop):
                 continue
-            claim = _best_claim(module, node, loop, rules)
-            if claim is not None:
-                claims[id(node)] = claim
-    return [_finding(module, c) for c in claims.values() if not _inside_stronger_claim(c, claims)]
+            found = _claims(module, node, loop, rules)
+            if found:
+                claims[id(node)] = found
+    return [
+        _finding(module, claim)
+        for node_claims in claims.values() for claim in node_claims
+        if not _inside_stronger_claim(claim, claims)
+    ]
 
 
 class _Statements:
@@ -152,12 +175,11 @@ def _statement_list(node: nodes.NodeNG, name: str) -> List[nodes.NodeNG]:
     return children if isinstance(children, list) else []
 
 
-def _inside_stronger_claim(claim: _Claim, claims: Dict[int, _Claim]) -> bool:
+def _inside_stronger_claim(claim: _Claim, claims: Dict[int, List[_Claim]]) -> bool:
     """A build nested in another reported build of at least its priority is not reported again."""
     parent = claim.node.parent
     while parent is not None and not parent.is_statement:
-        outer = claims.get(id(parent))
-        if outer is not None and outer.rule.priority >= claim.rule.priority:
+        if any(outer.rule.priority >= claim.rule.priority for outer in claims.get(id(parent), ())):
             return True
         parent = parent.parent
     return False
@@ -165,4 +187,8 @@ def _inside_stronger_claim(claim: _Claim, claims: Dict[int, _Claim]) -> bool:
 
 def _finding(module: ModuleAnalysis, claim: _Claim) -> Finding:
     rule = claim.rule
-    return rule.finding(module, claim.node, rule.message(module, claim.event, claim.loop), claim.event.chain)
+    message = rule.message(module, claim.event, claim.loop)
+    if claim.more_sites:
+        calls = "call" if claim.more_sites == 1 else "calls"
+        message += f" (and {claim.more_sites} more such {calls} behind it, see the chain)"
+    return rule.finding(module, claim.node, message, claim.event.chain)

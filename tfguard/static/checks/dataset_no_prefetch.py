@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 from astroid import nodes
 
 from tfguard.static.analysis.datasets import datasets
 from tfguard.static.analysis.module import ModuleAnalysis, describe
-from tfguard.static.analysis.scopes import FUNCTIONS, own_nodes
+from tfguard.static.analysis.scopes import FUNCTIONS, function_label, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import Finding
+from tfguard.static.finding import ChainLink, Finding
 
 ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 ITERATOR_FUNCTIONS = frozenset({
@@ -27,43 +27,56 @@ class DatasetNoPrefetch(NodeRule):
     summary = "a tf.data pipeline is consumed without `.prefetch()`, so input and training never overlap"
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
-        """Report each place a known pipeline without a prefetch is consumed."""
+        """Report each place a known pipeline without a prefetch is consumed, its source in the chain."""
         pipelines = datasets(module)
-        for report_at, consumed, how in _consumers(module).values():
+        for report_at, consumed, how, returned_at in _consumers(module):
             chain = pipelines.chain(consumed)
             if chain is None or pipelines.has_prefetch(chain):
                 continue
             source = chain[-1]
+            links = [] if returned_at is None else [_link(module, returned_at)]
+            links.append(_link(module, source))
             yield self.finding(
                 module, report_at,
                 f"{how} the tf.data pipeline started at line {source.lineno} (`{describe(source)}`), which has "
-                "no `.prefetch()`: the GPU waits while the CPU prepares each batch; end the pipeline with "
-                "`.prefetch(tf.data.experimental.AUTOTUNE)`",
+                "no `.prefetch()` on every path: the GPU waits while the CPU prepares each batch; end the "
+                "pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`",
+                links,
             )
 
 
-def _consumers(module: ModuleAnalysis) -> Dict[int, Tuple[nodes.NodeNG, nodes.NodeNG, str]]:
-    """Return (node to report, dataset expression, verb phrase) for every consuming site, by node id."""
-    found: Dict[int, Tuple[nodes.NodeNG, nodes.NodeNG, str]] = {}
+def _link(module: ModuleAnalysis, node: nodes.NodeNG) -> ChainLink:
+    scope = node.scope()
+    label = function_label(scope) if isinstance(scope, FUNCTIONS) else (
+        "<lambda>" if isinstance(scope, nodes.Lambda) else "<module>")
+    return ChainLink(module.path, node.lineno, label)
+
+
+def _consumers(module: ModuleAnalysis) -> List[Tuple[nodes.NodeNG, nodes.NodeNG, str, Optional[nodes.NodeNG]]]:
+    """Return (node to report, dataset expression, verb phrase, return statement or None) per consuming site.
+
+    Consumers are iterators (``make_one_shot_iterator()``, ``tf.data.make_*_iterator(ds)``),
+    ``iterator.make_initializer(ds)``, ``model.fit(ds)`` and calls handing an ``input_fn=`` over
+    (reported at that call, the function's ``return`` in the chain).  A function that merely
+    returns a dataset consumes nothing.
+    """
+    found: List[Tuple[nodes.NodeNG, nodes.NodeNG, str, Optional[nodes.NodeNG]]] = []
     for call in module.nodes_of(nodes.Call):
         func = call.func
         if call.args and module.call_named(call, ITERATOR_FUNCTIONS):
-            found[id(call)] = (call, call.args[0], f"`{describe(call)}` consumes")
+            found.append((call, call.args[0], f"`{describe(call)}` consumes", None))
         elif isinstance(func, nodes.Attribute) and func.attrname in ITERATOR_METHODS:
-            found[id(call)] = (call, func.expr, f"`{describe(call)}` consumes")
+            found.append((call, func.expr, f"`{describe(call)}` consumes", None))
         elif isinstance(func, nodes.Attribute) and func.attrname in ("make_initializer", "fit") and (
             call.args or any(k.arg == "x" for k in call.keywords or ())
         ):
             data = call.args[0] if call.args else next(k.value for k in call.keywords if k.arg == "x")
-            found[id(call)] = (call, data, f"`{describe(call)}` consumes")
+            found.append((call, data, f"`{describe(call)}` consumes", None))
         for keyword in call.keywords or ():
             if keyword.arg == "input_fn":
                 for node, expr in _returned(module, keyword.value):
-                    found[id(node)] = (node, expr, "this `input_fn` returns")
-    for function in module.nodes_of(*FUNCTIONS):
-        if "input_fn" in function.name:
-            for node, expr in _returned(module, function):
-                found[id(node)] = (node, expr, f"`{function.name}` returns")
+                    found.append((call, expr, f"`{describe(call)}` consumes, through `input_fn`,", node))
+                    break
     return found
 
 

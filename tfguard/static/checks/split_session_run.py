@@ -2,16 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Set
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Set
 
 from astroid import nodes
 
+from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import position
+from tfguard.static.analysis.step_effects import GRAPH_RUN, StepEffect, direct_kind, step_effects
 from tfguard.static.analysis.steps import feed, fetched, is_session_run
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
+
+#: Ops that change state which a later run may read: running them first is the point.
+STATE_CHANGING_APIS = frozenset({
+    "tensorflow.assign", "tensorflow.assign_add", "tensorflow.assign_sub", "tensorflow.scatter_update",
+    "tensorflow.scatter_add", "tensorflow.scatter_sub", "tensorflow.scatter_nd_update",
+    "tensorflow.global_variables_initializer", "tensorflow.local_variables_initializer",
+    "tensorflow.variables_initializer", "tensorflow.tables_initializer", "tensorflow.group",
+})
+STATE_CHANGING_METHODS = frozenset({
+    "assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub", "scatter_nd_update",
+    "initializer", "make_initializer",
+})
+#: Fetches that only read a variable (no forward pass behind them).
+VARIABLE_APIS = frozenset({
+    "tensorflow.Variable", "tensorflow.get_variable", "tensorflow.train.get_global_step",
+    "tensorflow.train.get_or_create_global_step", "tensorflow.train.create_global_step",
+    "tensorflow.contrib.framework.get_or_create_global_step", "tensorflow.contrib.framework.get_global_step",
+})
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A call in a step loop that runs the graph: itself (``sess.run``) or through a helper (``sites`` chains)."""
+
+    node: nodes.Call
+    sites: tuple  # of StepEffect
+
+    @property
+    def through_helper(self) -> bool:
+        return any(site.chain for site in self.sites)
 
 
 class SplitSessionRun(NodeRule):
@@ -23,45 +56,138 @@ class SplitSessionRun(NodeRule):
     summary = "two or more `sess.run` calls on every step that could be merged into one"
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
-        """Report each every-step run call after the first in its step loop, unless it feeds on an earlier one."""
+        """Report each every-step graph run after the first in its step loop, unless it cannot be merged
+        with the earlier ones: it feeds on their results, feeds other values into the same placeholders,
+        follows a state change they make, or both run optimizer updates."""
         steps = frequency(module)
-        by_loop: Dict[int, List[nodes.Call]] = {}
-        for call in module.nodes_of(nodes.Call):
-            if is_session_run(module, call):
-                loop = steps.every_step_loop(call)
-                if loop is not None:
-                    by_loop.setdefault(id(loop), []).append(call)
+        by_loop: Dict[int, List[_Run]] = {}
+        for run in _runs(module):
+            loop = steps.every_step_loop(run.node)
+            if loop is not None:
+                by_loop.setdefault(id(loop), []).append(run)
         for runs in by_loop.values():
-            runs.sort(key=position)
-            loop = steps.step_loop(runs[0])
+            runs.sort(key=lambda r: position(r.node))
+            loop = steps.step_loop(runs[0].node)
             for index, later in enumerate(runs[1:], start=1):
-                later_updates = _runs_an_update(module, later)
-                earlier = [
-                    run for run in runs[:index]
-                    if not _exclusive(run, later) and not (later_updates and _runs_an_update(module, run))
-                ]
-                if not earlier or _feeds_on(module, steps, loop, earlier, later):
+                earlier = [run for run in runs[:index] if _mergeable(module, run, later)]
+                if not earlier or _feeds_on(steps, loop, earlier, later.node):
                     continue
+                first = earlier[0]
+                cost = (
+                    "each extra call is another round trip through the runtime"
+                    if _only_reads_variables(later)
+                    else "each extra call re-executes the graph parts they share (input pipeline, forward pass)"
+                )
+                what = f"`{describe(later.node)}` is another graph run"
+                if later.through_helper:
+                    site = later.sites[0]
+                    what = f"`{describe(later.node)}` runs the graph (`{describe(site.site)}`, line {site.site.lineno})"
                 yield self.finding(
-                    module, later,
-                    f"`{describe(later)}` is another graph run on every step of {steps.loop_text(loop)} "
-                    f"after `{describe(earlier[0])}` at line {earlier[0].lineno}; fetch everything in one "
-                    "`sess.run([...])`: each extra call re-executes the graph parts they share "
-                    "(input pipeline, forward pass)",
+                    module, later.node,
+                    f"{what} on every step of {steps.loop_text(loop)} after `{describe(first.node)}` at line "
+                    f"{first.node.lineno}; fetch everything in one `sess.run([...])`: {cost}",
+                    later.sites[0].chain,
                 )
 
 
-def _runs_an_update(module: ModuleAnalysis, call: nodes.Call) -> bool:
+def _runs(module: ModuleAnalysis) -> Iterable[_Run]:
+    """Yield the calls inside loops that run the graph: directly, or every time through a helper."""
+    effects = step_effects(module)
+    for call in module.nodes_of(nodes.Call):
+        if next(module.enclosing_loops(call), None) is None:
+            continue
+        if direct_kind(module, call) == GRAPH_RUN:
+            yield _Run(call, (StepEffect(GRAPH_RUN, call, module),))
+            continue
+        reached = effects.through_helpers(call, GRAPH_RUN)
+        if reached:
+            yield _Run(call, tuple(reached))
+
+
+def _mergeable(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
+    if _exclusive(earlier.node, later.node):
+        return False
+    if _runs_an_update(later) and _runs_an_update(earlier):
+        return False
+    if _changes_state(earlier):
+        return False
+    return not _feeds_conflict(module, earlier, later)
+
+
+def _site_fetches(site: StepEffect) -> List[Optional[str]]:
+    """The producing APIs of a run site's fetches (None where unknown)."""
+    values = [site.owner.value(expr) for expr in fetched(site.owner, site.site)]
+    return [value.api if value is not None else None for value in values]
+
+
+def _runs_an_update(run: _Run) -> bool:
     """Return whether a run fetches an optimizer update (``opt.minimize()`` / ``apply_gradients()``).
 
     Two updates in a row (a GAN's discriminator, then its generator) must run one after
     the other: merged into one ``sess.run`` they would both see the old weights.
     """
-    for expr in fetched(module, call):
-        value = module.value(expr)
-        if value is not None and value.api.endswith((".minimize", ".apply_gradients")):
-            return True
+    return any(
+        api is not None and api.endswith((".minimize", ".apply_gradients"))
+        for site in run.sites for api in _site_fetches(site)
+    )
+
+
+def _changes_state(run: _Run) -> bool:
+    """Return whether a run fetches an assignment or an initializer (``sess.run(assign_lr)``).
+
+    What runs after it may read that state, so the order matters.
+    """
+    for site in run.sites:
+        for api in _site_fetches(site):
+            if api is None:
+                continue
+            if api in STATE_CHANGING_APIS or api.rsplit(".", 1)[-1] in STATE_CHANGING_METHODS:
+                return True
     return False
+
+
+def _only_reads_variables(run: _Run) -> bool:
+    """Return whether every site of the run reads variables only (``tf.train.global_step(sess, gs)``)."""
+    for site in run.sites:
+        if site.owner.call_named(site.site, tfapi.GRAPH_RUN_FUNCTIONS):
+            continue
+        apis = _site_fetches(site)
+        if not apis or not all(api in VARIABLE_APIS for api in apis):
+            return False
+    return True
+
+
+def _feeds_conflict(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
+    """Return whether the two runs may feed different values into the same placeholders.
+
+    ``sess.run(train, {x: train_batch})`` then ``sess.run(loss, {x: test_batch})`` cannot be one run.
+    Literal feed dicts conflict when a key is fed two different expressions; other feeds when their
+    text differs, and feeds inside helpers always (they cannot be compared).
+    """
+    first = _the_feed(earlier)
+    second = _the_feed(later)
+    if first is None or second is None:
+        return False
+    if first is _OPAQUE or second is _OPAQUE:
+        return True
+    if isinstance(first, nodes.Dict) and isinstance(second, nodes.Dict):
+        fed = {key.as_string(): value.as_string() for key, value in first.items}
+        return any(fed.get(key.as_string(), value.as_string()) != value.as_string() for key, value in second.items)
+    return first.as_string() != second.as_string()
+
+
+_OPAQUE = object()
+
+
+def _the_feed(run: _Run):
+    """The feed expression of a direct run, None without one, or ``_OPAQUE`` for a run in a helper with a feed."""
+    feeds = [
+        feed(site.owner, site.site) for site in run.sites if is_session_run(site.owner, site.site)
+    ]
+    feeds = [f for f in feeds if f is not None]
+    if not feeds:
+        return None
+    return _OPAQUE if run.through_helper else feeds[0]
 
 
 def _exclusive(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
@@ -81,19 +207,22 @@ def _exclusive(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
     return False
 
 
-def _feeds_on(module: ModuleAnalysis, steps: StepAnalysis, loop, earlier: List[nodes.Call], later: nodes.Call) -> bool:
-    """Return whether ``later``'s feed_dict uses a value an earlier run returned (directly or derived)."""
-    feed_expr = feed(module, later)
-    if feed_expr is None:
+def _feeds_on(steps: StepAnalysis, loop, earlier: List[_Run], later: nodes.Call) -> bool:
+    """Return whether ``later``'s fetches or feeds use a value an earlier run returned (directly or derived).
+
+    ``v = sess.run(w)`` then ``sess.run(loss, {x: v})`` or ``sess.run(tf_ops[v])`` needs the first result.
+    """
+    arguments = [*later.args, *(k.value for k in later.keywords or ())]
+    if not arguments:
         return False
     tainted: Set[str] = set()
     for run in earlier:
-        statement = run.statement()
+        statement = run.node.statement()
         if isinstance(statement, (nodes.Assign, nodes.AugAssign)):
             targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
             for target in targets:
                 tainted.update(n.name for n in target.nodes_of_class(nodes.AssignName))
-    start, end = min(position(r) for r in earlier), position(later)
+    start, end = min(position(r.node) for r in earlier), position(later)
     changed = True
     while changed:
         changed = False
@@ -105,7 +234,7 @@ def _feeds_on(module: ModuleAnalysis, steps: StepAnalysis, loop, earlier: List[n
                 if not names <= tainted:
                     tainted |= names
                     changed = True
-    return _mentions(feed_expr, tainted)
+    return any(_mentions(argument, tainted) for argument in arguments)
 
 
 def _mentions(expr: nodes.NodeNG, names: Set[str]) -> bool:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, List, Optional, Set
 
 from astroid import nodes
 
-from tfguard.static.analysis.frequency import frequency
+from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.step_effects import SUMMARY_WRITE, step_effects
 from tfguard.static.analysis.steps import fetched, is_summary_tensor, is_summary_write
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
@@ -24,36 +25,92 @@ class SummaryEveryStep(NodeRule):
     summary = "summaries written (or the summary op fetched) on every training step"
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
-        """Report unguarded ``add_summary`` calls, and summary fetches every step for a guarded write."""
+        """Report ``add_summary`` calls made on every step (directly or in a helper the loop calls), and
+        summary fetches made on every step for a write that is guarded."""
         steps = frequency(module)
-        guarded_loops = {}
+        effects = step_effects(module)
         for call in module.nodes_of(nodes.Call):
-            if not is_summary_write(module, call):
+            if next(module.enclosing_loops(call), None) is None:
                 continue
-            loop = steps.every_step_loop(call)
-            if loop is not None:
-                yield self.finding(
-                    module, call,
-                    f"`{describe(call)}` writes summaries on every step of {steps.loop_text(loop)}; "
-                    f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
-                )
-            elif steps.step_loop(call) is not None:
-                guarded_loops.setdefault(id(steps.step_loop(call)), (steps.step_loop(call), call))
-        for loop, write in guarded_loops.values():
-            yield from self._fetches_every_step(module, loop, write)
+            if is_summary_write(module, call):
+                loop = steps.every_step_loop(call)
+                if loop is not None:
+                    yield self.finding(
+                        module, call,
+                        f"`{describe(call)}` writes summaries {steps.how_often(call, loop)} of "
+                        f"{steps.loop_text(loop)}; write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
+                    )
+                continue
+            reached = effects.through_helpers(call, SUMMARY_WRITE)
+            if reached:
+                loop = steps.every_step_loop(call)
+                if loop is not None:
+                    site = reached[0]
+                    yield self.finding(
+                        module, call,
+                        f"`{describe(call)}` calls `{describe(site.site)}` ({_place(module, site)}) on each call, "
+                        f"so it writes summaries {steps.how_often(call, loop)} of {steps.loop_text(loop)}; "
+                        f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
+                        site.chain,
+                    )
+        yield from self._fetches_for_guarded_writes(module, steps)
 
-    def _fetches_every_step(self, module: ModuleAnalysis, loop, write: nodes.Call) -> Iterator[Finding]:
-        steps = frequency(module)
-        guard = steps.guard(write, loop)
-        when = f"only when `{guard.as_string()}`" if guard is not None else "only on some steps"
-        for run in steps.direct_runs(loop):
-            if steps.every_step_loop(run) is not loop:
-                continue
+    def _fetches_for_guarded_writes(self, module: ModuleAnalysis, steps: StepAnalysis) -> Iterator[Finding]:
+        """A summary fetched on every step whose value is written only under a guard is computed for nothing."""
+        for run in module.nodes_of(nodes.Call):
             summaries = [f for f in fetched(module, run) if is_summary_tensor(module, f)]
-            if summaries:
-                yield self.finding(
-                    module, run,
-                    f"`{describe(run)}` evaluates the summary op `{summaries[0].as_string()}` on every step of "
-                    f"{steps.loop_text(loop)}, but it is written {when} (line {write.lineno}); fetch it in a "
-                    f"separate `sess.run` under that guard ({DEFAULTS})",
-                )
+            if not summaries:
+                continue
+            loop = steps.every_step_loop(run)
+            if loop is None:
+                continue
+            names = _names_bound_to(run, summaries)
+            writes = [
+                w for w in steps.iteration_nodes(loop)
+                if isinstance(w, nodes.Call) and is_summary_write(module, w) and _mentions(w.args[:1], names)
+                and steps.step_loop(w) is loop
+            ]
+            if not writes or any(steps.every_step_loop(w) is loop for w in writes):
+                continue  # not written here, or written every step (reported at the write)
+            write = writes[0]
+            guard = steps.guard(write, loop)
+            when = f"only when `{guard.as_string()}`" if guard is not None else "only on some steps"
+            yield self.finding(
+                module, run,
+                f"`{describe(run)}` evaluates the summary op `{summaries[0].as_string()}` on every step of "
+                f"{steps.loop_text(loop)}, but it is written {when} (line {write.lineno}); fetch it in a "
+                f"separate `sess.run` under that guard ({DEFAULTS})",
+            )
+
+
+def _place(module: ModuleAnalysis, effect) -> str:
+    where = effect.owner.path
+    return f"line {effect.site.lineno}" if where == module.path else f"{where}:{effect.site.lineno}"
+
+
+def _names_bound_to(run: nodes.Call, summaries: List[nodes.NodeNG]) -> Set[str]:
+    """Return the names the run's statement binds to the summary fetches (all it binds when unsure)."""
+    statement = run.statement()
+    if not isinstance(statement, nodes.Assign) or statement.value is not run or len(statement.targets) != 1:
+        return set()
+    target = statement.targets[0]
+    fetches: Optional[nodes.NodeNG] = run.args[0] if run.args else None
+    if (
+        isinstance(target, (nodes.Tuple, nodes.List))
+        and isinstance(fetches, (nodes.List, nodes.Tuple))
+        and len(target.elts) == len(fetches.elts)
+    ):
+        wanted = {id(s) for s in summaries}
+        return {
+            name.name
+            for element, item in zip(target.elts, fetches.elts) if id(item) in wanted
+            for name in element.nodes_of_class(nodes.AssignName)
+        }
+    return {name.name for name in target.nodes_of_class(nodes.AssignName)}
+
+
+def _mentions(exprs, names: Set[str]) -> bool:
+    return any(
+        isinstance(node, nodes.Name) and node.name in names
+        for expr in exprs for node in (expr, *expr.nodes_of_class(nodes.Name))
+    )

@@ -95,6 +95,10 @@ def _result(finding: Finding, rule_index: Dict[str, int]) -> Dict[str, Any]:
         result["ruleIndex"] = rule_index[finding.code]
     if finding.chain:
         result["codeFlows"] = [_code_flow(finding)]
+        result["relatedLocations"] = [
+            {"id": index, **_location(link.path, {"startLine": max(1, link.line)}, f"in {link.function}()")}
+            for index, link in enumerate(finding.chain)
+        ]
     return result
 
 

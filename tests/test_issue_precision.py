@@ -1,0 +1,362 @@
+"""False alarms seen on real TF1 code, each with its bad twin: complete files through ``tfguard.check_source``."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import tfguard
+from tfguard.static.config import Settings
+
+
+def found(source: str, select: str = "ALL") -> list:
+    """Return the (line, code) findings of ``source`` with ``select`` rules."""
+    findings = tfguard.check_source(textwrap.dedent(source), "snippet.py", Settings(select=(select,)))
+    return [(f.line, f.code) for f in findings]
+
+
+# -- fresh graphs: a session made under a fresh graph, a helper that returns one ---------------------
+
+def test_session_in_the_same_with_as_a_fresh_graph_belongs_to_it():
+    assert found("""\
+        import tensorflow as tf
+        for trial in range(10):
+            with tf.Graph().as_default(), tf.Session() as s:
+                x = tf.constant(1.0)
+                s.run(x)
+        """) == []
+
+
+def test_session_before_the_fresh_graph_in_the_same_with_is_on_the_old_graph():
+    assert found("""\
+        import tensorflow as tf
+        x = tf.constant(1.0)
+        for trial in range(10):
+            with tf.Session() as s, tf.Graph().as_default():
+                s.run(x)
+        """) == [(4, "TFG105")]
+
+
+def test_a_helper_that_returns_a_fresh_graph_makes_a_fresh_graph():
+    assert found("""\
+        import tensorflow as tf
+
+        def make_graph():
+            g = tf.Graph()
+            with g.as_default():
+                tf.constant(1.0)
+            return g
+
+        for trial in range(10):
+            g = make_graph()
+            with g.as_default():
+                sess = tf.Session()
+                sess.run(tf.constant(2.0))
+        """) == []
+
+
+def test_a_helper_that_returns_the_default_graph_is_no_fresh_graph():
+    assert found("""\
+        import tensorflow as tf
+
+        def current_graph():
+            return tf.get_default_graph()
+
+        for trial in range(10):
+            g = current_graph()
+            with g.as_default():
+                sess = tf.Session()
+                sess.run(tf.constant(2.0))
+        """) == [(9, "TFG105"), (10, "TFG102")]
+
+
+# -- indexing a Python list a TF API returns builds no op ----------------------------------------------
+
+LISTS = """\
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 5, 3])
+    inputs = tf.unstack(x, axis=1)
+    cell = tf.nn.rnn_cell.BasicLSTMCell(4)
+    outputs, state = tf.nn.static_rnn(cell, inputs, dtype=tf.float32)
+    parts = tf.split(x, 5, axis=1)
+    grads = tf.gradients(tf.reduce_sum(x), [x])
+    opt = tf.train.AdamOptimizer()
+    gv = opt.compute_gradients(tf.reduce_sum(outputs[-1]))
+    tvars = tf.trainable_variables()
+    with tf.Session() as sess:
+        for step in range(100):
+            sess.run(state)
+"""
+
+
+def test_indexing_lists_returned_by_tf_builds_no_op():
+    body = """\
+            last = outputs[-1]
+            first = outputs[0:2]
+            p0 = parts[0]
+            g0 = grads[0]
+            grad, var = gv[0]
+            g = gv[0][0]
+            v0 = tvars[0]
+            u = inputs[1]
+    """
+    assert found(LISTS + body) == []
+
+
+def test_indexing_a_tensor_or_computing_on_a_list_item_builds_ops():
+    body = """\
+            bad = x[0]
+            worse = outputs[-1] + 1.0
+            grad = gv[0][0] * 2.0
+    """
+    assert found(LISTS + body) == [(14, "TFG102"), (15, "TFG102"), (16, "TFG102")]
+
+
+def test_legacy_seq2seq_outputs_are_a_list():
+    assert found("""\
+        import tensorflow as tf
+        enc = [tf.placeholder(tf.int32, [None]) for _ in range(3)]
+        outputs, states = tf.contrib.legacy_seq2seq.embedding_rnn_seq2seq(enc, enc, None, 10, 10, 8)
+        with tf.Session() as sess:
+            for step in range(10):
+                sess.run(states)
+                logits = outputs[-1]
+        """) == []
+
+
+# -- `if param is None:` on a None-default parameter is no cache ---------------------------------------
+
+NONE_DEFAULT = """\
+    import tensorflow as tf
+    loss = tf.constant(1.0)
+    shared = tf.train.AdamOptimizer().minimize(loss)
+
+    def step(sess, train_op=None):
+        if train_op is None:
+            train_op = tf.train.AdamOptimizer().minimize(loss)
+        return sess.run(train_op)
+
+    class Model(object):
+        def __init__(self):
+            self._op = None
+
+        def op(self):
+            if self._op is None:
+                self._op = tf.reduce_sum(loss)
+            return self._op
+
+    m = Model()
+    with tf.Session() as sess:
+        for i in range(100):
+"""
+
+
+def test_a_none_default_parameter_left_none_builds_on_every_call():
+    assert found(NONE_DEFAULT + """\
+            step(sess)
+            step(sess, None)
+            sess.run(m.op())
+    """, "TFG1") == [(22, "TFG102"), (23, "TFG102")]
+
+
+def test_a_none_default_parameter_passed_builds_nothing_and_a_real_cache_builds_once():
+    assert found(NONE_DEFAULT + """\
+            step(sess, shared)
+            step(sess, train_op=shared)
+            sess.run(m.op())
+    """, "TFG1") == []
+
+
+# -- TFG203: runs that cannot be merged ------------------------------------------------------------------
+
+RUNS = """\
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [])
+    w = tf.Variable(1.0)
+    loss = w * x
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    lr = tf.Variable(0.1, trainable=False)
+    new_lr = tf.placeholder(tf.float32, [])
+    assign_lr = tf.assign(lr, new_lr)
+    ops = {1.0: loss}
+    with tf.Session() as sess:
+        for epoch in range(10):
+"""
+
+
+@pytest.mark.parametrize("body", [
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            print(sess.run(loss, {x: 5.0}))
+    """, id="same-placeholder-another-value"),
+    pytest.param("""\
+            sess.run(train, feed_dict=train_feed)
+            print(sess.run(loss, feed_dict=test_feed))
+    """, id="other-feed-dicts"),
+    pytest.param("""\
+            sess.run(assign_lr, {new_lr: 0.1 * epoch})
+            sess.run(train, {x: 1.0})
+    """, id="after-a-state-change"),
+    pytest.param("""\
+            v = sess.run(w)
+            print(sess.run(ops[v]))
+    """, id="fetch-built-from-an-earlier-result"),
+])
+def test_runs_that_cannot_be_merged_are_left_alone(body):
+    assert found(RUNS + body, "TFG203") == []
+
+
+@pytest.mark.parametrize("body", [
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            print(sess.run(loss, {x: 1.0}))
+    """, id="same-feed"),
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            print(sess.run(loss, {new_lr: 1.0}))
+    """, id="disjoint-placeholders"),
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            sess.run(assign_lr, {new_lr: 0.1})
+    """, id="state-change-after-the-step"),
+])
+def test_runs_that_could_be_one_are_reported(body):
+    assert found(RUNS + body, "TFG203") == [(13, "TFG203")]
+
+
+# -- TFG201/TFG202: inverted guards and the else of a guard ----------------------------------------------
+
+GUARDS = """\
+    import tensorflow as tf
+    x = tf.Variable(0.0)
+    summ = tf.summary.scalar("x", x)
+    train = tf.assign_add(x, 1.0)
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        writer = tf.summary.FileWriter("/tmp/logs")
+        for it in range(1000):
+            _, s = sess.run([train, summ])
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    pytest.param("""\
+            if it % 40:
+                writer.add_summary(s, it)
+    """, [(11, "TFG201")], id="inverted-guard"),
+    pytest.param("""\
+            if it % 40 != 0:
+                saver.save(sess, "/tmp/m")
+    """, [(11, "TFG202")], id="not-equal-guard"),
+    pytest.param("""\
+            if args.trace and it % 50 == 0:
+                print("trace")
+            else:
+                writer.add_summary(s, it)
+    """, [(13, "TFG201")], id="else-of-a-rare-condition"),
+    pytest.param("""\
+            if not it % 40:
+                writer.add_summary(s, it)
+    """, [(9, "TFG201")], id="not-of-modulo-is-rare-and-the-fetch-is-for-nothing"),
+    pytest.param("""\
+            if it % 40 == 0:
+                print("x")
+            else:
+                pass
+            if it % 40 == 0:
+                writer.add_summary(s, it)
+    """, [(9, "TFG201")], id="guarded-write-of-the-fetched-value"),
+    pytest.param("""\
+            if it % 40:
+                pass
+            else:
+                writer.add_summary(s, it)
+    """, [(9, "TFG201")], id="else-of-an-inverted-guard-is-rare"),
+    pytest.param("""\
+            if it > 100:
+                writer.add_summary(s, it)
+    """, [(9, "TFG201")], id="unknown-odds-still-guard"),
+])
+def test_guard_polarity(body, expected):
+    assert found(GUARDS + body) == expected
+
+
+def test_a_fetch_whose_value_is_never_written_is_not_reported():
+    assert found(GUARDS + """\
+            if it % 40 == 0:
+                writer.add_summary(sess.run(summ), it)
+    """) == []
+
+
+def test_tf_api_helpers_that_build_no_op_are_silent_in_a_session_loop():
+    assert found("""\
+        import tensorflow as tf
+        loss = tf.constant(1.0)
+        with tf.Session() as sess:
+            for step in range(100):
+                l = sess.run(loss)
+                b = tf.compat.as_bytes("x")
+                flat = tf.nest.flatten([l])
+                a = tf.make_ndarray(tf.make_tensor_proto([1.0]))
+                tf.io.gfile.exists("/tmp")
+                summ = tf.Summary(value=[tf.Summary.Value(tag="l", simple_value=l)])
+                ev = tf.Summary.FromString(b"")
+                path = tf.resource_loader.get_data_files_path()
+                for e in tf.train.summary_iterator("f"):
+                    pass
+                sig = tf.saved_model.signature_def_utils.build_signature_def(None, None, "m")
+                bad = tf.reduce_sum(loss)
+        """) == [(16, "TFG102")]
+
+
+# -- dataflow: self-rebinding and long operator chains ----------------------------------------------------
+
+def test_rebinding_a_tensor_to_itself_plus_one_builds_ops():
+    assert found("""\
+        import tensorflow as tf
+        v = tf.constant(0.0)
+        t = tf.constant(1.0)
+        n = 0
+        with tf.Session() as sess:
+            for i in range(10):
+                sess.run(v)
+                v = v + 1
+                t *= 2
+                n = n + 1
+                n += 1
+                w = -v
+        """, "TFG1") == [(8, "TFG102"), (9, "TFG102"), (12, "TFG102")]
+
+
+def test_rebinding_numbers_and_numpy_results_builds_nothing():
+    assert found("""\
+        import tensorflow as tf
+        v = tf.constant(0.0)
+        total = 0.0
+        with tf.Session() as sess:
+            for i in range(10):
+                r = sess.run(v)
+                total = total + r
+                total += r
+                r = r * 2
+        """, "TFG1") == []
+
+
+def test_an_operator_chain_of_hundreds_of_terms_is_analysed():
+    tensors = " + ".join(["x"] * 400)
+    numbers = " + ".join(["n"] * 400)
+    source = (
+        "import tensorflow as tf\nx = tf.constant(1.0)\nn = 0\nwith tf.Session() as sess:\n"
+        f"    for i in range(10):\n        sess.run(x)\n        y = {tensors}\n        z = {numbers}\n"
+    )
+    findings = tfguard.check_source(source, "long.py", Settings(select=("TFG1",)))
+    assert [(f.line, f.code) for f in findings] == [(7, "TFG102")]
+    assert findings[0].message.startswith("`x + x + x")
+
+
+def test_every_other_step_is_no_inverted_guard():
+    assert found(GUARDS + """\
+            if it % 2:
+                writer.add_summary(s, it)
+    """) == [(9, "TFG201")]

@@ -1,0 +1,176 @@
+"""What a training step does through the helpers it calls: summary writes, checkpoint saves and graph runs.
+
+The throughput rules (TFG201–TFG203) ask what runs on every step.  A step loop that calls ``one_step(i)``
+does what ``one_step`` does on *every call*: its unconditional ``writer.add_summary``, ``saver.save`` and
+``sess.run`` calls, and those of the helpers it calls in turn (nested functions, methods and functions of
+other project modules, up to :data:`~tfguard.static.analysis.summaries.MAX_CALL_DEPTH` calls deep).
+
+Inside a helper a call is *not* made on every call when it sits under an ``if`` whose condition depends on
+anything but module-level names and constants (a parameter such as the step counter, a local, ``self``, a
+call), in an ``except`` handler, or after a ``return``/``raise`` taken on some condition.  A helper that runs
+a step loop of its own does nothing on every step of its caller (the caller loops over epochs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from astroid import nodes
+
+from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.scopes import function_label, own_nodes, position
+from tfguard.static.analysis.steps import is_checkpoint_save, is_session_run, is_summary_write
+from tfguard.static.analysis.summaries import MAX_CALL_DEPTH
+from tfguard.static.finding import ChainLink
+
+#: What a call does, as :attr:`StepEffect.kind`.
+SUMMARY_WRITE, CHECKPOINT_SAVE, GRAPH_RUN = "summary write", "checkpoint save", "graph run"
+
+
+@dataclass(frozen=True)
+class StepEffect:
+    """A summary write, checkpoint save or graph run that a call leads to, and the helpers in between.
+
+    ``site`` is the ``add_summary``/``save``/``run`` call itself, in the module ``owner`` analyses;
+    ``chain`` holds one link per helper entered (empty when the call is the site).
+    """
+
+    kind: str
+    site: nodes.Call
+    owner: ModuleAnalysis = field(compare=False, repr=False)
+    chain: Tuple[ChainLink, ...] = ()
+
+
+def step_effects(module: ModuleAnalysis) -> "StepEffects":
+    """Return the module's memoised :class:`StepEffects`."""
+    return module.facts("step_effects", StepEffects)
+
+
+class StepEffects:
+    """Answers "what does this call write, save or run each time it runs?" for one module's calls."""
+
+    def __init__(self, module: ModuleAnalysis) -> None:
+        self.module = module
+        self._functions: Dict[int, Optional[List[StepEffect]]] = {}
+        self._calls: Dict[int, List[StepEffect]] = {}
+
+    def at(self, call: nodes.NodeNG) -> List[StepEffect]:
+        """Return what evaluating ``call`` once writes, saves or runs: itself, or a helper's every-call effects."""
+        if not isinstance(call, nodes.Call):
+            return []
+        key = id(call)
+        if key not in self._calls:
+            self._calls[key] = self._compute_at(call)
+        return self._calls[key]
+
+    def through_helpers(self, call: nodes.NodeNG, kind: str) -> List[StepEffect]:
+        """Return the effects of ``kind`` that ``call`` reaches through a helper (never the call itself)."""
+        return [effect for effect in self.at(call) if effect.kind == kind and effect.chain]
+
+    def _compute_at(self, call: nodes.Call) -> List[StepEffect]:
+        module = self.module
+        function = module.called_function(call)
+        if function is None:
+            kind = direct_kind(module, call)
+            return [StepEffect(kind, call, module)] if kind is not None else []
+        return [effect for effect in self.of_function(function) if len(effect.chain) <= MAX_CALL_DEPTH]
+
+    def of_function(self, function: nodes.NodeNG) -> List[StepEffect]:
+        """Return what one call of ``function`` writes, saves or runs every time (chains start inside it).
+
+        Each effect's chain starts with a link at the line in ``function`` that does it or calls the
+        helper that does; the caller puts its own hop in front.
+        """
+        module = self.module
+        if module.project is not None and function.root() is not module.module:
+            owner = module.project.owner(function)
+            return step_effects(owner).of_function(function) if owner is not None else []
+        key = id(function)
+        if key in self._functions:
+            return self._functions[key] or []
+        self._functions[key] = None  # recursion: nothing while being computed
+        summary = module.summary(function)
+        found: List[StepEffect] = []
+        if summary is not None and not summary.loops_over_steps:
+            label = function_label(function)
+            for node in own_nodes(function):
+                if not isinstance(node, nodes.Call) or not self._every_call(node, function):
+                    continue
+                for effect in self.at(node):
+                    chain = (ChainLink(module.path, node.lineno, label), *effect.chain)
+                    found.append(StepEffect(effect.kind, effect.site, effect.owner, chain))
+        self._functions[key] = found
+        return found
+
+    # -- "every call" inside a helper -----------------------------------------------------
+
+    def _every_call(self, node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
+        child, parent = node, node.parent
+        while parent is not None and parent is not function:
+            if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+                if self._may_change_between_calls(parent.test, function):
+                    return False
+            if isinstance(parent, nodes.ExceptHandler):
+                return False
+            child, parent = parent, parent.parent
+        here = position(node)
+        return not any(
+            isinstance(other, nodes.Return) and position(other) < here and _under_condition(other, function)
+            for other in own_nodes(function)
+        )
+
+    def _may_change_between_calls(self, test: nodes.NodeNG, function: nodes.NodeNG) -> bool:
+        """True unless ``test`` reads only constants and module-level names set once (``FLAGS.verbose``).
+
+        A module-level name rebound in a loop, by ``+=`` or through a ``global`` statement may change.
+        """
+        for sub in (test, *test.nodes_of_class((nodes.Call, nodes.Name))):
+            if isinstance(sub, nodes.Call):
+                return True
+            if isinstance(sub, nodes.Name):
+                bindings = self.module.dataflow.definitions(sub, sub.name)
+                if any(not _set_once_at_module_level(b) for b in bindings) or sub.name in self._globals_declared():
+                    return True
+        return False
+
+    def _globals_declared(self) -> frozenset:
+        """Names some function of the module declares ``global`` (and so may rebind)."""
+        return self.module.facts("global_statements", lambda module: frozenset(
+            name for node in module.nodes_of(nodes.Global) for name in node.names
+        ))
+
+
+def direct_kind(module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:
+    """Return what ``call`` itself does: a summary write, a checkpoint save, a graph run, or None."""
+    if is_summary_write(module, call):
+        return SUMMARY_WRITE
+    if is_checkpoint_save(module, call):
+        return CHECKPOINT_SAVE
+    if is_session_run(module, call) or module.call_named(call, tfapi.GRAPH_RUN_FUNCTIONS):
+        return GRAPH_RUN
+    return None
+
+
+def _under_condition(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not function:
+        if isinstance(parent, (nodes.If, nodes.ExceptHandler, nodes.For, nodes.While)):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _set_once_at_module_level(binding: nodes.NodeNG) -> bool:
+    """A module-level binding outside any loop, not ``+=`` (an import, a def, ``FLAGS = ...``)."""
+    if not isinstance(binding.scope(), nodes.Module):
+        return False
+    if isinstance(binding.parent, nodes.AugAssign):
+        return False
+    parent = binding.parent
+    while parent is not None and not isinstance(parent, nodes.Module):
+        if isinstance(parent, (nodes.For, nodes.AsyncFor, nodes.While, nodes.Comprehension)):
+            return False
+        parent = parent.parent
+    return True
