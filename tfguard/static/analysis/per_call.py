@@ -27,7 +27,7 @@ from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import INSTANCE, SESSION
 from tfguard.static.analysis.events import BuildEvent, RunEvent
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.scopes import FUNCTIONS, FunctionNode, function_label, own_nodes, owner_scope
+from tfguard.static.analysis.scopes import FUNCTIONS, FunctionNode, function_label, own_nodes, owner_scope, position
 
 #: Session classes whose construction in the function puts a session on the default graph.
 _PLAIN_SESSIONS = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
@@ -37,6 +37,8 @@ _APP_RUNNERS = frozenset({"tensorflow.app.run", "absl.app.run"})
 _HANDLER_DECORATORS = frozenset({"route", "get", "post", "put", "delete", "api_route", "websocket", "endpoint"})
 #: Call patterns (:func:`call_pattern`).
 ONCE, IN_LOOP, UNKNOWN = "once", "loop", "unknown"
+#: Session methods that run the graph.
+_RUN_METHODS = frozenset({"run", "partial_run"})
 #: How many callers deep "only called once" is followed.
 _MAX_CALLER_DEPTH = 4
 
@@ -72,15 +74,25 @@ def per_call_builders(module: ModuleAnalysis) -> List[PerCallBuilder]:
 
 
 def _find(module: ModuleAnalysis) -> List[PerCallBuilder]:
+    # Most functions call no ``.run``: group the module's ``.run(...)`` calls by function first (from the
+    # module's index), so only those functions get a summary.
+    runs: Dict[int, Tuple[FunctionNode, List[nodes.Call]]] = {}
+    for call in module.candidate_calls(frozenset(), _RUN_METHODS):
+        scope = owner_scope(call)
+        if _is_run_call(call) and isinstance(scope, FUNCTIONS):
+            runs.setdefault(id(scope), (scope, []))[1].append(call)
     found = []
-    for function in module.nodes_of(*FUNCTIONS):
-        builder = _per_call_builder(module, function)
+    for function, calls in sorted(runs.values(), key=lambda item: position(item[0])):
+        builder = _per_call_builder(module, function, calls)
         if builder is not None:
             found.append(builder)
     return found
 
 
-def _per_call_builder(module: ModuleAnalysis, function: FunctionNode) -> Optional[PerCallBuilder]:
+def _per_call_builder(
+    module: ModuleAnalysis, function: FunctionNode, calls: List[nodes.Call]
+) -> Optional[PerCallBuilder]:
+    """The per-call builder ``function`` is, given its own ``.run(...)`` calls, or None."""
     if function.name in ("__init__", "main") or function.name.startswith("test"):
         return None  # setup, the script's driver, a test case: each runs once
     summary = module.summary(function)
@@ -89,19 +101,21 @@ def _per_call_builder(module: ModuleAnalysis, function: FunctionNode) -> Optiona
     builds = tuple(event for event in summary.builds if not event.site.creates_session)
     if not builds:
         return None
-    for node in own_nodes(function):
-        run = module.run_event(node)
-        if run is None or run.chain or module.session_loop_of(node) is not None:
+    for call in calls:
+        run = module.run_event(call)
+        if run is None or run.chain or module.session_loop_of(call) is not None:
             continue
-        session = long_lived_session(module, function, node)
-        if session is None:
+        session = long_lived_session(module, function, call)
+        if session is None or not takes_per_call_input(module, function, call, session.made_here):
             continue
-        if not takes_per_call_input(module, function, node, session.made_here):
-            return None
         if call_pattern(module, function) != UNKNOWN:
             return None
         return PerCallBuilder(function, builds, run, session)
     return None
+
+
+def _is_run_call(call: nodes.Call) -> bool:
+    return isinstance(call.func, nodes.Attribute) and call.func.attrname in _RUN_METHODS
 
 
 # -- the session ---------------------------------------------------------------------------------------------
@@ -115,10 +129,9 @@ def long_lived_session(module: ModuleAnalysis, function: FunctionNode, run: node
     function without a graph of its own (on the default graph, which is the process's). Parameters and
     anything unresolved are not: silence.
     """
-    func = run.func
-    if not (isinstance(func, nodes.Attribute) and func.attrname in ("run", "partial_run")):
+    if not _is_run_call(run):
         return None
-    receiver = func.expr
+    receiver = run.func.expr
     value = module.value(receiver)
     if value is None or value.kind != SESSION:
         return None
