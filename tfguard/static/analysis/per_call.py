@@ -8,9 +8,10 @@ sight: the loop is the web server's, the notebook's or the user's. The facts her
 * what the function builds: its :class:`~tfguard.static.analysis.events.FunctionSummary` ``builds`` (lazy-init
   guards, fresh graphs and the function's own session loops already left out), session creations aside;
 * whether it runs a long-lived session directly (:func:`long_lived_session`);
-* whether it is called once per input: it is decorated (a route handler) or feeds or fetches something derived
-  from its parameters (:func:`takes_per_call_input`) — a function that takes no input of its own, such as a
-  model's ``init_variables(self)``, is usually setup and left alone;
+* whether it looks called once per input (:func:`takes_per_call_input`): a request handler (``@app.route``), or
+  a run fed with something derived from its parameters (or, on a session it makes itself, fetching something
+  built from them) — a function that takes no input of its own, such as a model's ``init_variables(self)``, is
+  usually setup and left alone;
 * how the module calls it (:func:`call_pattern`): only once (module level, ``if __name__ == "__main__":``,
   ``__init__``, ``main()``, or a function itself only called once) makes it setup; a call in a loop leaves it to
   the session-loop rules (TFG1xx), which report at that call.
