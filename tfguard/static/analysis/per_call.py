@@ -93,26 +93,30 @@ def _find(module: ModuleAnalysis) -> List[PerCallBuilder]:
 def _per_call_builder(
     module: ModuleAnalysis, function: FunctionNode, calls: List[nodes.Call]
 ) -> Optional[PerCallBuilder]:
-    """The per-call builder ``function`` is, given its own ``.run(...)`` calls, or None."""
+    """The per-call builder ``function`` is, given its own ``.run(...)`` calls, or None.
+
+    The function's summary (what it builds) is the costly part: it is asked for last.
+    """
     if function.name in ("__init__", "main") or function.name.startswith("test"):
         return None  # setup, the script's driver, a test case: each runs once
+    if any(module.session_loop_of(call) is not None for call in calls):
+        return None  # a step loop of its own: setup plus training, not per-call growth
+    found = None
+    for call in calls:
+        run = module.run_event(call)
+        if run is None or run.chain:
+            continue
+        session = long_lived_session(module, function, call)
+        if session is not None and takes_per_call_input(module, function, call, session.made_here):
+            found = (run, session)
+            break
+    if found is None or call_pattern(module, function) != UNKNOWN:
+        return None
     summary = module.summary(function)
     if summary is None or summary.loops_over_steps or summary.resets_graph:
         return None
     builds = tuple(event for event in summary.builds if not event.site.creates_session)
-    if not builds:
-        return None
-    for call in calls:
-        run = module.run_event(call)
-        if run is None or run.chain or module.session_loop_of(call) is not None:
-            continue
-        session = long_lived_session(module, function, call)
-        if session is None or not takes_per_call_input(module, function, call, session.made_here):
-            continue
-        if call_pattern(module, function) != UNKNOWN:
-            return None
-        return PerCallBuilder(function, builds, run, session)
-    return None
+    return PerCallBuilder(function, builds, *found) if builds else None
 
 
 def _is_run_call(call: nodes.Call) -> bool:
