@@ -9,6 +9,7 @@ when the graph actually grew or at sparse check points.
 
 from __future__ import annotations
 
+import sys
 import time
 import warnings
 from itertools import chain, cycle, repeat
@@ -16,6 +17,7 @@ from operator import is_, sub
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
+from tfguard.runtime.per_call import PER_CALL_RULE, builds_per_call, run_frame
 from tfguard.runtime.report import REPORT_VERSION, Report
 from tfguard.runtime.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
 from tfguard.runtime.stats import (
@@ -99,12 +101,14 @@ class SignatureStats:
 class GrowthSite:
     """Ops added to the graph from one user source line."""
 
-    __slots__ = ("path", "line", "api", "ops_added", "runs", "first_step", "_last_event")
+    __slots__ = ("path", "line", "api", "ops_added", "runs", "first_step", "_last_event", "per_call")
 
     def __init__(self, path: str, line: int, api: Optional[str], step: int) -> None:
         self.path = path
         self.line = line
         self.api = api
+        #: Built by the function that runs the graph, once per call of it (static rule TFG109).
+        self.per_call = False
         self.ops_added = 0
         self.runs = 0
         self.first_step = step
@@ -112,10 +116,14 @@ class GrowthSite:
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready record with the static rule that would have caught it."""
-        rule, fix = rule_for_api(self.api)
+        rule, fix = self.rule()
         return {"path": self.path, "line": self.line, "code": source_line(self.path, self.line),
                 "api": self.api, "rule": rule, "fix": fix, "ops_added": self.ops_added,
                 "runs": self.runs, "first_step": self.first_step}
+
+    def rule(self) -> Tuple[str, str]:
+        """(static rule code, fix) for this site: TFG109 for a per-call builder, else by its API."""
+        return PER_CALL_RULE if self.per_call else rule_for_api(self.api)
 
 
 class Recorder:
@@ -323,6 +331,7 @@ class Recorder:
             return
         self._growth_events += 1
         new_sites = []
+        runner = run_frame(sys._getframe(1))  # who ran the graph that noticed the growth
         for op in _ops_between(self.graph, previous, version):
             try:
                 site, api = user_and_api_from_traceback(op.traceback)
@@ -334,6 +343,7 @@ class Recorder:
             entry = self.sites.get(site)
             if entry is None:
                 entry = self.sites[site] = GrowthSite(site[0], site[1], api, self.runs)
+                entry.per_call = builds_per_call(op.traceback, runner)
             entry.ops_added += 1
             if entry._last_event != self._growth_events:
                 entry._last_event = self._growth_events
@@ -343,7 +353,7 @@ class Recorder:
                 new_sites.append(entry)
         if self.options["warn"]:
             for entry in new_sites:
-                rule, fix = rule_for_api(entry.api)
+                rule, fix = entry.rule()
                 warnings.warn(
                     "tfguard: the graph grew at %s:%d `%s`%s at step %d of the guarded block "
                     "(static rule %s): %s" % (
