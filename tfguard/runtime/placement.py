@@ -27,6 +27,7 @@ PLACEMENT_VERSION = 1
 #: TFG907 when this many tensors cross devices in the traced step.
 DEFAULT_COPIES_THRESHOLD = 20
 _TOP = 3
+_TYPES_SHOWN = 3
 _SEND_OPS = ("_Send", "_HostSend")
 _BOOKKEEPING = ("_SOURCE", "_SINK")
 _MEMCPY_KINDS = ("HtoD", "DtoH", "DtoD", "HtoH", "PtoP")
@@ -357,7 +358,11 @@ def fallback_sites(fallbacks: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
         site["ran_on"].add(f["ran_on"])
     ordered = sorted(sites.values(), key=lambda s: (-s["ops"], s["path"], s["line"]))
     for site in ordered:
-        site["types"] = ", ".join(t if n == 1 else "%s x%d" % (t, n) for t, n in site["types"].most_common())
+        common = site["types"].most_common()
+        site["types"] = ", ".join(t if n == 1 else "%s x%d" % (t, n) for t, n in common[:_TYPES_SHOWN])
+        if len(common) > _TYPES_SHOWN:
+            hidden = len(common) - _TYPES_SHOWN
+            site["types"] += " and %d more type%s" % (hidden, "" if hidden == 1 else "s")
         site["ran_on"] = ", ".join(sorted(site["ran_on"]))
     return ordered
 
@@ -370,12 +375,12 @@ def diagnose_placement(data: Dict[str, Any]) -> List[Dict[str, str]]:
         sites = fallback_sites(fallbacks)
         parts = ["%s:%d (%s)" % (display_path(s["path"]), s["line"], s["types"]) for s in sites[:_TOP]]
         if len(sites) > _TOP:
-            parts.append("%d more lines" % (len(sites) - _TOP))
+            parts.append("%d more line%s" % (len(sites) - _TOP, "" if len(sites) == _TOP + 1 else "s"))
         why = ("no GPU is visible to the session, so soft placement put them on the CPU"
                if not data["gpus_visible"] else
                "soft placement moved them: these op types have no GPU kernel for their dtypes")
         found.append({"code": "TFG906", "severity": "warning", "message":
-                      "%d op%s pinned to a GPU ran on the CPU: %s — %s" % (
+                      "%d op%s pinned to a GPU ran on a CPU: %s — %s" % (
                           len(fallbacks), "" if len(fallbacks) == 1 else "s", "; ".join(parts), why)})
     count = sum(t["count"] for t in data["transfers"])
     if count >= data["copies_threshold"]:
