@@ -76,7 +76,7 @@ def test_without_placement_and_script_options_are_the_scripts(pinned_script, tmp
 def test_not_reached_says_so(pinned_script, tmp_path):
     done = tfguard("run", "--placement=50", pinned_script, "2", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "placement: not traced (no fetch signature reached 50 runs)" in done.stderr
+    assert "placement: not traced (no fetch signature reached 50 runs through session.run)" in done.stderr
 
 
 @pytest.mark.parametrize("value", ["0", "two"])

@@ -60,7 +60,7 @@ def test_placement_not_reached_says_so(tf, graph, sess):
     with tfguard.watch(sess, placement_at=50) as guard:
         sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
     assert guard.report.placement is None
-    assert "placement: not traced (no fetch signature reached 50 runs)" in guard.report.table()
+    assert "placement: not traced (no fetch signature reached 50 runs through session.run)" in guard.report.table()
 
 
 def test_fallback_is_a_report_diagnostic_and_survives_json(tf):

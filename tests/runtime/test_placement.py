@@ -134,6 +134,7 @@ def test_bad_arguments_are_one_line_errors(tf, sess, graph):
     ("/device:GPU:0/stream:all", "GPU:0"),
     ("/job:worker/replica:0/task:1/device:GPU:0", "worker/1/GPU:0"),
     ("/job:ps/task:0/cpu:0", "ps/0/CPU:0"),
+    ("/host:CPU", ""),
     ("", ""),
 ])
 def test_short_device_names(name, short):

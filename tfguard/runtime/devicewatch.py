@@ -168,7 +168,8 @@ def device_blocks(data: Dict[str, Any]) -> List[str]:
     if data.get("placement"):
         blocks.extend(placement_blocks(data["placement"]))
     elif data.get("placement_at"):
-        blocks.append("placement: not traced (no fetch signature reached %d runs)" % data["placement_at"])
+        blocks.append("placement: not traced (no fetch signature reached %d runs through session.run)"
+                      % data["placement_at"])
     lines = describe_gpus(data.get("gpu"))
     if lines:
         blocks.append("GPU utilisation\n  " + "\n  ".join(lines))

@@ -54,7 +54,7 @@ def short_device(name: str) -> str:
             kind = rest
         elif low in ("replica", "stream", "memcpy"):
             continue
-        elif rest and kind is None:  # legacy `/cpu:0`, `/gpu:1`
+        elif kind is None and (rest.isdigit() or rest == "*"):  # legacy `/cpu:0`, `/gpu:1`
             kind = "%s:%s" % (key, rest)
     if kind is None:
         return ""
@@ -148,6 +148,8 @@ class _Trace:
     def _read_device(self, dev_stats: Any) -> None:
         full = dev_stats.device
         short = short_device(full)
+        if not short:  # not a device: the profiler's host threads (`/host:CPU`) and the like
+            return
         if "/memcpy" in full:
             for node in dev_stats.node_stats:
                 label = node.timeline_label or node.node_name
