@@ -164,3 +164,14 @@ def test_nvml_samples_every_visible_gpu():
         assert gpu["samples"] >= 3
         assert 0 <= gpu["utilisation_median"] <= 100
         assert 0 < gpu["peak_memory_bytes"] <= gpu["total_memory_bytes"]
+
+
+def test_placement_names_load_without_tensorflow():
+    code = ("import sys, tfguard\n"
+            "tfguard.placement, tfguard.PlacementReport\n"
+            "import tfguard.runtime.devicewatch, tfguard.runtime.gpu\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'pynvml')))")
+    done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
