@@ -478,8 +478,9 @@ def placement_blocks(d: Dict[str, Any]) -> List[str]:
                 for v in d["variables"]]
         block = "variables by device\n" + tabulate(rows, headers=["device", "variables", "bytes", "names"],
                                                    tablefmt="simple")
-        if len({v["device"] for v in d["variables"]}) > 1:
-            block += "\n(variables on several devices: parameter-server style placement is fine)"
+        if len({v["device"] for v in d["variables"]}) > 1 or len(d["devices"]) > 1:
+            block += ("\n(variables and ops on several devices: parameter-server style placement is fine; "
+                      "the copies it makes are counted above)")
         blocks.append(block)
     return blocks
 
