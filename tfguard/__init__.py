@@ -20,11 +20,13 @@ __all__ = [
     "GraphFrozenError",
     "GraphGrowthWarning",
     "GuardHook",
+    "PlacementReport",
     "Report",
     "SlowdownWarning",
     "check_paths",
     "check_source",
     "frozen",
+    "placement",
     "watch",
     "__version__",
 ]
@@ -39,6 +41,8 @@ _LAZY = {
     "GraphGrowthWarning": ("tfguard.runtime.errors", "GraphGrowthWarning"),
     "SlowdownWarning": ("tfguard.runtime.errors", "SlowdownWarning"),
     "Report": ("tfguard.runtime.report", "Report"),
+    "placement": ("tfguard.runtime.placement", "placement"),
+    "PlacementReport": ("tfguard.runtime.placement", "PlacementReport"),
 }
 
 

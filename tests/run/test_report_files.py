@@ -75,6 +75,9 @@ def test_demo_lints_and_compares(tmp_path):
         assert expected in out
     row = [line for line in out.splitlines() if line.startswith("top growth site")][0]
     assert row.rstrip().endswith("none")  # the fixed twin does not grow
+    section = out[out.index("== 3. tfguard run --placement: seed 002"):]  # where its ops ran, the GPU
+    assert "placement of one step: `GradientDescent, Mean_1:0 <- x:0` (traced at run 5)" in section
+    assert "GPU utilisation\n  " in section  # a line per GPU, or the one saying why there is none
     for name in ("seed003_saver_in_loop.png", "seed003_fixed.png"):
         if (tmp_path / "plots" / name).exists():
             assert (tmp_path / "plots" / name).read_bytes()[:8] == PNG_HEADER

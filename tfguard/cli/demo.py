@@ -10,13 +10,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tfguard.cli.errors import UsageError
 
 DEMO_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "demo")
 BAD_SCRIPT = "seed003_saver_in_loop.py"
 FIXED_SCRIPT = "seed003_fixed.py"
+INPUT_BOUND_SCRIPT = "seed002_input_bound.py"
 DEFAULT_STEPS = 60
 _MESSAGE_WIDTH = 80
 
@@ -26,9 +27,11 @@ def add_parser(commands: Any) -> None:
     demo = commands.add_parser("demo", help="show the checker and the runtime guard on bundled seed scripts",
                                description="Lint the bundled scripts that reproduce the field reports, then "
                                            "run seed 003 (a Saver built in the training loop) and its fixed "
-                                           "twin under `tfguard run` and compare the two reports.")
+                                           "twin under `tfguard run` and compare the two reports, then run "
+                                           "seed 002 (input-bound) with --placement and show where its ops "
+                                           "ran and how busy the GPU was.")
     demo.add_argument("--steps", metavar="N", default=str(DEFAULT_STEPS),
-                      help="training steps of each seed 003 run (default: %d)" % DEFAULT_STEPS)
+                      help="training steps of each seed run (default: %d)" % DEFAULT_STEPS)
     demo.add_argument("--plot", metavar="DIR", help="also write step interval / graph size pictures to DIR "
                                                     "(needs tfguard[plot])")
 
@@ -64,6 +67,9 @@ def run_command(args: argparse.Namespace) -> int:
                 path = os.path.join(args.plot, script[:-3] + ".png")
                 plot_report(report, path, title="tfguard demo: %s (%d steps)" % (script, steps))
                 print("wrote %s" % path)
+        print("\n== 3. tfguard run --placement: seed 002 (Python prepares every batch), %d steps ==\n" % steps)
+        print(device_section(run_guarded(INPUT_BOUND_SCRIPT, steps, work, run_options=["--placement"],
+                                         script_args=[])))
     print("\nNext: tfguard check your_project/   and   tfguard run --max-steps 200 --fail-on growth train.py")
     return 0
 
@@ -94,18 +100,25 @@ def _demo_scripts() -> List[str]:
     return [os.path.join(DEMO_DIR, n) for n in os.listdir(DEMO_DIR) if n.startswith("seed") and n.endswith(".py")]
 
 
-def run_guarded(script: str, steps: int, work: str) -> Dict[str, Any]:
-    """Run one bundled script through `tfguard run --json` in a child process; return its report."""
+def run_guarded(script: str, steps: int, work: str, run_options: Sequence[str] = (),
+                script_args: Optional[List[str]] = None) -> Dict[str, Any]:
+    """Run one bundled script through `tfguard run --json` in a child process; return its report.
+
+    `run_options` go to `tfguard run`; `script_args` to the script after `--steps N` (default:
+    `--model-dir` in `work`, for the seed 003 scripts).
+    """
     output = os.path.join(work, script + ".json")
-    model_dir = os.path.join(work, script[:-3])
+    if script_args is None:
+        script_args = ["--model-dir", os.path.join(work, script[:-3])]
     command = [sys.executable, "-W", "ignore", "-m", "tfguard", "run", "--quiet", "--json", output,
-               os.path.join(DEMO_DIR, script), "--steps", str(steps), "--model-dir", model_dir]
+               *run_options, os.path.join(DEMO_DIR, script), "--steps", str(steps), *script_args]
     env = dict(os.environ)
     package_root = os.path.dirname(os.path.dirname(DEMO_DIR))
     env["PYTHONPATH"] = os.pathsep.join([package_root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     started = time.perf_counter()
-    done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # From the demo folder, so that the report's messages name the scripts by their file names.
+    done = subprocess.run(command, env=env, cwd=DEMO_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0 or not os.path.exists(output):
         tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise UsageError("the demo run of %s failed (status %d): %s" % (script, done.returncode, tail))
@@ -167,3 +180,15 @@ def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
     table = tabulate(rows, headers=["", BAD_SCRIPT, FIXED_SCRIPT], tablefmt="simple")
     notes = ["%s  %s" % (d["code"], d["message"]) for d in bad["diagnostics"]]
     return table + ("\n\n%s diagnostics:\n  " % BAD_SCRIPT + "\n  ".join(notes) if notes else "")
+
+
+def device_section(report: Dict[str, Any]) -> str:
+    """The placement tables and GPU lines of a `tfguard run --placement` report, and its diagnostics."""
+    from tfguard.runtime.devicewatch import device_blocks
+
+    shown = json.loads(json.dumps(report))
+    for fallback in (shown.get("placement") or {}).get("fallbacks", []):
+        fallback["path"] = os.path.basename(fallback["path"])  # as in the lint table above
+    notes = ["%s  %s" % (d["code"], d["message"]) for d in report["diagnostics"]]
+    return "\n\n".join(device_blocks(shown)) + ("\n\n%s diagnostics:\n  " % INPUT_BOUND_SCRIPT + "\n  ".join(notes)
+                                                 if notes else "")

@@ -12,7 +12,9 @@ from tfguard.cli.errors import UsageError
 
 #: --fail-on names and the runtime diagnostics they stand for.
 FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
-           "saves": "TFG905"}
+           "saves": "TFG905", "cpu-fallback": "TFG906"}
+#: The run `--placement` traces when no N is given (`--placement=N`).
+DEFAULT_PLACEMENT_AT = 5
 
 
 def add_parser(commands: Any) -> None:
@@ -37,9 +39,36 @@ def add_parser(commands: Any) -> None:
                      "tfguard/host_fraction as TensorBoard scalars to LOGDIR")
     run.add_argument("--tensorboard-every", metavar="N", help="with --tensorboard: also write every N runs, "
                      "from a background thread (default: once at the end)")
+    run.add_argument("--placement", metavar="N", nargs="?", const=str(DEFAULT_PLACEMENT_AT),
+                     help="trace the N-th run of the busiest fetch signature (--placement=N, default %d) and "
+                     "report where its ops ran, ops pinned to a GPU that ran on a CPU (TFG906) and tensors "
+                     "crossing devices (TFG907)" % DEFAULT_PLACEMENT_AT)
+    _attach_placement_value(run)
     run.add_argument("--quiet", action="store_true", help="do not print the report table")
     run.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]",
                      help="the script (or module with -m) and its arguments")
+
+
+def _attach_placement_value(parser: argparse.ArgumentParser) -> None:
+    """Make a bare `--placement` take no value, so that `--placement train.py` keeps the script.
+
+    argparse would read the next word as N (`nargs="?"`); a bare `--placement` before the script is
+    rewritten to `--placement=DEFAULT` before parsing, so N is only ever given as `--placement=N`.
+    """
+    plain = parser.parse_known_args
+
+    def parse_known_args(args: Any = None, namespace: Any = None) -> Any:
+        args = list(sys.argv[1:] if args is None else args)
+        takes_value = {option for action in parser._actions if action.option_strings and action.nargs is None
+                       for option in action.option_strings}
+        index = 0
+        while index < len(args) and args[index].startswith("-"):
+            if args[index] == "--placement":
+                args[index] = "--placement=%d" % DEFAULT_PLACEMENT_AT
+            index += 2 if args[index] in takes_value else 1
+        return plain(args, namespace)
+
+    parser.parse_known_args = parse_known_args
 
 
 def _count(value: Optional[str], option: str) -> Optional[int]:
@@ -94,13 +123,14 @@ def run_command(args: argparse.Namespace) -> int:
     freeze_after = _count(args.freeze_after, "--freeze-after")
     max_steps = _count(args.max_steps, "--max-steps")
     every = _count(args.tensorboard_every, "--tensorboard-every")
+    placement_at = _count(args.placement, "--placement")
     fail_on = _fail_on_codes(args.fail_on)
     _check_paths(args)
     from tfguard.runtime.autowatch import MaxStepsReached, SessionWatcher
     from tfguard.runtime.runner import execute, fired_codes, render_document, run_document
 
     watcher = SessionWatcher(freeze_after=freeze_after, max_steps=max_steps, logdir=args.tensorboard,
-                             tensorboard_every=every)
+                             tensorboard_every=every, placement_at=placement_at)
     watcher.install()
     try:
         status = execute(args.target, args.module, MaxStepsReached)

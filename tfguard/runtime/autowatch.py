@@ -98,8 +98,9 @@ class SessionWatcher:
 
     def __init__(self, options: Optional[Dict[str, Any]] = None, freeze_after: Optional[int] = None,
                  max_steps: Optional[int] = None, logdir: Optional[str] = None,
-                 tensorboard_every: Optional[int] = None) -> None:
+                 tensorboard_every: Optional[int] = None, placement_at: Optional[int] = None) -> None:
         self.options = dict(options or {})
+        self.placement_at = placement_at  # trace this run of each session (tfguard run --placement)
         self.freeze_after = freeze_after
         self.max_steps = max_steps
         self.logdir = logdir
@@ -162,7 +163,8 @@ class SessionWatcher:
         if self.logdir is not None:
             logdir = self.logdir if number == 1 else os.path.join(self.logdir, "session_%d" % number)
         guard = Guard(session, "watch", logdir=logdir,
-                      tensorboard_every=self.tensorboard_every if logdir else None, **self.options)
+                      tensorboard_every=self.tensorboard_every if logdir else None,
+                      placement_at=self.placement_at, **self.options)
         guard.__enter__()
         watched = WatchedSession(number, created_at, guard)
         self.sessions.append(watched)

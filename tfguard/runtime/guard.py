@@ -6,6 +6,7 @@ import warnings
 from threading import get_ident
 from typing import Any, Optional
 
+from tfguard.runtime.devicewatch import DeviceWatch
 from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
@@ -20,11 +21,14 @@ class Guard:
     add an op raises `GraphFrozenError` naming the line; in "watch" mode the graph may
     grow and the guard attributes the growth to source lines. With `logdir`, the per-step
     series are written there as TensorBoard scalars when the block ends (and every
-    `tensorboard_every` runs from a background thread).
+    `tensorboard_every` runs from a background thread). With `placement_at=N`, the N-th run of the
+    first fetch signature to get there is traced and the report gets its device placement;
+    `sample_gpu` samples NVML GPU utilisation for the block (see devicewatch.py).
     """
 
     def __init__(self, session: Any, mode: str, logdir: Optional[str] = None,
-                 tensorboard_every: Optional[int] = None, **options: Any) -> None:
+                 tensorboard_every: Optional[int] = None, placement_at: Optional[int] = None,
+                 sample_gpu: bool = True, **options: Any) -> None:
         if mode not in ("frozen", "watch"):
             raise ValueError("tfguard guard mode must be 'frozen' or 'watch', not %r" % (mode,))
         graph = getattr(session, "graph", None)
@@ -37,6 +41,7 @@ class Guard:
         self.options = validate_options(options)
         validate_tensorboard(logdir, tensorboard_every)
         self._tensorboard = TensorBoardExport(logdir, tensorboard_every) if logdir is not None else None
+        self._devices = DeviceWatch(placement_at, sample_gpu)
         self._recorder: Optional[Recorder] = None
         self._report: Optional[Report] = None
         self._undo: list = []
@@ -48,6 +53,7 @@ class Guard:
             raise RuntimeError("a tfguard guard cannot be entered twice; create a new one")
         v1 = tf_v1()
         recorder = Recorder(self.graph, self.mode, get_ident(), self.options)
+        recorder.devices = self._devices
         self._recorder = recorder
         try:
             patch = GraphPatch.attach(self.graph, recorder)
@@ -61,6 +67,9 @@ class Guard:
                 self._finalized_here = True
             tap.watch_growth = not self.graph.finalized
             self._tap = tap
+            self._devices.start(recorder.thread)
+            self._undo.append(self._devices.stop)
+            self._undo.append(self._devices.attach(self.session, self.graph))
             if self._tensorboard is not None:
                 self._tensorboard.start(recorder)
         except BaseException:
@@ -113,12 +122,14 @@ class Guard:
 
 
 def frozen(session: Any, logdir: Optional[str] = None, tensorboard_every: Optional[int] = None,
-           **options: Any) -> Guard:
+           placement_at: Optional[int] = None, sample_gpu: bool = True, **options: Any) -> Guard:
     """Finalize `session.graph` for a `with` block and record every run (see Guard)."""
-    return Guard(session, "frozen", logdir=logdir, tensorboard_every=tensorboard_every, **options)
+    return Guard(session, "frozen", logdir=logdir, tensorboard_every=tensorboard_every,
+                 placement_at=placement_at, sample_gpu=sample_gpu, **options)
 
 
 def watch(session: Any, logdir: Optional[str] = None, tensorboard_every: Optional[int] = None,
-          **options: Any) -> Guard:
+          placement_at: Optional[int] = None, sample_gpu: bool = True, **options: Any) -> Guard:
     """Record every run and attribute graph growth to source lines, without finalizing."""
-    return Guard(session, "watch", logdir=logdir, tensorboard_every=tensorboard_every, **options)
+    return Guard(session, "watch", logdir=logdir, tensorboard_every=tensorboard_every,
+                 placement_at=placement_at, sample_gpu=sample_gpu, **options)

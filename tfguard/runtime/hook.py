@@ -6,6 +6,8 @@ from threading import get_ident
 from time import perf_counter
 from typing import Any, Dict, Optional, Tuple
 
+from tfguard.runtime.devicewatch import DeviceWatch, validate_placement_at
+from tfguard.runtime.placement import session_devices
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
 from tfguard.runtime.signature import feed_keys
@@ -15,11 +17,20 @@ _v1 = tf_v1()
 
 
 class GuardHook(_v1.train.SessionRunHook):
-    """Records runs of a MonitoredSession/Estimator and logs the report table at end()."""
+    """Records runs of a MonitoredSession/Estimator and logs the report table at end().
 
-    def __init__(self, log: bool = True, **options: Any) -> None:
+    `placement_at=N` traces the N-th run of the first fetch signature to get there (its device
+    placement goes into the report); `sample_gpu` samples NVML GPU utilisation from begin() to end().
+    """
+
+    def __init__(self, log: bool = True, placement_at: Optional[int] = None, sample_gpu: bool = True,
+                 **options: Any) -> None:
         self.options = validate_options(options)
         self.log = log
+        self._placement_at, self._sample_gpu = placement_at, sample_gpu
+        validate_placement_at(placement_at)  # a bad value fails here, not in begin()
+        self._devices: Optional[DeviceWatch] = None
+        self._session_devices: Optional[list] = None
         self._recorder: Optional[Recorder] = None
         self._pending: Dict[int, Tuple[Any, Any, float]] = {}
         self._report: Optional[Report] = None
@@ -28,12 +39,19 @@ class GuardHook(_v1.train.SessionRunHook):
         """Start recording on the default graph of the session being created."""
         self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
         self._report = None
+        if self._devices is not None:
+            self._devices.stop()
+        self._devices = DeviceWatch(self._placement_at, self._sample_gpu)
+        self._recorder.devices = self._devices
+        self._devices.start(self._recorder.thread)
 
     def after_create_session(self, session: Any, coord: Any) -> None:
         """Take the graph size and clock baseline once the session has built its own ops."""
         recorder = self._recorder
         recorder.nodes_start = recorder.last_version = recorder.graph.version
         recorder.t_start = perf_counter()
+        if self._devices.armed:
+            self._session_devices = session_devices(session)
 
     def before_run(self, run_context: Any) -> None:
         """Note the start of a run and attribute any growth since the last one."""
@@ -43,8 +61,9 @@ class GuardHook(_v1.train.SessionRunHook):
             version = recorder.graph.version
             if version != recorder.last_version:
                 recorder.on_growth(version)
+        trace = self._devices.before_run(args) if self._devices.armed else None
         self._pending[get_ident()] = (args.fetches, feed_keys(args.feed_dict), perf_counter())
-        return None
+        return trace
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         """Record the run that before_run started."""
@@ -52,6 +71,8 @@ class GuardHook(_v1.train.SessionRunHook):
         pending = self._pending.pop(get_ident(), None)
         if pending is None:
             return
+        if self._devices.armed:
+            self._devices.after_run(self._recorder.graph, run_values, self._session_devices)
         fetches, feeds, t0 = pending
         if get_ident() == self._recorder.thread:
             self._recorder.record(fetches, feeds, t0, t1)
@@ -61,6 +82,7 @@ class GuardHook(_v1.train.SessionRunHook):
     def end(self, session: Any) -> None:
         """Freeze the report and log its table."""
         self._recorder.finish()
+        self._devices.stop()
         self._report = self._recorder.report()
         if self.log:
             _v1.logging.info("tfguard GuardHook report:\n%s", self._report.table())

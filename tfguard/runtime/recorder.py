@@ -166,6 +166,8 @@ class Recorder:
         self.drain_at = RUN_FIELDS
         self._slowdown_warned = False
         self._warned_sites: set = set()
+        #: The guard's DeviceWatch (placement, GPU sampling), added to the report when set.
+        self.devices: Any = None
 
     # -- per-run path -------------------------------------------------------------
     @property
@@ -455,6 +457,8 @@ class Recorder:
             "options": dict(self.options),
         }
         data["diagnostics"] = diagnose(data, self.options)
+        if self.devices is not None:
+            self.devices.contribute(data)
         return Report(data)
 
 

@@ -7,6 +7,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from tabulate import tabulate
 
+from tfguard.runtime.devicewatch import device_blocks
+
 REPORT_VERSION = 1
 
 
@@ -79,6 +81,7 @@ class Report:
             rows = [[v["path"] + ":" + str(v["line"]), v["api"] or "", v["step"]] for v in d["frozen_violations"]]
             table = tabulate(rows, headers=["site", "api", "step"], tablefmt="simple")
             blocks.append("blocked graph changes\n" + table)
+        blocks.extend(device_blocks(d))
         if d["diagnostics"]:
             rows = [[x["code"], x["severity"], x["message"]] for x in d["diagnostics"]]
             blocks.append("diagnostics\n" + tabulate(rows, headers=["code", "severity", "message"], tablefmt="simple"))
