@@ -202,6 +202,10 @@ RUNS = """\
             v = sess.run(w)
             print(sess.run(ops[v]))
     """, id="fetch-built-from-an-earlier-result"),
+    pytest.param("""\
+            sess.run(train, {x: 1.0})
+            sess.run(assign_lr, {new_lr: 0.1})
+    """, id="a-state-change-after-the-step-would-race-with-it"),
 ])
 def test_runs_that_cannot_be_merged_are_left_alone(body):
     assert found(RUNS + body, "TFG203") == []
@@ -216,10 +220,6 @@ def test_runs_that_cannot_be_merged_are_left_alone(body):
             sess.run(train, {x: 1.0})
             print(sess.run(loss, {new_lr: 1.0}))
     """, id="disjoint-placeholders"),
-    pytest.param("""\
-            sess.run(train, {x: 1.0})
-            sess.run(assign_lr, {new_lr: 0.1})
-    """, id="state-change-after-the-step"),
 ])
 def test_runs_that_could_be_one_are_reported(body):
     assert found(RUNS + body, "TFG203") == [(13, "TFG203")]

@@ -104,6 +104,7 @@ def _claims(module: ModuleAnalysis, node, loop, rules: List[LoopBuildRule]) -> L
         by_rule = {code: found for code, found in by_rule.items() if ranked[code].priority > floor}
     claims = []
     for code, events in by_rule.items():
+        events = _outermost_sites(events)
         chain = list(events[0].chain)
         for other in events[1:]:
             chain.extend(link for link in other.chain if link not in chain)
@@ -134,6 +135,21 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
         for node_claims in claims.values() for claim in node_claims
         if not _inside_stronger_claim(claim, claims)
     ]
+
+
+def _outermost_sites(events: List[BuildEvent]) -> List[BuildEvent]:
+    """Leave out sites nested in another site of the list (``tf.summary.scalar`` inside ``tf.summary.merge``)."""
+    sites = {id(event.site.node) for event in events}
+
+    def nested(node: nodes.NodeNG) -> bool:
+        parent = node.parent
+        while parent is not None and not parent.is_statement:
+            if id(parent) in sites:
+                return True
+            parent = parent.parent
+        return id(parent) in sites if parent is not None else False
+
+    return [event for event in events if not nested(event.site.node)] or events
 
 
 class _Statements:

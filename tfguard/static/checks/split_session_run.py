@@ -58,7 +58,7 @@ class SplitSessionRun(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each every-step graph run after the first in its step loop, unless it cannot be merged
         with the earlier ones: it feeds on their results, feeds other values into the same placeholders,
-        follows a state change they make, or both run optimizer updates."""
+        one of the two runs an assignment or initializer, or both run optimizer updates."""
         steps = frequency(module)
         by_loop: Dict[int, List[_Run]] = {}
         for run in _runs(module):
@@ -109,7 +109,7 @@ def _mergeable(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
         return False
     if _runs_an_update(later) and _runs_an_update(earlier):
         return False
-    if _changes_state(earlier):
+    if _changes_state(earlier) or _changes_state(later):
         return False
     return not _feeds_conflict(module, earlier, later)
 
@@ -135,7 +135,8 @@ def _runs_an_update(run: _Run) -> bool:
 def _changes_state(run: _Run) -> bool:
     """Return whether a run fetches an assignment or an initializer (``sess.run(assign_lr)``).
 
-    What runs after it may read that state, so the order matters.
+    The other run may read that state, so the order matters: in one ``sess.run`` the write and the
+    read would race (``sess.run([train_op, assign_lr])`` may train with either rate).
     """
     for site in run.sites:
         for api in _site_fetches(site):

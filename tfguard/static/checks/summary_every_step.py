@@ -29,11 +29,14 @@ class SummaryEveryStep(NodeRule):
         summary fetches made on every step for a write that is guarded."""
         steps = frequency(module)
         effects = step_effects(module)
+        loops_with_guarded_writes = {}
         for call in module.nodes_of(nodes.Call):
             if next(module.enclosing_loops(call), None) is None:
                 continue
             if is_summary_write(module, call):
                 loop = steps.every_step_loop(call)
+                if loop is None and steps.step_loop(call) is not None:
+                    loops_with_guarded_writes.setdefault(id(steps.step_loop(call)), steps.step_loop(call))
                 if loop is not None:
                     yield self.finding(
                         module, call,
@@ -53,16 +56,16 @@ class SummaryEveryStep(NodeRule):
                         f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
                         site.chain,
                     )
-        yield from self._fetches_for_guarded_writes(module, steps)
+        for loop in loops_with_guarded_writes.values():
+            yield from self._fetches_for_guarded_writes(module, steps, loop)
 
-    def _fetches_for_guarded_writes(self, module: ModuleAnalysis, steps: StepAnalysis) -> Iterator[Finding]:
+    def _fetches_for_guarded_writes(self, module: ModuleAnalysis, steps: StepAnalysis, loop) -> Iterator[Finding]:
         """A summary fetched on every step whose value is written only under a guard is computed for nothing."""
-        for run in module.nodes_of(nodes.Call):
+        for run in steps.direct_runs(loop):
+            if steps.every_step_loop(run) is not loop:
+                continue
             summaries = [f for f in fetched(module, run) if is_summary_tensor(module, f)]
             if not summaries:
-                continue
-            loop = steps.every_step_loop(run)
-            if loop is None:
                 continue
             names = _names_bound_to(run, summaries)
             writes = [
