@@ -123,6 +123,10 @@ def _check_text(source: str, path: str, settings: Settings, project: Optional[Pr
         audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
         kept.extend(_run_suppression_rules(audit))
     findings = tuple(sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key))
+    if analysis is not None and findings:
+        from tfguard.static.fixes.planner import attach_fixes
+
+        findings = tuple(attach_fixes(analysis, source, findings, suppressions))
     return FileCheck(findings, dependencies)
 
 

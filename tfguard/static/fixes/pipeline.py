@@ -1,0 +1,79 @@
+"""TFG204 and TFG205: let tf.data work in parallel and ahead (``num_parallel_calls``, ``.prefetch``)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from astroid import nodes
+
+from tfguard.static.finding import SAFE, Edit, Finding, Fix
+from tfguard.static.fixes.context import FixContext
+
+AUTOTUNE_NAMES = frozenset({"tensorflow.data.experimental.AUTOTUNE", "tensorflow.data.AUTOTUNE"})
+ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+
+
+def autotune(ctx: FixContext) -> Optional[str]:
+    """Return how this module spells AUTOTUNE: as it already does, else ``<tf alias>.data.experimental.AUTOTUNE``."""
+    module = ctx.module
+    for node in module.nodes_of(nodes.Attribute):
+        if node.attrname == "AUTOTUNE" and module.qualname(node) in AUTOTUNE_NAMES:
+            return ctx.source.node_text(node)
+    for node in module.nodes_of(nodes.Name):
+        if node.name == "AUTOTUNE" and module.qualname(node) in AUTOTUNE_NAMES and "AUTOTUNE" in module.module.locals:
+            return "AUTOTUNE"
+    alias = ctx.tf_alias()
+    return f"{alias}.data.experimental.AUTOTUNE" if alias else None
+
+
+def plan_parallel_map(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
+    """Add ``num_parallel_calls=AUTOTUNE`` to a ``.map()``/``.interleave()`` call."""
+    if not isinstance(node, nodes.Call) or not isinstance(node.func, nodes.Attribute):
+        return None
+    arguments = [*node.args, *(node.keywords or ())]
+    if not arguments or any(isinstance(a, nodes.Starred) for a in node.args) or any(
+        k.arg is None for k in node.keywords or ()
+    ):
+        return None
+    spelling = autotune(ctx)
+    if spelling is None:
+        return None
+    last = max(arguments, key=lambda a: (a.end_lineno, a.end_col_offset))
+    line, column = ctx.source.end(last)
+    return Fix(SAFE, f"Pass `num_parallel_calls={spelling}` to `.{node.func.attrname}()`",
+               (Edit(line, column, line, column, f", num_parallel_calls={spelling}"),))
+
+
+def _consumed(node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """Return the dataset expression a TFG205 finding's node consumes."""
+    if isinstance(node, nodes.Return):
+        return node.value
+    if isinstance(node, nodes.Call):
+        func = node.func
+        if isinstance(func, nodes.Attribute) and func.attrname in ITERATOR_METHODS:
+            return func.expr
+        if isinstance(func, nodes.Attribute) and func.attrname in ("make_initializer", "fit"):
+            if node.args:
+                return node.args[0]
+            return next((k.value for k in node.keywords or () if k.arg == "x"), None)
+        if node.args:
+            return node.args[0]
+        return None
+    if isinstance(node.parent, nodes.Lambda):
+        return node
+    return None
+
+
+def plan_prefetch(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
+    """End the consumed pipeline with ``.prefetch(AUTOTUNE)`` where it is consumed."""
+    expr = _consumed(node)
+    spelling = autotune(ctx)
+    if expr is None or spelling is None:
+        return None
+    source = ctx.source
+    start, end = source.start(expr), source.end(expr)
+    edits = [Edit(end[0], end[1], end[0], end[1], f".prefetch({spelling})")]
+    if not isinstance(expr, (nodes.Name, nodes.Attribute, nodes.Call, nodes.Subscript)):
+        edits.insert(0, Edit(start[0], start[1], start[0], start[1], "("))
+        edits[-1] = Edit(end[0], end[1], end[0], end[1], f").prefetch({spelling})")
+    return Fix(SAFE, f"End the pipeline with `.prefetch({spelling})`", tuple(edits))
