@@ -14,7 +14,7 @@ from tfguard.static.cache import CACHE_DIR_NAME, ResultCache, default_cache_dir
 from tfguard.static.config import Settings, load_settings, override, validate_selectors
 from tfguard.static.engine import check_paths
 from tfguard.static.reporters import REPORTERS
-from tfguard.static.reporters.text import summary
+from tfguard.static.reporters.text import fixable_summary, summary
 from tfguard.static.workers import default_jobs
 
 
@@ -123,6 +123,8 @@ def run_command(args: argparse.Namespace) -> int:
     print(summary(result), file=sys.stderr)
     if fix_run is not None:
         fixing.report(args, fix_run)
+    elif fixable_summary(result):
+        print(fixable_summary(result), file=sys.stderr)
     if baseline_note:
         print(baseline_note, file=sys.stderr)
     if result.errors:

@@ -21,10 +21,10 @@ AVAILABLE: Dict[str, Tuple[str, str]] = {
 
 
 def fix_line(code: str) -> str:
-    """Return ``Fix: safe — …``, ``Fix: unsafe — …`` or ``Fix: none`` for a rule."""
+    """Return ``Fix: safe (…)``, ``Fix: unsafe (…)`` or ``Fix: none`` for a rule."""
     found = AVAILABLE.get(code)
     if found is None:
         return "Fix: none"
     applicability, what = found
     option = "--fix" if applicability == "safe" else "--fix --unsafe-fixes"
-    return f"Fix: {applicability} (`tfguard check {option}` {what}; see the rule's ## Fix section)"
+    return f"Fix: {applicability} (`tfguard check {option}` {what})"

@@ -31,7 +31,7 @@ def loop_counter(loop: nodes.NodeNG) -> Optional[str]:
 
 
 def plan_guard(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
-    """Wrap a bare every-step ``saver.save(...)`` or ``writer.add_summary(sess.run(...), ...)`` in ``if step % N == 0:``.
+    """Wrap an every-step ``saver.save(...)`` or ``writer.add_summary(sess.run(...), ...)`` in ``if step % N == 0:``.
 
     A summary written from a name is left alone: the ``sess.run`` that fetched it would still
     evaluate the summary op every step (TFG201 would then report that fetch instead).

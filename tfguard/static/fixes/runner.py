@@ -59,11 +59,11 @@ class FileFix:
         """How many findings the fix removes."""
         return sum(max(0, count - self.after[code]) for code, count in self.before.items())
 
-    def diff(self) -> str:
-        """Return the unified diff from the file to its fixed text."""
+    def diff(self, label: str = "") -> str:
+        """Return the unified diff from the file to its fixed text, the file named ``label`` (default: its path)."""
+        name = label or self.path
         return "".join(difflib.unified_diff(
-            self.original.splitlines(keepends=True), self.fixed.splitlines(keepends=True),
-            fromfile=self.path, tofile=self.path,
+            self.original.splitlines(keepends=True), self.fixed.splitlines(keepends=True), fromfile=name, tofile=name,
         ))
 
 
@@ -134,7 +134,8 @@ class Fixer:
             return outcome
         forbidden: Set[Tuple[str, Tuple[str, ...]]] = set()
         for _ in range(MAX_PASSES):
-            fixes = [f.fix for f in findings if f.fix is not None and self.choose(f) and _fix_key(f.fix) not in forbidden]
+            fixes = [f.fix for f in findings
+                     if f.fix is not None and self.choose(f) and _fix_key(f.fix) not in forbidden]
             if not fixes:
                 break
             new_text, applied = apply_fixes(text, fixes)
