@@ -88,8 +88,8 @@ def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool
     guarded, risky = False, ""
     child, parent = node, node.parent
     while parent is not None and parent is not loop:
-        if isinstance(parent, (*FUNCTIONS, nodes.Lambda, nodes.ClassDef, nodes.ComprehensionScope)):
-            return None
+        if isinstance(parent, (*FUNCTIONS, nodes.Lambda, nodes.ClassDef, nodes.ComprehensionScope, nodes.JoinedStr)):
+            return None  # not the loop's own code, or inside an f-string (whose positions are not the text's)
         if isinstance(parent, (nodes.If, nodes.IfExp, nodes.BoolOp)) or (
             isinstance(parent, LOOPS) and child not in parent.body
         ):

@@ -11,6 +11,9 @@ from tfguard.static.fixes.context import FixContext
 
 AUTOTUNE_NAMES = frozenset({"tensorflow.data.experimental.AUTOTUNE", "tensorflow.data.AUTOTUNE"})
 ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+ITERATOR_FUNCTIONS = frozenset({
+    "tensorflow.data.make_one_shot_iterator", "tensorflow.data.make_initializable_iterator",
+})
 
 
 def autotune(ctx: FixContext) -> Optional[str]:
@@ -44,29 +47,29 @@ def plan_parallel_map(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> 
                (Edit(line, column, line, column, f", num_parallel_calls={spelling}"),))
 
 
-def _consumed(node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
-    """Return the dataset expression a TFG205 finding's node consumes."""
+def _consumed(ctx: FixContext, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """Return the dataset expression a TFG205 finding's node consumes (see the rule's ``_consumers``)."""
+    if isinstance(node.parent, nodes.Lambda) and node is node.parent.body:
+        return node
     if isinstance(node, nodes.Return):
         return node.value
-    if isinstance(node, nodes.Call):
-        func = node.func
-        if isinstance(func, nodes.Attribute) and func.attrname in ITERATOR_METHODS:
-            return func.expr
-        if isinstance(func, nodes.Attribute) and func.attrname in ("make_initializer", "fit"):
-            if node.args:
-                return node.args[0]
-            return next((k.value for k in node.keywords or () if k.arg == "x"), None)
+    if not isinstance(node, nodes.Call):
+        return None
+    func = node.func
+    if isinstance(func, nodes.Attribute) and func.attrname in ITERATOR_METHODS:
+        return func.expr
+    if isinstance(func, nodes.Attribute) and func.attrname in ("make_initializer", "fit"):
         if node.args:
             return node.args[0]
-        return None
-    if isinstance(node.parent, nodes.Lambda):
-        return node
+        return next((k.value for k in node.keywords or () if k.arg == "x"), None)
+    if node.args and ctx.module.call_qualname(node) in ITERATOR_FUNCTIONS:
+        return node.args[0]
     return None
 
 
 def plan_prefetch(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
     """End the consumed pipeline with ``.prefetch(AUTOTUNE)`` where it is consumed."""
-    expr = _consumed(node)
+    expr = _consumed(ctx, node)
     spelling = autotune(ctx)
     if expr is None or spelling is None:
         return None
