@@ -79,9 +79,10 @@ def test_a_build_in_a_helper_is_reported_but_not_fixed():
     assert _fixes(source) == [("TFG102", None)]
 
 
-def test_a_saver_while_the_loop_creates_variables_is_unsafe():
+def test_a_saver_while_the_loop_creates_variables_gets_no_fix():
     source = LOOP.format(line="w = tf.get_variable('w', [1])\n        saver = tf.train.Saver()")
-    assert ("TFG101", "unsafe") in _fixes(source)
+    assert ("TFG101", None) in _fixes(source)
+    assert ("TFG101", "safe") in _fixes(source.replace("tf.train.Saver()", "tf.train.Saver([x])"))
 
 
 def test_a_noqa_line_is_never_touched(tmp_path):

@@ -6,9 +6,9 @@ fresh name bound before the loop and the use reads that name.  The fix is safe o
 expression reads nothing the loop changes (no name the loop binds or mutates), calls nothing but TF
 builds and pure builtins, and sits under no ``with``/``try`` of the loop.  Then the op built before
 the loop computes what the one built in the iteration did.  APIs that create state (variables,
-one-shot iterators), summaries under a condition, and APIs whose result depends on what else the
-graph holds while the loop builds variables, summaries or calls building helpers are unsafe
-(see :func:`_api_risk`).
+one-shot iterators) and summaries under a condition are unsafe (see :func:`_api_risk`); APIs whose
+result depends on what else the graph holds get no fix while the loop builds variables, summaries
+or calls building helpers (a later pass may move those first).
 """
 
 from __future__ import annotations
@@ -61,7 +61,9 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     reasons: List[str] = [why] if status == IMPURE else []
     if risky:
         reasons.append(risky)
-    reasons.extend(_api_risk(module, node, event.site.api, guarded, scan))
+    if _reads_what_the_loop_builds(node, event.site.api, scan):
+        return None  # built before the loop it would miss what the loop adds: not even an unsafe fix
+    reasons.extend(_api_risk(event.site.api, guarded))
     applicability = UNSAFE if reasons else SAFE
     if not ctx.source.starts_line(loop):
         return None
@@ -102,15 +104,18 @@ def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool
     return (guarded, risky) if parent is loop else None
 
 
-def _api_risk(module, node, api: str, guarded: bool, scan) -> List[str]:
+def _api_risk(api: str, guarded: bool) -> List[str]:
     reasons = []
     if creates_state(api):
         reasons.append("it creates state (variables, an iterator), so one object replaces one per iteration")
     if registers(api) and guarded:
         reasons.append("the summary would exist even on iterations that skipped it")
-    if api in COLLECTION_READERS and not _explicit_list(node) and scan.other_builds(node):
-        reasons.append(f"`{api.rsplit('.', 1)[-1]}` reads what the graph holds, and the loop builds more")
     return reasons
+
+
+def _reads_what_the_loop_builds(node: nodes.NodeNG, api: str, scan) -> bool:
+    """A Saver, initializer or ``merge_all`` reads the graph's collections, which the loop still adds to."""
+    return api in COLLECTION_READERS and not _explicit_list(node) and bool(scan.other_builds(node))
 
 
 def _explicit_list(node: nodes.NodeNG) -> bool:

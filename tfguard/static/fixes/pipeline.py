@@ -73,6 +73,10 @@ def plan_prefetch(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Opti
     spelling = autotune(ctx)
     if expr is None or spelling is None:
         return None
+    if isinstance(expr, nodes.Call):
+        function = ctx.module.called_function(expr)
+        if function is not None and "input_fn" in getattr(function, "name", ""):
+            return None  # TFG205 reports the input_fn's own return, whose fix serves every caller
     source = ctx.source
     start, end = source.start(expr), source.end(expr)
     edits = [Edit(end[0], end[1], end[0], end[1], f".prefetch({spelling})")]
