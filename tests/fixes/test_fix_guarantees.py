@@ -170,3 +170,18 @@ def test_fixes_survive_the_result_cache(tmp_path):
     assert fresh.findings[0].fix is not None
     assert cached.findings == fresh.findings
     assert json.loads(json.dumps(cached.findings[0].to_dict()))["fix"]["applicability"] == "safe"
+
+
+def test_autotune_is_spelled_with_the_module_s_tensorflow_alias():
+    source = textwrap.dedent("""\
+        from tensorflow.compat import v1 as tf1
+
+        def pipeline(files):
+            return tf1.data.TFRecordDataset(files).map(parse).prefetch(1)
+    """)
+    [finding] = check_source(source, "t.py", SAFE_ONLY)
+    assert finding.code == "TFG204" and finding.fix.edits[0].content == \
+        ", num_parallel_calls=tf1.data.experimental.AUTOTUNE"
+    spelled = source.replace("prefetch(1)", "prefetch(tf1.data.AUTOTUNE)")
+    [finding] = check_source(spelled, "t.py", SAFE_ONLY)
+    assert finding.fix.edits[0].content == ", num_parallel_calls=tf1.data.AUTOTUNE"

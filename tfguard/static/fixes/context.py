@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+from collections import Counter
 from typing import Dict, Optional, Set
 
 from astroid import nodes
@@ -50,11 +51,13 @@ class FixContext:
         return candidate
 
     def tf_alias(self) -> Optional[str]:
-        """Return the name the module imports TensorFlow (or ``tensorflow.compat.v1``) under, if any."""
-        for node in self.module.nodes_of(nodes.Import):
-            if node.parent is not self.module.module:
-                continue
-            for name, alias in node.names:
-                if name in ("tensorflow", "tensorflow.compat.v1") and (alias or name == "tensorflow"):
-                    return alias or name
-        return None
+        """Return the name the module most often reaches TensorFlow through (``tf`` in ``tf.data``), if any.
+
+        Names are resolved by the dataflow, so ``tf = tensorflow`` and ``from tensorflow.compat import v1 as
+        tf`` both give ``tf``.
+        """
+        counts = Counter(
+            name.name for name in self.module.nodes_of(nodes.Name)
+            if isinstance(name.parent, nodes.Attribute) and self.module.qualname(name) == "tensorflow"
+        )
+        return counts.most_common(1)[0][0] if counts else None
