@@ -24,6 +24,7 @@ REQUIRED_SECTIONS = [
     "## Why is this bad?",
     "## Example",
     "## Use instead",
+    "## Fix",
     "## Seen in",
 ]
 ALL_RULES = Settings(select=("ALL",))

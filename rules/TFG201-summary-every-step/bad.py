@@ -17,3 +17,11 @@ def train(batches, dataset_name):
             summary, _ = sess.run([merged, train_op], feed_dict={x: images, y: labels})
             if dataset_name == "mnist":  # loop-invariant: not a frequency guard
                 writer.add_summary(summary, step)  # expect: TFG201
+
+
+
+def log_summaries(images, labels):
+    writer = tf.summary.FileWriter("/tmp/logs/eval")
+    with tf.Session() as sess:
+        for step in range(1000):
+            writer.add_summary(sess.run(merged, feed_dict={x: images, y: labels}), step)  # expect: TFG201

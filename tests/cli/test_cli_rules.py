@@ -34,7 +34,7 @@ def test_rule_prints_its_catalog_readme(test_rules, run, tmp_path, monkeypatch):
     (tmp_path / "TFG901-test-bad-call").mkdir()
     (tmp_path / "TFG901-test-bad-call" / "README.md").write_text("# TFG901 test-bad-call\n\nWhat it does.\n")
     monkeypatch.setattr(catalog, "catalog_dir", lambda: tmp_path)
-    expected = (0, "# TFG901 test-bad-call\n\nWhat it does.\n", "")
+    expected = (0, "# TFG901 test-bad-call\n\nWhat it does.\n\nFix: none\n", "")
     assert run("rule", "TFG901") == expected
     assert run("rule", "tfg901") == expected
     assert run("rule", "test-bad-call") == expected

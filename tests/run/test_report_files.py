@@ -71,7 +71,9 @@ def test_demo_lints_and_compares(tmp_path):
     out = done.stdout
     for expected in ("seed003_saver_in_loop.py:52  TFG101", "seed000_summaries.py:46      TFG201",
                      "seed003_saver_in_loop.py:52 `saver = tf.train.Saver(max_to_keep=1)`",
-                     "graph ops start -> end", "TFG901"):
+                     "graph ops start -> end", "TFG901",
+                     "+        saver = tf.train.Saver(max_to_keep=1)  # the seed's bug: a new Saver every step\n"
+                     "         for step in range(args.steps):\n"):
         assert expected in out
     row = [line for line in out.splitlines() if line.startswith("top growth site")][0]
     assert row.rstrip().endswith("none")  # the fixed twin does not grow

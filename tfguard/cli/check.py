@@ -7,14 +7,14 @@ import os
 import sys
 from typing import Any, Sequence
 
-from tfguard.cli import adoption
+from tfguard.cli import adoption, fixing
 from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, UsageError
 from tfguard.cli.options import comma_list, flatten, jobs
 from tfguard.static.cache import CACHE_DIR_NAME, ResultCache, default_cache_dir
 from tfguard.static.config import Settings, load_settings, override, validate_selectors
 from tfguard.static.engine import check_paths
 from tfguard.static.reporters import REPORTERS
-from tfguard.static.reporters.text import summary
+from tfguard.static.reporters.text import fixable_summary, summary
 from tfguard.static.workers import default_jobs
 
 
@@ -46,6 +46,7 @@ def add_parser(commands: Any) -> None:
     files.add_argument("--py2", choices=("on", "off"), default=None,
                        help="check files that are not Python 3 as Python 2, converted line for line "
                             "(default: on; off: they get TFG000)")
+    fixing.add_options(check)
     speed = check.add_argument_group("speed")
     speed.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N",
                        help="check files in N processes (default: the number of CPUs; 1: no extra process)")
@@ -93,6 +94,20 @@ def run_command(args: argparse.Namespace) -> int:
     result = check_paths(paths, settings, force_exclude=args.force_exclude, jobs=jobs, cache=cache)
     if args.write_baseline:
         return EXIT_CLEAN if adoption.record_baseline(args.write_baseline, result) else EXIT_ERROR
+    result = fixing.allowed_fixes(result, settings)
+    fix_run = None
+    if fixing.wanted(args):
+        fix_run = fixing.run_fixes(args, result, settings)
+        if args.diff:
+            sys.stdout.write("".join(fix_run.diffs))
+            fixing.report(args, fix_run)
+            return EXIT_ERROR if result.errors else EXIT_FINDINGS if fix_run.diffs else EXIT_CLEAN
+        if fix_run.files_changed:
+            result = fixing.allowed_fixes(
+                check_paths(paths, settings, force_exclude=args.force_exclude, jobs=jobs, cache=cache), settings)
+        if args.fix_only:
+            fixing.report(args, fix_run)
+            return EXIT_ERROR if result.errors else EXIT_CLEAN
     result, baseline_note = adoption.filter_baseline(baseline, result, paths, settings, args.force_exclude)
     if args.statistics:
         report = adoption.render_statistics(args, result)
@@ -110,6 +125,10 @@ def run_command(args: argparse.Namespace) -> int:
     if cache is not None and cache.warning:
         print(f"{PROG}: warning: {cache.warning}", file=sys.stderr)
     print(summary(result), file=sys.stderr)
+    if fix_run is not None:
+        fixing.report(args, fix_run)
+    elif fixable_summary(result):
+        print(fixable_summary(result), file=sys.stderr)
     if baseline_note:
         print(baseline_note, file=sys.stderr)
     if result.errors:

@@ -9,6 +9,7 @@ from typing import Any, List, Sequence
 
 from tfguard.cli.errors import EXIT_CLEAN, UsageError
 from tfguard.static.catalog import rule_readme
+from tfguard.static.fixes.availability import fix_line
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 
 
@@ -63,7 +64,7 @@ def rules_markdown(rows: Sequence[dict]) -> str:
 
 
 def run_rule(args: argparse.Namespace) -> int:
-    """Run ``tfguard rule CODE``: print the rule's catalog README."""
+    """Run ``tfguard rule CODE``: print the rule's catalog README, then whether ``--fix`` can fix it."""
     wanted = args.code.strip()
     by_name = {rule.name: code for code, rule in all_rules().items()}
     code = by_name.get(wanted, wanted.upper())
@@ -77,4 +78,5 @@ def run_rule(args: argparse.Namespace) -> int:
     if text is None:
         raise UsageError(f"rule {code} has no catalog page (rules/{all_rules()[code].catalog_slug()}/README.md)")
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    print(f"\n{fix_line(code)}")
     return EXIT_CLEAN

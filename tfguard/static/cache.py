@@ -40,13 +40,13 @@ from importlib.util import find_spec
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from tfguard.static.config import Settings
-from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.finding import ChainLink, Finding, Fix
 from tfguard.static.project_root import find_project_root
 
 #: Name of the cache folder in the project root.
 CACHE_DIR_NAME = ".tfguard_cache"
 #: Bumped whenever the layout of a pack or of an entry changes.
-PACK_FORMAT = 2
+PACK_FORMAT = 3
 
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -148,7 +148,8 @@ def finding_from_dict(data: Dict[str, Any]) -> Finding:
     """Rebuild a Finding from :meth:`Finding.to_dict` output; raises on a malformed dict."""
     fields = dict(data)
     chain = tuple(ChainLink(**link) for link in fields.pop("chain"))
-    finding = Finding(**fields, chain=chain)
+    fix = fields.pop("fix", None)
+    finding = Finding(**fields, chain=chain, fix=Fix.from_dict(fix) if fix is not None else None)
     if not all(isinstance(getattr(finding, name), kind) for name, kind in _FIELD_TYPES) or not all(
         isinstance(link.path, str) and isinstance(link.line, int) and isinstance(link.function, str)
         for link in chain

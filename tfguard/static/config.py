@@ -18,7 +18,7 @@ else:  # pragma: no cover - exercised on Python 3.9/3.10 only
 #: The table of pyproject.toml that holds tfguard's settings.
 TABLE = "tool.tfguard"
 
-_LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
+_LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "fixable", "unfixable")
 _KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2")
 
 
@@ -47,6 +47,8 @@ class Settings:
     ``baseline`` is the configured baseline file, made absolute against ``root``
     (empty: none).  ``python2``: files that are not Python 3 are converted from
     Python 2 and checked (``py2 = "off"`` or ``--py2=off``: they get TFG000).
+    ``fixable``/``unfixable`` choose the codes ``--fix`` may fix
+    (empty ``fixable``: every code).
     """
 
     select: Tuple[str, ...] = ()
@@ -58,6 +60,14 @@ class Settings:
     root: str = ""
     baseline: str = ""
     python2: bool = True
+    fixable: Tuple[str, ...] = ()
+    unfixable: Tuple[str, ...] = ()
+
+    def may_fix(self, code: str) -> bool:
+        """Return whether ``--fix`` may apply fixes of ``code`` (``fixable``/``unfixable``)."""
+        if self.fixable and not _matches(code, self.fixable):
+            return False
+        return not _matches(code, self.unfixable)
 
     def is_enabled(self, code: str, path: str = "") -> bool:
         """Return whether findings of ``code`` are reported for ``path``."""
@@ -175,7 +185,7 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
     for key in _LIST_KEYS:
         if key in table:
             items = _string_list(table[key], f"{where}: {key!r}")
-            if key in ("select", "ignore", "extend-select"):
+            if key in ("select", "ignore", "extend-select", "fixable", "unfixable"):
                 validate_selectors(items, f"{where}: {key}")
             values[key.replace("-", "_")] = items
     if "per-file-ignores" in table:

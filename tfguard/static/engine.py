@@ -139,6 +139,10 @@ def _check_text(
         audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
         kept.extend(_run_suppression_rules(audit))
     findings = tuple(sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key))
+    if analysis is not None and findings and conversion is None:  # a Python 2 file's text is not what was analysed
+        from tfguard.static.fixes.planner import attach_fixes
+
+        findings = tuple(attach_fixes(analysis, source, findings, suppressions))
     return FileCheck(findings, dependencies, python2=conversion is not None)
 
 

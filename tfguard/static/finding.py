@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -16,12 +16,57 @@ class ChainLink:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """Replace the text from (line, column) up to (end_line, end_column) with ``content``.
+
+    Lines and columns are 1-based and count characters of the decoded source; the
+    end is exclusive.  An insertion has its end equal to its start.
+    """
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+
+#: How sure a fix is to keep the program's behaviour: ``--fix`` applies safe ones, ``--unsafe-fixes`` both.
+SAFE, UNSAFE = "safe", "unsafe"
+
+
+@dataclass(frozen=True)
+class Fix:
+    """The edits that fix one finding, applied together or not at all."""
+
+    applicability: str
+    message: str
+    edits: Tuple[Edit, ...]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return the JSON form: ``applicability``, ``message``, ``edits`` (each with its location)."""
+        return {"applicability": self.applicability, "message": self.message,
+                "edits": [asdict(edit) for edit in self.edits]}
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Fix":
+        """Rebuild a Fix from :meth:`to_dict` output; raises on a malformed dict."""
+        edits = tuple(Edit(**edit) for edit in data["edits"])
+        if data["applicability"] not in (SAFE, UNSAFE) or not isinstance(data["message"], str) or not all(
+            isinstance(value, int) for edit in edits for value in (edit.line, edit.column, edit.end_line,
+                                                                    edit.end_column)
+        ) or not all(isinstance(edit.content, str) for edit in edits):
+            raise ValueError("fix has a field of the wrong type")
+        return cls(data["applicability"], data["message"], edits)
+
+
+@dataclass(frozen=True)
 class Finding:
     """A rule violation at a source location; lines and columns are 1-based.
 
     ``end_column`` points one past the last character, as in SARIF.
     ``chain`` lists the helper-function hops when the offending op is built
-    inside a function called from the reported line.
+    inside a function called from the reported line.  ``fix`` is the edit that
+    ``tfguard check --fix`` would make, when there is one (see :mod:`tfguard.static.fixes`).
     """
 
     path: str
@@ -34,6 +79,7 @@ class Finding:
     severity: str
     message: str
     chain: Tuple[ChainLink, ...] = field(default=())
+    fix: Optional[Fix] = None
 
     def sort_key(self) -> tuple:
         """Order findings by path, line, column, code."""
@@ -43,4 +89,5 @@ class Finding:
         """Return the JSON-ready form used by the json reporter."""
         data = asdict(self)
         data["chain"] = [asdict(link) for link in self.chain]
+        data["fix"] = self.fix.to_dict() if self.fix is not None else None
         return data

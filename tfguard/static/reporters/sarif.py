@@ -99,7 +99,26 @@ def _result(finding: Finding, rule_index: Dict[str, int]) -> Dict[str, Any]:
             {"id": index, **_location(link.path, {"startLine": max(1, link.line)}, f"in {link.function}()")}
             for index, link in enumerate(finding.chain)
         ]
+    if finding.fix is not None:
+        result["fixes"] = [_fix(finding)]
     return result
+
+
+def _fix(finding: Finding) -> Dict[str, Any]:
+    """Return the SARIF ``fix`` object: one artifact change, each edit a replacement (insertions delete nothing)."""
+    fix = finding.fix
+    assert fix is not None
+    replacements = [
+        {"deletedRegion": {"startLine": edit.line, "startColumn": edit.column,
+                           "endLine": edit.end_line, "endColumn": edit.end_column},
+         "insertedContent": {"text": edit.content}}
+        for edit in fix.edits
+    ]
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [{"artifactLocation": artifact_location(finding.path), "replacements": replacements}],
+        "properties": {"applicability": fix.applicability},
+    }
 
 
 def to_document(result: CheckResult) -> Dict[str, Any]:

@@ -6,13 +6,17 @@ from collections import Counter
 from typing import List
 
 from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import SAFE, UNSAFE, Finding
 from tfguard.static.registry import SEVERITIES
 
 
 def format_finding(finding: Finding) -> List[str]:
-    """Return ``path:line:col: CODE message`` and one ``via`` line per chain hop."""
-    lines = [f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {finding.message}"]
+    """Return ``path:line:col: CODE message`` and one ``via`` line per chain hop.
+
+    A finding that ``--fix`` fixes is marked ``[*]`` after its code, as ruff does.
+    """
+    marker = " [*]" if finding.fix is not None and finding.fix.applicability == SAFE else ""
+    lines = [f"{finding.path}:{finding.line}:{finding.column}: {finding.code}{marker} {finding.message}"]
     lines.extend(f"    via {link.path}:{link.line} in {link.function}()" for link in finding.chain)
     return lines
 
@@ -44,3 +48,15 @@ def summary(result: CheckResult) -> str:
     parts = [_plural(counts[severity], severity) if severity != "info" else f"{counts[severity]} info"
              for severity in SEVERITIES if counts[severity]]
     return f"Found {_plural(len(result.findings), 'finding')} ({', '.join(parts)}) in {files}.{unchecked}"
+
+
+def fixable_summary(result: CheckResult) -> str:
+    """Return ``N fixable with `--fix`.`` (and how many more with ``--unsafe-fixes``), or "" when none is."""
+    safe = sum(1 for f in result.findings if f.fix is not None and f.fix.applicability == SAFE)
+    unsafe = sum(1 for f in result.findings if f.fix is not None and f.fix.applicability == UNSAFE)
+    parts = []
+    if safe:
+        parts.append(f"[*] {safe} fixable with `--fix`.")
+    if unsafe:
+        parts.append(f"{unsafe} more with `--fix --unsafe-fixes`.")
+    return " ".join(parts)

@@ -1,0 +1,19 @@
+"""Assigning points to their nearest centroid, one point at a time."""
+import numpy as np
+import tensorflow as tf
+
+points = np.random.rand(1000, 4).astype(np.float32)
+centroids = tf.Variable(np.random.rand(8, 4).astype(np.float32), name="centroids")
+point_in = tf.placeholder(tf.float32, [4], name="point")
+
+assignments = []
+with tf.Session() as sess:
+    sess.run(centroids.initializer)
+    distances = tf.reduce_sum(tf.square(centroids - point_in), axis=1)  # expect: TFG102
+    argmin_op = tf.argmin(distances)
+    for point in points:
+        nearest = sess.run(argmin_op, feed_dict={point_in: point})  # expect: TFG102
+        assignments.append(nearest)
+    element = centroids[0]
+    for epoch in range(3):
+        print("first centroid:", sess.run(element))  # expect: TFG102

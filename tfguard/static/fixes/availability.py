@@ -1,0 +1,30 @@
+"""Which rules have fixes, and how safe they are: what ``tfguard rule CODE`` shows (no astroid needed)."""
+
+from __future__ import annotations
+
+from typing import Dict, Tuple
+
+#: Rule code -> (applicability, one line on what the fix does).  Codes not listed have no fix.
+AVAILABLE: Dict[str, Tuple[str, str]] = {
+    "TFG101": ("safe", "builds the Saver once, before the loop"),
+    "TFG102": ("safe", "builds the op once, before the loop"),
+    "TFG103": ("safe", "builds the initializer once, before the loop"),
+    "TFG106": ("safe", "builds `get_next()` once, before the loop; a one-shot iterator only as an unsafe fix"),
+    "TFG107": ("safe", "builds the summary op once, before the loop"),
+    "TFG108": ("safe", "builds the assign op once, before the loop; `v.load(value, sess)` as an unsafe fix "
+                       "when the value changes"),
+    "TFG201": ("unsafe", "writes `writer.add_summary(sess.run(...), step)` only when `step % 100 == 0`"),
+    "TFG202": ("unsafe", "saves only when `step % 1000 == 0`"),
+    "TFG204": ("safe", "passes `num_parallel_calls=tf.data.experimental.AUTOTUNE`"),
+    "TFG205": ("safe", "ends the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"),
+}
+
+
+def fix_line(code: str) -> str:
+    """Return ``Fix: safe (…)``, ``Fix: unsafe (…)`` or ``Fix: none`` for a rule."""
+    found = AVAILABLE.get(code)
+    if found is None:
+        return "Fix: none"
+    applicability, what = found
+    option = "--fix" if applicability == "safe" else "--fix --unsafe-fixes"
+    return f"Fix: {applicability} (`tfguard check {option}` {what})"

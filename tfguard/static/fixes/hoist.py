@@ -1,0 +1,235 @@
+"""TFG101–TFG108: build it once, before the loop.
+
+A statement ``name = build(...)`` (or a bare ``build(...)``) directly in the loop body moves, with
+its comments, to just before the loop; a build used inline (``sess.run(tf.argmax(y, 1))``) gets a
+fresh name bound before the loop and the use reads that name.  The fix is safe only when the
+expression reads nothing the loop changes (no name the loop binds or mutates), calls nothing but TF
+builds and pure builtins, and sits under no ``with``/``try`` of the loop.  Then the op built before
+the loop computes what the one built in the iteration did.  APIs that create state (variables,
+one-shot iterators) and summaries under a condition are unsafe (see :func:`_api_risk`); APIs whose
+result depends on what else the graph holds get no fix while the loop builds variables, summaries
+or calls building helpers (a later pass may move those first).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Tuple
+
+from astroid import nodes
+
+from tfguard.static.analysis.events import describe
+from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS
+from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
+from tfguard.static.fixes.context import FixContext
+from tfguard.static.fixes.loops import (
+    COLLECTION_READERS,
+    IMPURE,
+    VARYING,
+    creates_state,
+    registers,
+)
+
+#: Names for the value a hoist binds, by the API's last name.
+NAMES = {
+    "Saver": "saver", "global_variables_initializer": "init_op", "local_variables_initializer": "local_init_op",
+    "merge_all": "summary_op", "merge": "summary_op", "get_next": "next_element", "assign": "assign_op",
+    "assign_add": "increment_op", "assign_sub": "decrement_op", "make_one_shot_iterator": "iterator",
+    "make_initializable_iterator": "iterator", "tables_initializer": "table_init_op",
+}
+OPERATOR_NAMES = {"+": "sum", "-": "difference", "*": "product", "/": "quotient", "//": "quotient", "%": "remainder",
+                  "**": "power", "@": "matmul"}
+
+
+def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
+    """Return the fix that builds ``node`` once, before its session loop, or None when there is none."""
+    module = ctx.module
+    if finding.chain:
+        return None  # the op is built in a helper: the fix belongs there
+    loop = module.session_loop_of(node)
+    event = module.build_event(node)
+    if loop is None or event is None or event.chain:
+        return None
+    path = _path_to_loop(node, loop)
+    if path is None:
+        return None
+    guarded, risky = path
+    scan = ctx.scan(loop)
+    status, why = scan.expression_status(node)
+    if status == VARYING:
+        return None
+    reasons: List[str] = [why] if status == IMPURE else []
+    if risky:
+        reasons.append(risky)
+    if _reads_what_the_loop_builds(node, event.site.api, scan):
+        return None  # built before the loop it would miss what the loop adds: not even an unsafe fix
+    reasons.extend(_api_risk(event.site.api, guarded))
+    applicability = UNSAFE if reasons else SAFE
+    if not ctx.source.starts_line(loop):
+        return None
+    statement = _movable_statement(ctx, node, loop, guarded)
+    if statement is not None:
+        edits, message = _move_statement(ctx, statement, loop)
+    else:
+        if isinstance(node.parent, nodes.Expr):
+            return None  # a bare expression statement that cannot move: nothing to name
+        edits, message = _name_expression(ctx, node, loop, event.site.api)
+    if edits is None:
+        return None
+    if reasons:
+        message += f" (unsafe: {'; '.join(dict.fromkeys(reasons))})"
+    return Fix(applicability, message, tuple(edits))
+
+
+def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool, str]]:
+    """Return (under a conditional, why moving out is risky) for the way from ``node`` up to ``loop``.
+
+    None when ``node`` sits in a nested function, lambda, class or comprehension (it does not
+    run as the loop's own code).
+    """
+    guarded, risky = False, ""
+    child, parent = node, node.parent
+    while parent is not None and parent is not loop:
+        if isinstance(parent, (*FUNCTIONS, nodes.Lambda, nodes.ClassDef, nodes.ComprehensionScope, nodes.JoinedStr)):
+            return None  # not the loop's own code, or inside an f-string (whose positions are not the text's)
+        if isinstance(parent, (nodes.If, nodes.IfExp, nodes.BoolOp)) or (
+            isinstance(parent, LOOPS) and child not in parent.body
+        ):
+            guarded = True
+        if isinstance(parent, (nodes.With, nodes.AsyncWith)) and child in parent.body:
+            risky = risky or "it runs inside a `with` block of the loop (a device, name scope or graph may apply)"
+        if isinstance(parent, (nodes.Try, nodes.TryStar)) and child in parent.body:
+            risky = risky or "it runs inside a `try` block of the loop"
+        child, parent = parent, parent.parent
+    return (guarded, risky) if parent is loop else None
+
+
+def _api_risk(api: str, guarded: bool) -> List[str]:
+    reasons = []
+    if creates_state(api):
+        reasons.append("it creates state (variables, an iterator), so one object replaces one per iteration")
+    if registers(api) and guarded:
+        reasons.append("the summary would exist even on iterations that skipped it")
+    return reasons
+
+
+def _reads_what_the_loop_builds(node: nodes.NodeNG, api: str, scan) -> bool:
+    """A Saver, initializer or ``merge_all`` reads the graph's collections, which the loop still adds to."""
+    return api in COLLECTION_READERS and not _explicit_list(node) and bool(scan.other_builds(node))
+
+
+def _explicit_list(node: nodes.NodeNG) -> bool:
+    """``tf.train.Saver(var_list)`` or ``Saver(var_list=...)`` reads no collection."""
+    if not isinstance(node, nodes.Call):
+        return False
+    return bool(node.args) or any(k.arg == "var_list" for k in node.keywords or ())
+
+
+def _movable_statement(ctx: FixContext, node, loop, guarded: bool) -> Optional[nodes.NodeNG]:
+    """Return the statement to move whole (``name = node`` or a bare ``node``), or None to name ``node`` instead."""
+    statement = node.parent
+    if isinstance(statement, nodes.Assign):
+        if statement.value is not node or len(statement.targets) != 1:
+            return None
+        target = statement.targets[0]
+        if not isinstance(target, nodes.AssignName):
+            return None
+        scan = ctx.scan(loop)
+        if scan.bound[target.name] != 1 or scan.read_before(target.name, statement):
+            return None
+        if guarded and len(statement.scope().locals.get(target.name, ())) != 1:
+            return None
+    elif not isinstance(statement, nodes.Expr):
+        return None
+    parent = statement.parent
+    while parent is not loop:
+        if not isinstance(parent, (*LOOPS, nodes.If)):
+            return None
+        parent = parent.parent
+    source = ctx.source
+    if not (source.starts_line(statement) and source.ends_line(statement)):
+        return None
+    if any(isinstance(n, (nodes.Const, nodes.JoinedStr)) and n.lineno != n.end_lineno
+           for n in statement.nodes_of_class((nodes.Const, nodes.JoinedStr))):
+        return None  # re-indenting would change a string that spans lines
+    return statement
+
+
+def _leading_comments(ctx: FixContext, statement: nodes.NodeNG) -> int:
+    """Return the first line of the comment block directly above ``statement`` at its indentation."""
+    source = ctx.source
+    first = statement.fromlineno
+    indent = source.indent(first)
+    while first > 1:
+        above = source.line(first - 1)
+        if above.strip().startswith("#") and source.indent(first - 1) == indent:
+            first -= 1
+        else:
+            break
+    return first
+
+
+def _move_statement(ctx: FixContext, statement, loop) -> Tuple[Optional[List[Edit]], str]:
+    source = ctx.source
+    first, last = _leading_comments(ctx, statement), statement.tolineno
+    old_indent, new_indent = source.indent(statement.fromlineno), source.indent(loop.lineno)
+    moved = []
+    for lineno in range(first, last + 1):
+        text = source.line(lineno)
+        if text.startswith(old_indent):
+            text = new_indent + text[len(old_indent):]
+        moved.append(text + source.newline)
+    removal_end = source.next_line_start(last)
+    replacement = ""
+    siblings = _block_of(statement)
+    if siblings is not None and len(siblings) == 1:
+        replacement = old_indent + "pass" + source.newline
+    edits = [
+        Edit(loop.lineno, 1, loop.lineno, 1, "".join(moved)),
+        Edit(first, 1, removal_end[0], removal_end[1], replacement),
+    ]
+    value = describe(statement.value)
+    code = f"{statement.targets[0].name} = {value}" if isinstance(statement, nodes.Assign) else value
+    return edits, f"Move `{code}` before the loop at line {loop.lineno}"
+
+
+def _block_of(statement: nodes.NodeNG) -> Optional[list]:
+    parent = statement.parent
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(parent, name, None)
+        if isinstance(block, list) and statement in block:
+            return block
+    return None
+
+
+def _name_expression(ctx: FixContext, node, loop, api: str) -> Tuple[Optional[List[Edit]], str]:
+    source = ctx.source
+    name = ctx.fresh_name(_base_name(node, api))
+    text = source.node_text(node)
+    if node.lineno != node.end_lineno:
+        text = f"({text})"
+    indent = source.indent(loop.lineno)
+    start, end = source.start(node), source.end(node)
+    edits = [
+        Edit(loop.lineno, 1, loop.lineno, 1, f"{indent}{name} = {text}{source.newline}"),
+        Edit(start[0], start[1], end[0], end[1], name),
+    ]
+    shown = " ".join(text.split())
+    if len(shown) > 60:
+        shown = shown[:59] + "…"
+    return edits, f"Build `{shown}` once, as `{name}`, before the loop at line {loop.lineno}"
+
+
+def _base_name(node: nodes.NodeNG, api: str) -> str:
+    leaf = api.rstrip("()").rsplit(".", 1)[-1]
+    if api == "operator":
+        if isinstance(node, nodes.BinOp):
+            return OPERATOR_NAMES.get(node.op, "result")
+        if isinstance(node, nodes.Subscript):
+            return "element"
+        if isinstance(node, nodes.UnaryOp):
+            return "negated"
+        return "comparison"
+    if leaf in NAMES:
+        return NAMES[leaf]
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", leaf).lower() or "hoisted"

@@ -1,0 +1,175 @@
+"""What a loop does to the names and the graph an expression reads: the facts a hoist needs to be safe."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import List, Optional, Set, Tuple
+
+from astroid import nodes
+
+from tfguard.static.analysis.module import OPERATOR_NODES, ModuleAnalysis
+from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes, position
+
+#: Methods that change the object they are called on: a name they are called on is not loop-invariant.
+MUTATING_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "popitem", "update", "clear", "remove", "setdefault", "add",
+    "discard", "sort", "reverse", "__setitem__", "__delitem__",
+})
+
+#: Builtins whose result depends only on their arguments.
+PURE_BUILTINS = frozenset({
+    "len", "int", "float", "str", "bool", "tuple", "list", "dict", "range", "min", "max", "abs", "round",
+    "sorted", "sum", "zip", "enumerate",
+})
+
+#: Expression nodes a hoisted expression may not contain (they bind names or suspend).
+_UNHOISTABLE = (nodes.Lambda, nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp,
+                nodes.NamedExpr, nodes.Yield, nodes.YieldFrom, nodes.Await)
+
+INVARIANT, IMPURE, VARYING = "invariant", "impure", "varying"
+
+#: APIs whose result depends on everything the graph holds when they are built.
+COLLECTION_READERS = frozenset({
+    "tensorflow.train.Saver", "tensorflow.global_variables_initializer", "tensorflow.local_variables_initializer",
+    "tensorflow.initialize_all_variables", "tensorflow.initialize_local_variables", "tensorflow.summary.merge_all",
+    "tensorflow.tables_initializer", "tensorflow.global_variables", "tensorflow.trainable_variables",
+    "tensorflow.local_variables", "tensorflow.report_uninitialized_variables", "tensorflow.get_collection",
+    "tensorflow.losses.get_total_loss", "tensorflow.losses.get_regularization_loss",
+})
+#: APIs that register the op they build in a collection (``merge_all`` collects them).
+REGISTERING_PREFIXES = ("tensorflow.summary.",)
+REGISTERING_EXCEPTIONS = frozenset({"tensorflow.summary.merge_all", "tensorflow.summary.merge",
+                                    "tensorflow.summary.FileWriter"})
+#: APIs and methods that create state: one built before the loop is one object, where the loop made many.
+STATE_CREATING = frozenset({
+    "tensorflow.Variable", "tensorflow.get_variable", "tensorflow.data.make_one_shot_iterator",
+    ".make_one_shot_iterator", ".minimize", ".apply_gradients", ".apply",
+})
+STATE_CREATING_PREFIXES = ("tensorflow.layers.", "tensorflow.keras.", "tensorflow.contrib.", "tensorflow.metrics.",
+                           "tensorflow.estimator.")
+
+
+def creates_state(api: str) -> bool:
+    """Return whether building ``api`` creates state (variables, an iterator) rather than a stateless op."""
+    return api in STATE_CREATING or api.startswith(STATE_CREATING_PREFIXES)
+
+
+def registers(api: str) -> bool:
+    """Return whether building ``api`` adds its op to a collection that ``merge_all`` reads."""
+    return api.startswith(REGISTERING_PREFIXES) and api not in REGISTERING_EXCEPTIONS
+
+
+def _chain(node: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
+    """Return ``("self", "model", "loss")`` for ``self.model.loss``, None for anything else."""
+    parts: List[str] = []
+    while isinstance(node, (nodes.Attribute, nodes.AssignAttr, nodes.DelAttr)):
+        parts.append(node.attrname)
+        node = node.expr
+    if not isinstance(node, nodes.Name):
+        return None
+    parts.append(node.name)
+    return tuple(reversed(parts))
+
+
+def _base_name(node: nodes.NodeNG) -> Optional[str]:
+    while isinstance(node, (nodes.Attribute, nodes.Subscript, nodes.AssignAttr, nodes.DelAttr)):
+        node = node.value if isinstance(node, nodes.Subscript) else node.expr
+    return node.name if isinstance(node, nodes.Name) else None
+
+
+class LoopScan:
+    """The names a loop binds or mutates and the graph-building nodes it runs, read once per loop."""
+
+    def __init__(self, module: ModuleAnalysis, loop: nodes.NodeNG) -> None:
+        self.module = module
+        self.loop = loop
+        self.bound: Counter = Counter()
+        self.mutated: Set[str] = set()
+        self.stored_chains: Set[Tuple[str, ...]] = set()
+        self.reads: List[nodes.Name] = []
+        for node in loop.nodes_of_class((nodes.AssignName, nodes.DelName, nodes.Global, nodes.Nonlocal,
+                                         nodes.AssignAttr, nodes.DelAttr, nodes.Subscript, nodes.Call,
+                                         nodes.Name, nodes.Import, nodes.ImportFrom)):
+            self._note(node)
+        #: The nodes that build what collection readers read: variables, summaries, or anything through a helper.
+        self.builds: List[nodes.NodeNG] = []
+        for node in own_nodes(Body([loop])):
+            if isinstance(node, (nodes.Call, *OPERATOR_NODES)):
+                event = module.build_event(node)
+                if event is not None and (event.chain or creates_state(event.site.api) or registers(event.site.api)):
+                    self.builds.append(node)
+
+    def _note(self, node: nodes.NodeNG) -> None:
+        if isinstance(node, (nodes.AssignName, nodes.DelName)):
+            self.bound[node.name] += 1
+        elif isinstance(node, (nodes.Global, nodes.Nonlocal)):
+            self.bound.update(node.names)
+        elif isinstance(node, (nodes.Import, nodes.ImportFrom)):
+            self.bound.update((alias or name).split(".")[0] for name, alias in node.names)
+        elif isinstance(node, (nodes.AssignAttr, nodes.DelAttr)):
+            chain = _chain(node)
+            if chain is None:
+                base = _base_name(node)
+                if base is not None:
+                    self.mutated.add(base)
+            else:
+                self.stored_chains.add(chain)
+        elif isinstance(node, nodes.Subscript):
+            if node.ctx is not None and node.ctx.name in ("Store", "Del"):
+                base = _base_name(node)
+                if base is not None:
+                    self.mutated.add(base)
+        elif isinstance(node, nodes.Call):
+            func = node.func
+            if isinstance(func, nodes.Attribute) and func.attrname in MUTATING_METHODS:
+                base = _base_name(func.expr)
+                if base is not None:
+                    self.mutated.add(base)
+        elif isinstance(node, nodes.Name):
+            self.reads.append(node)
+
+    def expression_status(self, expr: nodes.NodeNG) -> Tuple[str, str]:
+        """Return (INVARIANT | IMPURE | VARYING, why) for an expression inside the loop.
+
+        VARYING: it reads a name the loop binds or mutates (no hoist possible);
+        IMPURE: it calls something that is neither a TF build nor a pure builtin,
+        so its value may change between iterations (an unsafe hoist).
+        """
+        impure = ""
+        for node in expr.nodes_of_class(nodes.NodeNG):
+            if isinstance(node, _UNHOISTABLE):
+                return VARYING, f"it contains a `{type(node).__name__}`"
+            if isinstance(node, nodes.Name):
+                if self.bound[node.name] or node.name in self.mutated:
+                    return VARYING, f"`{node.name}` changes inside the loop"
+            elif isinstance(node, nodes.Attribute):
+                chain = _chain(node)
+                if chain is not None and any(_prefix(chain, stored) for stored in self.stored_chains):
+                    return VARYING, f"`{'.'.join(chain)}` changes inside the loop"
+            elif isinstance(node, nodes.Call) and not impure and not self._pure_call(node):
+                impure = f"it calls `{node.func.as_string()}`, whose result may change between iterations"
+        return (IMPURE, impure) if impure else (INVARIANT, "")
+
+    def _pure_call(self, call: nodes.Call) -> bool:
+        event = self.module.build_event(call)
+        if event is not None and not event.chain:
+            return True
+        func = call.func
+        if isinstance(func, nodes.Name) and func.name in PURE_BUILTINS:
+            return func.name not in self.module.module.locals
+        name = self.module.call_qualname(call)
+        return name is not None and name.startswith("tensorflow.")
+
+    def other_builds(self, node: nodes.NodeNG) -> List[nodes.NodeNG]:
+        """Return the nodes of :attr:`builds` outside ``node`` and its ancestors."""
+        return [b for b in self.builds if b is not node and not is_ancestor(b, node) and not is_ancestor(node, b)]
+
+    def read_before(self, name: str, node: nodes.NodeNG) -> bool:
+        """Return whether the loop reads ``name`` before ``node`` in an iteration."""
+        start = position(node)
+        return any(read.name == name and position(read) < start for read in self.reads)
+
+
+def _prefix(one: Tuple[str, ...], other: Tuple[str, ...]) -> bool:
+    shorter = min(len(one), len(other))
+    return one[:shorter] == other[:shorter]

@@ -1,0 +1,102 @@
+"""Attach a :class:`~tfguard.static.finding.Fix` to the findings of one analysed module."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from astroid import nodes
+
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.finding import Finding, Fix
+from tfguard.static.fixes import assign, frequency, hoist, pipeline
+from tfguard.static.fixes.context import FixContext
+from tfguard.static.fixes.edits import apply_fixes
+from tfguard.static.fixes.source import SourceText
+from tfguard.static.suppression import Suppressions
+
+Planner = Callable[[FixContext, Finding, nodes.NodeNG], Optional[Fix]]
+
+
+def _hoist_or_load(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
+    return hoist.plan_hoist(ctx, finding, node) or assign.plan_load(ctx, finding, node)
+
+
+#: Rule code -> the function that plans its fix; rules not listed have none (see availability.py).
+PLANNERS: Dict[str, Planner] = {
+    "TFG101": hoist.plan_hoist,
+    "TFG102": hoist.plan_hoist,
+    "TFG103": hoist.plan_hoist,
+    "TFG106": hoist.plan_hoist,
+    "TFG107": hoist.plan_hoist,
+    "TFG108": _hoist_or_load,
+    "TFG201": frequency.plan_guard,
+    "TFG202": frequency.plan_guard,
+    "TFG204": pipeline.plan_parallel_map,
+    "TFG205": pipeline.plan_prefetch,
+}
+
+
+def attach_fixes(
+    analysis: ModuleAnalysis, text: str, findings: Sequence[Finding], suppressions: Suppressions
+) -> List[Finding]:
+    """Return ``findings`` with a fix on each one that has a fix which parses and touches no ``# noqa`` line."""
+    wanted = [f for f in findings if f.code in PLANNERS and f.path == analysis.path]
+    if not wanted:
+        return list(findings)
+    ctx = FixContext(analysis, SourceText(text))
+    located = _nodes_at(analysis.module, {_key(f) for f in wanted})
+    fixed: Dict[int, Fix] = {}
+    for finding in wanted:
+        for node in located.get(_key(finding), ()):
+            try:
+                fix = PLANNERS[finding.code](ctx, finding, node)
+            except Exception:  # noqa: BLE001 - a fix that cannot be planned is no fix; the finding stays
+                fix = None
+            if fix is not None and _acceptable(text, fix, suppressions):
+                fixed[id(finding)] = fix
+                break
+    return [dataclasses.replace(f, fix=fixed[id(f)]) if id(f) in fixed else f for f in findings]
+
+
+def _key(finding: Finding) -> Tuple[int, int, int, int]:
+    return finding.line, finding.column, finding.end_line, finding.end_column
+
+
+def _nodes_at(module: nodes.Module, keys) -> Dict[Tuple[int, int, int, int], List[nodes.NodeNG]]:
+    """Return the nodes at each finding's position (several nodes can share one span: outermost first)."""
+    found: Dict[Tuple[int, int, int, int], List[nodes.NodeNG]] = {}
+    lines = {key[0] for key in keys}
+    for node in module.nodes_of_class(nodes.NodeNG):
+        if getattr(node, "lineno", None) not in lines or node.col_offset is None:
+            continue
+        end = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+        key = (node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, end + 1)
+        if key in keys:
+            found.setdefault(key, []).append(node)
+    return found
+
+
+def touched_lines(fix: Fix) -> List[int]:
+    """Return the lines whose text a fix changes (an insertion at a line's start changes none)."""
+    lines: List[int] = []
+    for edit in fix.edits:
+        last = edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line else edit.end_line
+        if edit.line == edit.end_line and edit.column == edit.end_column == 1:
+            continue
+        lines.extend(range(edit.line, last + 1))
+    return lines
+
+
+def _acceptable(text: str, fix: Fix, suppressions: Suppressions) -> bool:
+    if any(line in suppressions.by_line for line in touched_lines(fix)):
+        return False
+    fixed, applied = apply_fixes(text, [fix])
+    if not applied:
+        return False
+    try:
+        ast.parse(fixed)
+    except (SyntaxError, ValueError):
+        return False
+    return True

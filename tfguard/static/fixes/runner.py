@@ -1,0 +1,206 @@
+"""Fixing files: plan, apply, re-check, repeat; then write atomically if the file did not change meanwhile.
+
+Each pass applies every chosen fix that does not conflict with another and checks the new text
+again (fixes are planned on the text they apply to, so a fix that depends on another comes in a
+later pass).  A pass is kept only when the text still compiles and no finding appears that was
+not there before; otherwise its fixes are tried one at a time and those that fail are forbidden.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import io
+import os
+import re
+import stat
+import tempfile
+import tokenize
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Sequence, Set, Tuple
+
+from tfguard.static.config import Settings
+from tfguard.static.engine import check_bytes, read_file
+from tfguard.static.finding import Finding, Fix
+from tfguard.static.fixes.edits import apply_fixes
+from tfguard.static.registry import PARSE_ERROR_CODE
+
+#: Passes over one file at most; each pass applies at least one fix or ends the loop.
+MAX_PASSES = 50
+
+Choose = Callable[[Finding], bool]
+
+
+@dataclass
+class FileFix:
+    """What fixing one file did (or would do)."""
+
+    path: str
+    original: str = ""
+    fixed: str = ""
+    #: Findings of the file before and after, by code.
+    before: Counter = field(default_factory=Counter)
+    after: Counter = field(default_factory=Counter)
+    #: Why the file was left alone ("" when it was fixed or needed nothing).
+    skipped: str = ""
+    #: Fixes that were not applied because the result failed to compile or reported something new.
+    forbidden: List[str] = field(default_factory=list)
+    encoded: bytes = b""
+    data: bytes = b""
+
+    @property
+    def changed(self) -> bool:
+        """Whether fixing changes the file."""
+        return not self.skipped and self.fixed != self.original
+
+    @property
+    def fixed_count(self) -> int:
+        """How many findings the fix removes."""
+        return sum(max(0, count - self.after[code]) for code, count in self.before.items())
+
+    def diff(self, label: str = "") -> str:
+        """Return the unified diff from the file to its fixed text, the file named ``label`` (default: its path)."""
+        name = label or self.path
+        return "".join(difflib.unified_diff(
+            self.original.splitlines(keepends=True), self.fixed.splitlines(keepends=True), fromfile=name, tofile=name,
+        ))
+
+
+def _template(finding: Finding) -> Tuple[str, str]:
+    return finding.code, re.sub(r"\d+", "#", finding.message)
+
+
+def _nothing_new(before: Sequence[Finding], after: Sequence[Finding]) -> bool:
+    """Every finding after a pass was there before it (line numbers aside)."""
+    old = Counter(_template(f) for f in before)
+    new = Counter(_template(f) for f in after)
+    return all(count <= old[key] for key, count in new.items())
+
+
+def _fix_key(fix: Fix) -> Tuple[str, Tuple[str, ...]]:
+    return re.sub(r"\d+", "#", fix.message), tuple(edit.content for edit in fix.edits)
+
+
+def _encode(text: str, data: bytes) -> Optional[bytes]:
+    """Encode ``text`` as ``data`` was (PEP 263 encoding, BOM); None when that cannot be done exactly."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
+        if encoding == "utf-8-sig":
+            encoding = "utf-8"
+        return bom + text.encode(encoding)
+    except (SyntaxError, LookupError, UnicodeError):
+        return None
+
+
+class Fixer:
+    """Fixes files one at a time with one project analysis (calls into other files are followed)."""
+
+    def __init__(self, settings: Settings, choose: Choose, project=None) -> None:
+        self.settings = settings
+        self.choose = choose
+        self.project = project
+
+    def _check(self, path: str, text: str, data: bytes) -> Optional[List[Finding]]:
+        encoded = _encode(text, data)
+        if encoded is None:
+            return None
+        return list(check_bytes(encoded, path, self.settings, self.project).findings)
+
+    def plan_file(self, path: str) -> FileFix:
+        """Work out the fixed text of ``path`` without writing it."""
+        from tfguard.static.parsing import ParseFailure, decode_source
+
+        outcome = FileFix(path)
+        try:
+            data = read_file(path)
+        except OSError as exc:
+            outcome.skipped = f"cannot read: {exc.strerror or exc}"
+            return outcome
+        try:
+            text = decode_source(data)
+        except ParseFailure:
+            outcome.skipped = "cannot be decoded"
+            return outcome
+        outcome.data, outcome.original, outcome.fixed = data, text, text
+        if _encode(text, data) != data:
+            outcome.skipped = "its bytes would not survive decoding and encoding again"
+            return outcome
+        findings = list(check_bytes(data, path, self.settings, self.project).findings)
+        outcome.before = outcome.after = Counter(f.code for f in findings)
+        if any(f.code == PARSE_ERROR_CODE for f in findings):
+            outcome.skipped = "it does not parse (TFG000)"
+            return outcome
+        forbidden: Set[Tuple[str, Tuple[str, ...]]] = set()
+        for _ in range(MAX_PASSES):
+            fixes = [f.fix for f in findings
+                     if f.fix is not None and self.choose(f) and _fix_key(f.fix) not in forbidden]
+            if not fixes:
+                break
+            new_text, applied = apply_fixes(text, fixes)
+            new_findings = self._valid(path, new_text, data, findings)
+            if new_findings is None:
+                new_text, new_findings = self._one_at_a_time(path, text, data, findings, applied, forbidden, outcome)
+                if new_findings is None:
+                    break
+            text, findings = new_text, new_findings
+        outcome.fixed = text
+        outcome.after = Counter(f.code for f in findings)
+        outcome.encoded = _encode(text, data) or b""
+        return outcome
+
+    def _valid(self, path: str, text: str, data: bytes, before: List[Finding]) -> Optional[List[Finding]]:
+        try:
+            compile(text, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            return None
+        after = self._check(path, text, data)
+        if after is None or not _nothing_new(before, after):
+            return None
+        return after
+
+    def _one_at_a_time(self, path, text, data, findings, applied, forbidden, outcome):
+        for fix in applied:
+            new_text, _ = apply_fixes(text, [fix])
+            new_findings = self._valid(path, new_text, data, findings)
+            if new_findings is not None:
+                return new_text, new_findings
+            forbidden.add(_fix_key(fix))
+            outcome.forbidden.append(fix.message)
+        return text, None
+
+    def write(self, outcome: FileFix) -> None:
+        """Replace the file with its fixed bytes, atomically, unless it changed since it was read."""
+        if not outcome.changed:
+            return
+        try:
+            current = read_file(outcome.path)
+        except OSError as exc:
+            outcome.skipped = f"cannot read: {exc.strerror or exc}"
+            return
+        if current != outcome.data:
+            outcome.skipped = "it changed while tfguard was fixing it"
+            return
+        try:
+            write_atomically(outcome.path, outcome.encoded)
+        except OSError as exc:
+            outcome.skipped = f"cannot write: {exc.strerror or exc}"
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Write ``data`` to a temporary file next to ``path`` (same permissions), then rename it over ``path``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tfguard-fix-", suffix=".py.part")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
