@@ -16,7 +16,7 @@ def _tree(write, files: int = 12) -> None:
         calls = "\n".join("bad()" for _ in range(index % 3))
         write(f"pkg/sub{index % 3}/mod{index}.py", TF + calls + "\n")
     write("pkg/plain.py", "bad()\n")  # never mentions TF: not analysed
-    write("pkg/broken.py", TF + "print 'python 2'\n")
+    write("pkg/broken.py", TF + "print 'python 2' +\n")
     write("pkg/explodes.py", TF + "explode()\nbad()\n")
     write("pkg/sub1/undecodable.py", "")
     with open("pkg/sub1/undecodable.py", "wb") as handle:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from tfguard.static.parsing import ParseFailure
     from tfguard.static.suppression import SuppressionAudit
 
-#: Files that never mention this are not analysed: they cannot build TF graphs.
+#: Files that mention neither this nor Keras are analysed only as driver scripts (see ``drivers.py``).
 TF_MARKER = "tensorflow"
 TF_MARKER_BYTES = TF_MARKER.encode("ascii")
 #: Standalone Keras 2 (``from keras import backend as K``) builds and runs TensorFlow graphs too.
@@ -279,7 +279,7 @@ def check_paths(
     files whose content, settings and dependencies are unchanged are not
     checked again, and newly checked files are stored; the cache is flushed
     (written to disk) once, when the run ends.  Files that never mention
-    tensorflow are read but not parsed.
+    tensorflow (or keras) are read but not parsed, unless they import project modules that do.
 
     Raises FileNotFoundError for a path that does not exist.
     """

@@ -165,6 +165,9 @@ def uninferred_parameter(dataflow: "Dataflow", expr: nodes.NodeNG) -> bool:
 
     Such a receiver may get the unique-method fallback (:meth:`ParameterInference.unique_method`).
     """
+    dataflow = _owner_dataflow(dataflow, expr)
+    if dataflow is None:
+        return False
     if isinstance(expr, nodes.Name):
         bindings = dataflow.definitions(expr, expr.name)
         return bool(bindings) and all(_is_uncalled_parameter(dataflow, binding) for binding in bindings)
@@ -197,3 +200,11 @@ def _is_uncalled_parameter(dataflow: "Dataflow", binding: nodes.NodeNG) -> bool:
     if positional and positional[0] is binding and function.type in ("method", "classmethod"):
         return False
     return dataflow.inference.call_sites(function) == []
+
+
+def _owner_dataflow(dataflow: "Dataflow", node: nodes.NodeNG) -> Optional["Dataflow"]:
+    """Return the dataflow of the module ``node`` belongs to (call sites are looked for there)."""
+    if node.root() is dataflow.module:
+        return dataflow
+    owner = dataflow.project.owner(node) if dataflow.project is not None else None
+    return owner.dataflow if owner is not None else None

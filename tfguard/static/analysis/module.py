@@ -204,7 +204,6 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
             return method
         return None
 
-
     def _unique_method_of_parameter(self, call: nodes.Call) -> Optional[nodes.NodeNG]:
         func = call.func
         if not isinstance(func, nodes.Attribute) or func.attrname.startswith("__"):

@@ -142,6 +142,19 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.contrib.training.HParams.*",
 })
 
+#: Keras backend calls (``K.X``, standalone Keras 2 included) that add no op on a repeated call: settings,
+#: shape queries, graph-cached placeholders (``K.learning_phase()``), reads, and ``K.set_value`` whose
+#: assign op Keras builds once per variable.
+BACKEND_NON_OP_APIS: FrozenSet[str] = frozenset(
+    f"tensorflow.keras.backend.{name}" for name in (
+        "learning_phase", "set_learning_phase", "learning_phase_scope", "epsilon", "set_epsilon", "floatx",
+        "set_floatx", "image_data_format", "set_image_data_format", "image_dim_ordering", "int_shape", "ndim",
+        "dtype", "is_keras_tensor", "is_sparse", "is_placeholder", "count_params", "manual_variable_initialization",
+        "backend", "name_scope", "get_uid", "reset_uids", "clear_session", "get_session", "set_session",
+        "get_graph", "get_value", "batch_get_value", "set_value", "batch_set_value",
+    )
+)
+
 #: The data file ``tools/gen_tfapi_data.py`` writes from an installed TensorFlow: public ``tf.compat.v1``
 #: functions and classes defined in modules that build no op (protocol buffers, ``tf.compat``, ``tf.nest``,
 #: ``tf.io.gfile``, event and checkpoint readers, SavedModel signature helpers...).
@@ -324,7 +337,7 @@ INTERNAL_OP_MODULES: Tuple[str, ...] = (
 
 def builds_ops(qualname: str) -> bool:
     """Return whether calling the canonical TF API ``qualname`` adds ops to the default graph."""
-    if _in_table(qualname, NON_OP_APIS) or _is_generated_non_op(qualname):
+    if _in_table(qualname, NON_OP_APIS) or qualname in BACKEND_NON_OP_APIS or _is_generated_non_op(qualname):
         return False
     if qualname.startswith("tensorflow.python."):
         return qualname.startswith(INTERNAL_OP_MODULES)
