@@ -82,7 +82,8 @@ def write(root, files):
 
 
 def test_star_import_respects_all_and_ignores_a_computed_one(tmp_path):
-    loop = "from helpers import *\nwith Session() as sess:\n    for i in range(9):\n        sess.run('x')\n        Saver()\n"
+    loop = ("from helpers import *\nwith Session() as sess:\n"
+            "    for i in range(9):\n        sess.run('x')\n        Saver()\n")
     write(tmp_path, {"pyproject.toml": "", "train.py": loop,
                      "helpers.py": "import tensorflow as tf\nSession = tf.Session\nSaver = tf.train.Saver\n"})
 
