@@ -360,3 +360,28 @@ def test_every_other_step_is_no_inverted_guard():
             if it % 2:
                 writer.add_summary(s, it)
     """) == [(9, "TFG201")]
+
+
+# -- a list of assignments run after an update (WGAN weight clipping) is ordered, not mergeable -----
+
+WGAN = """\
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 4])
+    w = tf.Variable(tf.zeros([4, 1]))
+    loss = tf.reduce_mean(tf.matmul(x, w))
+    d_opt = tf.train.RMSPropOptimizer(5e-5).minimize(loss, var_list=[w])
+    clip_D = [p.assign(tf.clip_by_value(p, -0.01, 0.01)) for p in [w]]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for it in range(1000):
+            sess.run(d_opt, feed_dict={x: [[1.0] * 4]})
+            sess.run(SECOND)
+    """
+
+
+def test_clipping_weights_after_the_update_is_no_split_run():
+    assert found(WGAN.replace("SECOND", "clip_D"), "TFG203") == []
+
+
+def test_reading_the_loss_after_the_update_is_a_split_run():
+    assert found(WGAN.replace("SECOND", "loss, feed_dict={x: [[1.0] * 4]}"), "TFG203") == [(11, "TFG203")]

@@ -116,8 +116,27 @@ def _mergeable(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
 
 def _site_fetches(site: StepEffect) -> List[Optional[str]]:
     """The producing APIs of a run site's fetches (None where unknown)."""
-    values = [site.owner.value(expr) for expr in fetched(site.owner, site.site)]
+    exprs = [item for expr in fetched(site.owner, site.site) for item in _elements(site.owner, expr)]
+    values = [site.owner.value(expr) for expr in exprs]
     return [value.api if value is not None else None for value in values]
+
+
+def _elements(module: ModuleAnalysis, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
+    """A fetch, or the items of a list of fetches built by a comprehension or a literal.
+
+    ``clip = [p.assign(tf.clip_by_value(p, -c, c)) for p in params]`` fetched as ``sess.run(clip)`` is a
+    list of assignments (WGAN's weight clipping).
+    """
+    value = expr
+    if isinstance(expr, nodes.Name):
+        definitions = module.dataflow.definitions(expr, expr.name)
+        if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
+            value = definitions[0].parent.value
+    if isinstance(value, nodes.ListComp):
+        return [value.elt]
+    if isinstance(value, (nodes.List, nodes.Tuple)) and value is not expr:
+        return list(value.elts)
+    return [expr]
 
 
 def _runs_an_update(run: _Run) -> bool:
@@ -144,6 +163,11 @@ def _changes_state(run: _Run) -> bool:
                 continue
             if api in STATE_CHANGING_APIS or api.rsplit(".", 1)[-1] in STATE_CHANGING_METHODS:
                 return True
+        for expr in fetched(site.owner, site.site):
+            for item in _elements(site.owner, expr):  # ``p.assign(...)`` on a receiver of unknown kind
+                func = item.func if isinstance(item, nodes.Call) else None
+                if isinstance(func, nodes.Attribute) and func.attrname in STATE_CHANGING_METHODS:
+                    return True
     return False
 
 
