@@ -20,6 +20,7 @@ __all__ = [
     "GraphFrozenError",
     "GraphGrowthWarning",
     "GuardHook",
+    "GuardWarning",
     "Report",
     "SlowdownWarning",
     "check_paths",
@@ -37,6 +38,7 @@ _LAZY = {
     "GuardHook": ("tfguard.runtime.hook", "GuardHook"),
     "GraphFrozenError": ("tfguard.runtime.errors", "GraphFrozenError"),
     "GraphGrowthWarning": ("tfguard.runtime.errors", "GraphGrowthWarning"),
+    "GuardWarning": ("tfguard.runtime.errors", "GuardWarning"),
     "SlowdownWarning": ("tfguard.runtime.errors", "SlowdownWarning"),
     "Report": ("tfguard.runtime.report", "Report"),
 }

@@ -135,7 +135,7 @@ def _ms(value: Optional[float]) -> str:
 
 def _column(report: Dict[str, Any]) -> List[str]:
     first, last = interval_edges(report)
-    sites = report["growth_sites"]
+    sites = [s for s in report["growth_sites"] if s["kind"] != "setup"]
     if sites:
         top = sites[0]
         site = "%s:%d `%s` (+%d ops, %s)" % (os.path.basename(top["path"]), top["line"],

@@ -164,6 +164,7 @@ class SessionWatcher:
         guard = Guard(session, "watch", logdir=logdir,
                       tensorboard_every=self.tensorboard_every if logdir else None, **self.options)
         guard.__enter__()
+        guard._recorder.alerts_through_warnings = False  # the program's behaviour must not change
         watched = WatchedSession(number, created_at, guard)
         self.sessions.append(watched)
         self._wrap_session(session, watched)

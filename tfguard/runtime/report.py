@@ -7,7 +7,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from tabulate import tabulate
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
+#: Signatures and growth sites shown in the table; the JSON report has them all.
+_TOP_SIGNATURES = 5
+_TABLE_ROWS = 10
 
 
 class Report:
@@ -34,9 +37,10 @@ class Report:
         raise AttributeError(name)
 
     @property
-    def growth_sites(self) -> List[Tuple[str, int, int, int]]:
-        """[(path, line, ops_added, runs)], most ops first."""
-        return [(s["path"], s["line"], s["ops_added"], s["runs"]) for s in self._data["growth_sites"]]
+    def growth_sites(self) -> List[Tuple[str, int, int, int, str]]:
+        """[(path, line, ops_added, growth_events, kind)]: repeated sites first, then one-time, then setup."""
+        return [(s["path"], s["line"], s["ops_added"], s["growth_events"], s["kind"])
+                for s in self._data["growth_sites"]]
 
     @property
     def diagnostics(self) -> List[Tuple[str, str, str]]:
@@ -51,8 +55,9 @@ class Report:
         return None
 
     def table(self) -> str:
-        """Human-readable tables: totals, one block per fetch signature, growth, diagnostics."""
+        """Human-readable tables: totals, diagnostics, graph growth, then the busiest fetch signatures."""
         d = self._data
+        growth = d.get("growth_ops") or {}
         totals = [
             ["mode", d["mode"]],
             ["runs (guarding thread)", d["runs"]],
@@ -60,30 +65,43 @@ class Report:
             ["wall time", _seconds(d["wall_s"])],
             ["time in sess.run", _seconds(d["run_s"])],
             ["host fraction", _percent(d["host_fraction"])],
-            ["time in Saver.save", _seconds(d["save_s"])],
+            ["time in Saver.save", "%s (%d saves)" % (_seconds(d["save_s"]), d["saves"])],
             ["graph nodes start/end/added", "%s / %s / %s" % (d["nodes_start"], d["nodes_end"], d["nodes_added"])],
-            ["slowdown (dominant signature)", _ratio(d["slowdown"], d["slowdown_significant"])],
+            ["ops added: setup/one-time/repeated", "%s / %s / %s" % (
+                growth.get("setup", 0), growth.get("one-time", 0), growth.get("repeated", 0))],
+            ["slowdown (%s)" % _measure(d), _ratio(d)],
         ]
         blocks = ["tfguard runtime report", tabulate(totals, tablefmt="simple")]
-        for sig in d["signatures"]:
-            rows = [[label, stat["count"], _seconds(stat["median"]), _seconds(stat["p95"])]
-                    for label, stat in (("run time", sig["run_time"]), ("step interval", sig["interval"]))]
-            title = "signature: %s (%d runs)" % (sig["label"], sig["count"])
-            blocks.append(title + "\n" + tabulate(rows, headers=["", "n", "median", "p95"], tablefmt="simple"))
-        if d["growth_sites"]:
-            rows = [[s["path"] + ":" + str(s["line"]), s["api"] or "", s["ops_added"], s["runs"], s["rule"]]
-                    for s in d["growth_sites"]]
-            headers = ["site", "api", "ops added", "runs", "rule"]
-            blocks.append("graph growth\n" + tabulate(rows, headers=headers, tablefmt="simple"))
-        if d["frozen_violations"]:
-            rows = [[v["path"] + ":" + str(v["line"]), v["api"] or "", v["step"]] for v in d["frozen_violations"]]
-            table = tabulate(rows, headers=["site", "api", "step"], tablefmt="simple")
-            blocks.append("blocked graph changes\n" + table)
         if d["diagnostics"]:
-            rows = [[x["code"], x["severity"], x["message"]] for x in d["diagnostics"]]
-            blocks.append("diagnostics\n" + tabulate(rows, headers=["code", "severity", "message"], tablefmt="simple"))
+            blocks.append("diagnostics\n" + "\n".join(
+                "%s %s: %s" % (x["code"], x["severity"], x["message"]) for x in d["diagnostics"]))
         else:
             blocks.append("diagnostics: none")
+        sites = [s for s in d["growth_sites"] if s["kind"] != "setup"]
+        if sites:
+            rows = [[s["path"] + ":" + str(s["line"]), _clip(s["code"]), _what(s), s["ops_added"], s["growth_events"],
+                     s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
+            headers = ["site", "source", "adds", "ops added", "growth events", "kind", "rule"]
+            table = tabulate(rows, headers=headers, tablefmt="simple")
+            if len(sites) > _TABLE_ROWS:
+                table += "\n... %d more sites (all in the JSON report)" % (len(sites) - _TABLE_ROWS)
+            blocks.append("graph growth after the loop started\n" + table)
+        if d["frozen_violations"]:
+            rows = [[v["path"] + ":" + str(v["line"]), _clip(v["code"]), v["api"] or "", v["step"]]
+                    for v in d["frozen_violations"][:_TABLE_ROWS]]
+            table = tabulate(rows, headers=["site", "source", "api", "step"], tablefmt="simple")
+            blocks.append("blocked graph changes\n" + table)
+        signatures = d["signatures"]
+        if signatures:
+            rows = [[_clip(sig["label"], 60), sig["count"], _seconds(sig["run_time"]["total"]),
+                     _seconds(sig["run_time"]["median"]), _seconds(sig["interval"]["median"]),
+                     _seconds(sig["interval"]["p95"])] for sig in signatures[:_TOP_SIGNATURES]]
+            headers = ["fetches <- feeds", "runs", "total run time", "run time median", "interval median",
+                       "interval p95"]
+            table = tabulate(rows, headers=headers, tablefmt="simple")
+            if len(signatures) > _TOP_SIGNATURES:
+                table += "\n... %d more signatures (all in the JSON report)" % (len(signatures) - _TOP_SIGNATURES)
+            blocks.append("fetch signatures by total run time\n" + table)
         return "\n\n".join(blocks)
 
     def __str__(self) -> str:
@@ -104,11 +122,36 @@ def _seconds(value: Optional[float]) -> str:
     return "%.1f us" % (value * 1e6)
 
 
+def _clip(text: str, width: int = 50) -> str:
+    text = text or ""
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _what(site: Dict[str, Any]) -> str:
+    api = site.get("api") or ""
+    if api.startswith("tf."):
+        return api
+    return ", ".join(site.get("op_types") or []) or api
+
+
+def _measure(d: Dict[str, Any]) -> str:
+    return "run time" if d.get("slowdown_measure") == "run time" else "step interval"
+
+
 def _percent(value: Optional[float]) -> str:
     return "-" if value is None else "%.1f%%" % (value * 100)
 
 
-def _ratio(value: Optional[float], significant: bool) -> str:
+def _ratio(d: Dict[str, Any]) -> str:
+    value = d["slowdown"]
     if value is None:
         return "-"
-    return "x%.3f%s" % (value, " (significant)" if significant else "")
+    if d["slowdown_significant"]:
+        note = " (significant trend)"
+    elif d.get("contention"):
+        note = " (other jobs: CPU time per run did not rise)"
+    elif d.get("slowdown_shape") == "level shift":
+        note = " (level shift, not a trend)"
+    else:
+        note = ""
+    return "x%.3f%s" % (value, note)
