@@ -219,6 +219,7 @@ class SessionWatcher:
             if not watched.guard.graph.finalized:
                 watched.guard.graph.finalize()
                 watched.froze_graph = True
+                recorder.finalized_by = "run (tfguard run --freeze-after %d)" % self.freeze_after
         if self.max_steps is not None and runs >= self.max_steps:
             recorder.drain()  # signature counts are brought up to date when queued runs are folded
             dominant = max((sig.count for sig in recorder.signatures.values()), default=0)

@@ -24,7 +24,7 @@ REPEATED_EVENTS = 3
 #: Steps of a site's first growth events kept (enough to tell setup events from loop ones).
 _EARLY_STEPS = 16
 #: Distinct op types kept per site.
-_OP_TYPES = 4
+_OP_TYPES = 6
 SETUP, ONE_TIME, REPEATED = "setup", "one-time", "repeated"
 #: Where ops with no user frame in their traceback are counted.
 UNATTRIBUTED = ("<no user frame>", 0)
@@ -48,9 +48,11 @@ class GrowthSite:
         self.early_steps: List[int] = []
         self._last_event = -1
 
-    def add_op(self, op_type: Optional[str], event: int, step: int) -> None:
-        """Count one op added during growth event number `event`, seen after `step` runs."""
+    def add_op(self, op_type: Optional[str], api: Optional[str], event: int, step: int) -> None:
+        """Count one op added through `api` during growth event number `event`, seen after `step` runs."""
         self.ops_added += 1
+        if api and not _is_public(self.api) and _is_public(api):  # `tf.reduce_mean(w * 2.0)`: not `w * 2.0`
+            self.api = api
         if op_type and op_type not in self.op_types and len(self.op_types) < _OP_TYPES:
             self.op_types.append(op_type)
         if self._last_event != event:
@@ -84,6 +86,10 @@ class GrowthSite:
                 "first_step": self.first_step, "last_step": self.last_step}
 
 
+def _is_public(api: Optional[str]) -> bool:
+    return bool(api) and api.startswith("tf.") and not any(part.startswith("_") for part in api.split("."))
+
+
 def sorted_sites(sites: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """Repeated sites first, then one-time, then setup; most ops first within each."""
     order = {REPEATED: 0, ONE_TIME: 1, SETUP: 2}
@@ -97,9 +103,9 @@ def site_text(site: Dict[str, Any]) -> str:
 
 
 def what_grew(site: Dict[str, Any]) -> str:
-    """The public API when it is one (`tf.train.Saver`), else the op types added (`AddV2, Mean`)."""
+    """The op types added, after the public API when it is one: `tf.math.reduce_mean (Mean)`."""
     api = site.get("api") or ""
+    types = ", ".join(site.get("op_types") or [])
     if api.startswith("tf."):
-        return api
-    types = site.get("op_types") or []
-    return "%s op%s" % (", ".join(types), "" if len(types) == 1 else "s") if types else (api or "ops")
+        return "%s (%s)" % (api, types) if types else api
+    return "%s ops" % types if types else (api or "ops")

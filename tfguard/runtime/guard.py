@@ -59,6 +59,7 @@ class Guard:
             if self.mode == "frozen" and not self.graph.finalized:
                 self.graph.finalize()
                 self._finalized_here = True
+                recorder.finalized_by = "tfguard.frozen block"
             tap.watch_growth = not self.graph.finalized
             self._tap = tap
             if self._tensorboard is not None:

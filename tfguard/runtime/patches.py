@@ -344,10 +344,14 @@ class GraphPatch:
         path, line = site if site else (None, None)
         code = source_line(path, line) if site else ""
         where = "%s:%d `%s`" % (path, line, code) if site else "an unknown line"
-        message = (
-            "Graph is finalized and cannot be modified: %s tried to add ops%s at step %s of the "
-            "tfguard.frozen block. Fix: %s (static rule %s)." % (
-                where, " via " + api if api else "", step, fix, rule))
+        finalizer = next((rec.finalized_by for rec in reversed(recorders) if rec.finalized_by), None)
+        if finalizer:
+            when = "at step %s of the %s" % (step, finalizer)
+        else:
+            when = ("at step %s; the graph was finalized before tfguard was attached (MonitoredSession, "
+                    "Estimator and graph.finalize() do that)" % step)
+        message = "Graph is finalized and cannot be modified: %s tried to add ops%s %s. Fix: %s (static rule %s)." % (
+            where, " via " + api if api else "", when, fix, rule)
         violation = {"path": path or "<unknown>", "line": line or 0, "code": code, "api": api,
                      "step": step, "rule": rule}
         for rec in recorders:

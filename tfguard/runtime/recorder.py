@@ -132,6 +132,9 @@ class Recorder:
         self.cpu_marks = CpuMarks()
         #: False under `tfguard run`: live alerts go to stderr, never through the warnings machinery.
         self.alerts_through_warnings = True
+        #: What finalized the graph for this recorder ("tfguard.frozen block", "tfguard run
+        #: --freeze-after"), None when it was finalized by someone else or not at all.
+        self.finalized_by: Optional[str] = None
         self.violations: List[Dict[str, Any]] = []
         self._growth_events = 0
         # Start-to-start intervals of all runs on the guarding thread: the trend series when
@@ -340,7 +343,7 @@ class Recorder:
             entry = self.sites.get(site)
             if entry is None:
                 entry = self.sites[site] = GrowthSite(site[0], site[1], api, step)
-            entry.add_op(getattr(op, "type", None), event, step)
+            entry.add_op(getattr(op, "type", None), api, event, step)
             touched[site] = entry
         if live and self.options["warn"]:
             loop_start = self.loop_start()
@@ -348,8 +351,8 @@ class Recorder:
                 if site not in self._warned_sites and entry.kind(loop_start, step) == REPEATED:
                     self._warned_sites.add(site)
                     record = entry.to_dict(loop_start, step)
-                    emit("tfguard: the graph keeps growing at %s: %s added at %d steps since the loop "
-                         "started, most recently at step %d (static rule %s): %s" % (
+                    emit("tfguard: the graph keeps growing at %s: %s added after %d different runs since "
+                         "the loop started, most recently after run %d (static rule %s): %s" % (
                              site_text(record), what_grew(record), record["events_in_loop"], step,
                              record["rule"], record["fix"]),
                          GraphGrowthWarning, self.alerts_through_warnings)
@@ -396,14 +399,16 @@ class Recorder:
         trend = step_trend(series.values, threshold)
         wall_growth, cpu_growth = self.cpu_marks.growth()
         # Another job on the machine stretches wall time per step, not the CPU time the
-        # process itself spends per step; the program's own growing work raises both.
+        # process itself spends per step; the program's own growing work raises both. Under
+        # contention, the program's own slowdown is judged by its CPU time per run.
         contention = bool(wall_growth is not None and cpu_growth is not None
                           and wall_growth > 1.1 and cpu_growth - 1.0 < 0.5 * (wall_growth - 1.0))
+        own_slowdown = not contention or cpu_growth >= threshold
         return {
             "dominant_signature": label if self.runs else None,
             "loop_start": self.loop_start(),
             "slowdown": trend.slowdown,
-            "slowdown_significant": trend.significant and not contention,
+            "slowdown_significant": trend.significant and own_slowdown,
             "slowdown_measure": measure,
             "slowdown_shape": trend.shape,
             "slowdown_points": trend.points,
@@ -492,7 +497,8 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
     repeated = [s for s in sites if s["kind"] == REPEATED]
     one_time = [s for s in sites if s["kind"] == ONE_TIME]
     if repeated or data["frozen_violations"]:
-        parts = ["%s: %s added at %d steps after the loop started, up to step %d (%d ops; static rule %s)" % (
+        parts = ["%s: %s added after %d different runs since the loop started, up to run %d (%d ops; "
+                 "static rule %s)" % (
             site_text(s), what_grew(s), s["events_in_loop"], s["last_step"], s["ops_added"], s["rule"])
             for s in repeated[:_TOP_SITES]]
         parts += ["%s: blocked at step %s%s (static rule %s)" % (
@@ -502,7 +508,7 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
             else "code tried to add ops to the frozen graph"
         found.append({"code": "TFG901", "severity": "error", "message": message + ": " + "; ".join(parts)})
     if one_time:
-        parts = ["%s: %s added at step%s %s (%d ops)" % (
+        parts = ["%s: %s added after run%s %s (%d ops)" % (
             site_text(s), what_grew(s), "" if s["events_in_loop"] == 1 else "s",
             s["first_step"] if s["events_in_loop"] == 1 else "%d-%d" % (s["first_step"], s["last_step"]),
             s["ops_added"]) for s in one_time[:_TOP_SITES]]

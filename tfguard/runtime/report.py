@@ -129,9 +129,10 @@ def _clip(text: str, width: int = 50) -> str:
 
 def _what(site: Dict[str, Any]) -> str:
     api = site.get("api") or ""
+    types = ", ".join(site.get("op_types") or [])
     if api.startswith("tf."):
-        return api
-    return ", ".join(site.get("op_types") or []) or api
+        return "%s (%s)" % (api, types) if types else api
+    return types or api
 
 
 def _measure(d: Dict[str, Any]) -> str:

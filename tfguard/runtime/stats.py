@@ -236,6 +236,9 @@ SIGNIFICANT_Z = 3.090
 # Smallest slowdown worth a warning: machine noise moved healthy runs by up to x1.2 in the field.
 DEFAULT_SLOWDOWN_THRESHOLD = 1.2
 _TREND_BINS = 64
+# A level shift fits clearly better than a line: its squared error is at most this share of the
+# line's (on a short noisy ramp the two fit about equally, and that is no evidence of a shift).
+_SHIFT_MARGIN = 0.75
 # A level shift's two segments each hold at least this share of the bins.
 _SHIFT_MIN_SEGMENT = 0.1
 # One-sided Mann-Kendall z (p < 0.001) of a rise that goes on within a segment of a level shift.
@@ -254,8 +257,8 @@ def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRE
     `slowdown` is the median of the last 20% of the points after warm-up divided by the
     median of the first 20%. It is significant when a one-sided Mann-Kendall test (on at
     most 64 bin means, so the cost is bounded) finds a rising trend at p < 0.001, the ratio
-    reaches `threshold`, and the rise is a trend rather than a level shift: a straight line
-    fits the bin means at least as well as one step between two flat levels does (a job
+    reaches `threshold`, and the rise is a trend rather than a level shift: one step between
+    two flat levels does not fit the bin means clearly better than a straight line (a job
     that starts next to the program shifts step time up once; a growing graph keeps
     raising it).
     """
@@ -281,7 +284,7 @@ def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRE
 
 
 def is_level_shift(values: Sequence[float]) -> bool:
-    """True when one step between two flat levels fits `values` better than a straight line."""
+    """True when one step between two flat levels fits `values` clearly better than a straight line."""
     n = len(values)
     if n < 4:
         return False
@@ -303,7 +306,7 @@ def is_level_shift(values: Sequence[float]) -> bool:
         sse = (prefix_sq[n] - left * left / cut - right * right / (n - cut))
         if best_sse is None or sse < best_sse:
             best_sse, best_cut = sse, cut
-    if best_sse is None or best_sse >= line_sse:
+    if best_sse is None or best_sse >= _SHIFT_MARGIN * line_sse:
         return False
     # Both levels flat: a rise that goes on within either segment is a trend (one that speeds up).
     return all(mann_kendall_z(part) < _SEGMENT_RISING_Z for part in (values[:best_cut], values[best_cut:]))
