@@ -4,6 +4,10 @@ When TensorFlow is imported (by the program, never by us), `Session.__init__` an
 `InteractiveSession.__init__` are wrapped at class level, for this process only, so each new
 session is guarded in watch mode from its creation until `close()` or the end of the
 program. `MonitoredSession` builds its session through `Session`, so it is covered too.
+
+Guards hold their session weakly: a session the program drops without closing it is freed
+as it would be without tfguard, and its guard is ended (its report kept, its graph let go)
+at the next session creation or when the program ends. A closed session keeps only its report.
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ import functools
 import importlib.abc
 import os
 import sys
+import weakref
 from typing import Any, Callable, Dict, List, Optional
 
 from tfguard.runtime.guard import Guard
+from tfguard.runtime.patches import weakly_bound
 from tfguard.runtime.report import Report
 from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
 
@@ -40,9 +46,11 @@ class WatchedSession:
     def __init__(self, number: int, created_at: str, guard: Guard) -> None:
         self.number = number
         self.created_at = created_at
-        self.guard = guard
+        #: The guard until the session ends; then only `report` is kept.
+        self.guard: Optional[Guard] = guard
         self.report: Optional[Report] = None
         self.froze_graph = False
+        self.finalizer: Optional[weakref.finalize] = None
 
     @property
     def title(self) -> str:
@@ -110,6 +118,9 @@ class SessionWatcher:
         self._hook: Optional[_TensorFlowImportHook] = None
         self._patched: List[tuple] = []
         self.setup_error: Optional[str] = None
+        #: Sessions garbage collected while guarded, ended at the next safe point (not inside
+        #: the garbage collector, which may run while our own lock is held).
+        self._collected: List[WatchedSession] = []
 
     # -- installation ---------------------------------------------------------------
     def install(self) -> None:
@@ -155,17 +166,19 @@ class SessionWatcher:
 
     # -- one session ------------------------------------------------------------------
     def _begin(self, session: Any) -> None:
+        self._end_collected()
         site, _ = user_and_api_from_frames(live_stack(sys._getframe(2)))
         created_at = "%s:%d" % (_display_path(site[0]), site[1]) if site else "<unknown>"
         number = len(self.sessions) + 1
         logdir = None
         if self.logdir is not None:
             logdir = self.logdir if number == 1 else os.path.join(self.logdir, "session_%d" % number)
-        guard = Guard(session, "watch", logdir=logdir,
+        guard = Guard(session, "watch", logdir=logdir, weak_session=True,
                       tensorboard_every=self.tensorboard_every if logdir else None, **self.options)
         guard.__enter__()
         guard._recorder.alerts_through_warnings = False  # the program's behaviour must not change
         watched = WatchedSession(number, created_at, guard)
+        watched.finalizer = weakref.finalize(session, self._collected.append, watched)
         self.sessions.append(watched)
         self._wrap_session(session, watched)
 
@@ -198,16 +211,19 @@ class SessionWatcher:
                 return counted
 
             session.make_callable = make_callable
-        original_close = session.close
         had_close = "close" in vars(session)
+        previous_close = session.close if had_close else None
+        original_close = weakly_bound(session.close, session)
+        session_ref = weakref.ref(session)  # no reference cycle through the session (see weakly_bound)
 
         @functools.wraps(original_close)
         def close(*args: Any, **kwargs: Any) -> Any:
             self.end(watched)
+            closing = session_ref()
             if had_close:
-                session.close = original_close
+                closing.close = previous_close
             else:
-                vars(session).pop("close", None)
+                vars(closing).pop("close", None)
             return original_close(*args, **kwargs)
 
         session.close = close
@@ -228,19 +244,29 @@ class SessionWatcher:
                 raise MaxStepsReached("tfguard run --max-steps %d reached" % self.max_steps)
 
     def end(self, watched: WatchedSession) -> None:
-        """Finish one session's guard (idempotent) and keep its report."""
+        """Finish one session's guard (idempotent), keep its report and let go of the rest."""
         if watched.report is not None:
             return
+        guard = watched.guard
         try:
-            watched.guard.__exit__(None, None, None)
+            guard.__exit__(None, None, None)
         finally:
             if watched.froze_graph:
-                watched.guard.graph._unsafe_unfinalize()
+                guard.graph._unsafe_unfinalize()
                 watched.froze_graph = False
-            watched.report = watched.guard.report
+            watched.report = guard.report
+            watched.guard = None
+            if watched.finalizer is not None:
+                watched.finalizer.detach()
+                watched.finalizer = None
+
+    def _end_collected(self) -> None:
+        while self._collected:
+            self.end(self._collected.pop(0))
 
     def finish(self) -> List[WatchedSession]:
         """End every session still open, remove the patches, and return all sessions."""
+        self._end_collected()
         for watched in self.sessions:
             self.end(watched)
         self.uninstall()

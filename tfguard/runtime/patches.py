@@ -11,6 +11,7 @@ import functools
 import inspect
 import sys
 import threading
+import weakref
 from contextlib import contextmanager, nullcontext
 from threading import get_ident
 from time import perf_counter
@@ -33,6 +34,25 @@ def _instance_attr(obj: Any, name: str) -> Any:
     if getattr(value, "__self__", None) is obj and getattr(value, "__func__", None) is getattr(type(obj), name, None):
         return _MISSING
     return value
+
+
+def weakly_bound(method: Callable, owner: Any) -> Callable:
+    """`method` bound to `owner` through a weak reference, when it is a bound method of `owner`.
+
+    A wrapper stored on `owner` that held the bound method would make a reference cycle: the
+    session would then outlive the program's last reference to it until the garbage collector
+    runs, and so would the memory it holds.
+    """
+    func = getattr(method, "__func__", None)
+    if func is None or getattr(method, "__self__", None) is not owner:
+        return method
+    ref = weakref.ref(owner)
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return func(ref(), *args, **kwargs)
+
+    return call
 
 
 def _restore_attr(obj: Any, name: str, previous: Any) -> None:
@@ -94,7 +114,9 @@ class SessionTap:
     _taps: Dict[int, "SessionTap"] = {}
 
     def __init__(self, session: Any, graph: Any) -> None:
-        self.session = session
+        # Weak: the class-level registry must not keep a session (and its memory) alive.
+        self._session = weakref.ref(session)
+        self._key = id(session)
         self.graph = graph
         self.recorders: List[Any] = []
         self.by_thread: Dict[int, List[Any]] = {}
@@ -105,6 +127,11 @@ class SessionTap:
         self.version_seen = -1
         self._watch_growth = True
         self._saved: Dict[str, Any] = {}
+
+    @property
+    def session(self) -> Any:
+        """The tapped session, or None once it has been garbage collected."""
+        return self._session()
 
     @property
     def watch_growth(self) -> bool:
@@ -145,7 +172,8 @@ class SessionTap:
             self._update_sink(recorder.thread)
             if not self.recorders:
                 self._uninstall()
-                SessionTap._taps.pop(id(self.session), None)
+                if SessionTap._taps.get(self._key) is self:
+                    del SessionTap._taps[self._key]
 
     def _update_sink(self, thread: int) -> None:
         owners = self.by_thread.get(thread)
@@ -181,13 +209,21 @@ class SessionTap:
             setattr(session, name, make(original))
 
     def _uninstall(self) -> None:
-        for name, previous in self._saved.items():
-            _restore_attr(self.session, name, previous)
+        session = self.session
+        if session is not None:  # a collected session has nothing left to restore
+            for name, previous in self._saved.items():
+                _restore_attr(session, name, previous)
         self._saved = {}
 
     def _wrap_run(self, original: Callable) -> Callable:
         if not _has_plain_run_signature(original):
-            return self._wrap_any_run(original)
+            return self._wrap_any_run(weakly_bound(original, self.session))
+        if getattr(original, "__self__", None) is self.session and hasattr(original, "__func__"):
+            function, ref = original.__func__, weakref.ref(self.session)
+
+            def original(fetches, feed_dict=None, options=None, run_metadata=None):  # noqa: F811
+                return function(ref(), fetches, feed_dict, options, run_metadata)  # weakly bound (weakly_bound)
+
         tap = self
         sinks = self.sinks
         leaf_types = LEAF_TYPES
@@ -274,6 +310,7 @@ class SessionTap:
             sink.record(fetches, feeds, t0, perf_counter(), kind)
 
     def _wrap_make_callable(self, original: Callable) -> Callable:
+        original = weakly_bound(original, self.session)
         tap = self
 
         @functools.wraps(original)
@@ -291,6 +328,7 @@ class SessionTap:
         return make_callable
 
     def _wrap_partial_run(self, original: Callable) -> Callable:
+        original = weakly_bound(original, self.session)
         tap = self
 
         @functools.wraps(original)
