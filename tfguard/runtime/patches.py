@@ -201,7 +201,8 @@ class SessionTap:
     def _install(self) -> None:
         session = self.session
         for name, make in (("run", self._wrap_run), ("make_callable", self._wrap_make_callable),
-                           ("partial_run", self._wrap_partial_run)):
+                           ("partial_run", self._wrap_partial_run),
+                           ("_make_callable_from_options", self._wrap_callable_from_options)):
             original = getattr(session, name, None)
             if original is None:
                 continue
@@ -326,6 +327,25 @@ class SessionTap:
             return guarded_callable
 
         return make_callable
+
+    def _wrap_callable_from_options(self, original: Callable) -> Callable:
+        """Keras (`tf.compat.v1.keras`, tf_keras) runs `model.fit` steps through these callables."""
+        original = weakly_bound(original, self.session)
+        tap = self
+
+        @functools.wraps(original)
+        def make_callable_from_options(callable_options, *args, **kwargs):
+            inner = original(callable_options, *args, **kwargs)
+            fetches = tuple(callable_options.fetch) + tuple(callable_options.target)
+            feeds = tuple(callable_options.feed)
+
+            @functools.wraps(inner)
+            def guarded_callable(*call_args, **call_kwargs):
+                return tap._recorded_call(inner, "callable", fetches, feeds, call_args, call_kwargs)
+
+            return guarded_callable
+
+        return make_callable_from_options
 
     def _wrap_partial_run(self, original: Callable) -> Callable:
         original = weakly_bound(original, self.session)
