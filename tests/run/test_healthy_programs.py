@@ -91,3 +91,32 @@ def test_a_growing_graph_still_slows_down_and_fails(tmp_path):
     assert document["slowdown_shape"] == "trend"
     slowdown = next(d["message"] for d in document["diagnostics"] if d["code"] == "TFG902")
     assert "steady_loop.py:%d" % _line("steady_loop.py", "# the graph grows on every step") in slowdown
+
+
+def test_a_training_loop_on_a_worker_thread_is_the_one_guarded(tmp_path):
+    script = tmp_path / "threaded.py"
+    script.write_text(
+        "import threading\n"
+        "import tensorflow.compat.v1 as tf\n"
+        "tf.disable_eager_execution()\n"
+        "x = tf.placeholder(tf.float32, [])\n"
+        "w = tf.Variable(0.0)\n"
+        "step = tf.assign_add(w, x)\n"
+        "sess = tf.Session()\n"
+        "sess.run(tf.global_variables_initializer())\n"
+        "def train():\n"
+        "    for _ in range(400):\n"
+        "        sess.run(step, feed_dict={x: 1.0})\n"
+        "worker = threading.Thread(target=train)\n"
+        "worker.start()\n"
+        "worker.join()\n"
+        "print(sess.run(w))\n", encoding="utf-8")
+    out = tmp_path / "run.json"
+    done = tfguard("run", "--fail-on", "growth,slowdown", "--json", out, script)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(out.read_text(encoding="utf-8"))
+    train = document["signatures"][0]
+    # Followed once the worker has made 50 runs while the main thread waited (0.1 s or more).
+    assert train["label"].startswith("AssignAdd") and train["count"] >= 200, document["signatures"]
+    assert train["count"] + document["other_thread_runs"] == 401  # the main thread's last run included
+    assert "400.0" in done.stdout

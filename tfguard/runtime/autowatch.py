@@ -177,6 +177,7 @@ class SessionWatcher:
                       tensorboard_every=self.tensorboard_every if logdir else None, **self.options)
         guard.__enter__()
         guard._recorder.alerts_through_warnings = False  # the program's behaviour must not change
+        guard._recorder.follow_busiest_thread = True  # a training loop on a worker thread
         watched = WatchedSession(number, created_at, guard)
         watched.finalizer = weakref.finalize(session, self._collected.append, watched)
         self.sessions.append(watched)

@@ -70,6 +70,12 @@ def _restore_attr(obj: Any, name: str, previous: Any) -> None:
 _RUN_PARAMETERS = (("fetches", _MISSING), ("feed_dict", None), ("options", None), ("run_metadata", None))
 #: A thread's sink while it runs inside Saver.save: its runs are not training steps.
 _QUIET = ()
+#: Runs of another thread between two looks at whether it has become the training thread, the
+#: most runs the guarding thread may have made, and how long it must have been idle (a thread
+#: that trains itself while queue runners feed it is never left; see SessionTap._maybe_follow).
+_FOLLOW_EVERY = 50
+_FOLLOW_MAX_RUNS = 10
+_FOLLOW_IDLE_S = 0.1
 
 
 def _has_plain_run_signature(run: Callable) -> bool:
@@ -125,6 +131,8 @@ class SessionTap:
         self.sinks: Dict[int, Any] = {}
         #: Graph version every recorder has seen growth attributed up to (-1: check on the next run).
         self.version_seen = -1
+        #: Runs per thread not guarded, for recorders that follow the busiest thread.
+        self.other_counts: Dict[int, int] = {}
         self._watch_growth = True
         self._saved: Dict[str, Any] = {}
 
@@ -283,8 +291,37 @@ class SessionTap:
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by a thread that no guard of this session is on."""
-        for rec in list(self.recorders):
+        recorders = list(self.recorders)
+        for rec in recorders:
             rec.record_other_thread(duration)
+        if any(rec.follow_busiest_thread for rec in recorders):
+            self._maybe_follow(get_ident())
+
+    def _maybe_follow(self, ident: int) -> None:
+        """Move recorders that follow the busiest thread to `ident` once it has made
+        `_FOLLOW_EVERY` runs while their thread, with at most `_FOLLOW_MAX_RUNS` runs of its own
+        (set-up), sat idle: a training loop on a worker thread while the creating thread waits."""
+        count = self.other_counts.get(ident, 0) + 1
+        self.other_counts[ident] = count
+        if count % _FOLLOW_EVERY:
+            return
+        now = perf_counter()
+        with _lock:
+            for rec in list(self.recorders):
+                if not rec.follow_busiest_thread or rec.thread == ident or rec.runs > _FOLLOW_MAX_RUNS \
+                        or now - rec.last_run_end() < _FOLLOW_IDLE_S:
+                    continue
+                rec.drain()
+                old = rec.thread
+                owners = self.by_thread[old]
+                owners.remove(rec)
+                if not owners:
+                    del self.by_thread[old]
+                rec.thread = ident
+                self.by_thread.setdefault(ident, []).append(rec)
+                self._update_sink(old)
+                self._update_sink(ident)
+            self.other_counts.pop(ident, None)
 
     def _other_thread(self, function: Callable, args: tuple, kwargs: dict) -> Any:
         t0 = perf_counter()

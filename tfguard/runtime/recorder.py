@@ -135,6 +135,8 @@ class Recorder:
         #: What finalized the graph for this recorder ("tfguard.frozen block", "tfguard run
         #: --freeze-after"), None when it was finalized by someone else or not at all.
         self.finalized_by: Optional[str] = None
+        #: True under `tfguard run`: guard whichever thread trains (see SessionTap._maybe_follow).
+        self.follow_busiest_thread = False
         self.violations: List[Dict[str, Any]] = []
         self._growth_events = 0
         # Start-to-start intervals of all runs on the guarding thread: the trend series when
@@ -291,6 +293,13 @@ class Recorder:
         sig.series.extend(intervals, version)
         sig.run_series.extend(durations, version)
         return intervals
+
+    def last_run_end(self) -> float:
+        """When the guarding thread's last run ended (the start of recording when none has)."""
+        pending = self.pending
+        if pending:
+            return pending[-1]
+        return self._last_any_end if self._last_any_start is not None else self.t_start
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by another thread (queue runners); kept out of step statistics."""
