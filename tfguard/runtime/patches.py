@@ -70,12 +70,11 @@ def _restore_attr(obj: Any, name: str, previous: Any) -> None:
 _RUN_PARAMETERS = (("fetches", _MISSING), ("feed_dict", None), ("options", None), ("run_metadata", None))
 #: A thread's sink while it runs inside Saver.save: its runs are not training steps.
 _QUIET = ()
-#: Runs of another thread between two looks at whether it has become the training thread, the
-#: most runs the guarding thread may have made, and how long it must have been idle (a thread
-#: that trains itself while queue runners feed it is never left; see SessionTap._maybe_follow).
+#: Runs of another thread between two looks at whether it has become the training thread, and
+#: the most runs the guarding thread may have made (a thread that trains itself while queue
+#: runners feed it is never left; see SessionTap._maybe_follow).
 _FOLLOW_EVERY = 50
 _FOLLOW_MAX_RUNS = 10
-_FOLLOW_IDLE_S = 0.1
 
 
 def _has_plain_run_signature(run: Callable) -> bool:
@@ -131,8 +130,9 @@ class SessionTap:
         self.sinks: Dict[int, Any] = {}
         #: Graph version every recorder has seen growth attributed up to (-1: check on the next run).
         self.version_seen = -1
-        #: Runs per thread not guarded, for recorders that follow the busiest thread.
-        self.other_counts: Dict[int, int] = {}
+        #: Per thread not guarded, [runs, start] of its current window of runs, for recorders
+        #: that follow the busiest thread.
+        self.other_counts: Dict[int, List[Any]] = {}
         self._watch_growth = True
         self._saved: Dict[str, Any] = {}
 
@@ -299,17 +299,20 @@ class SessionTap:
 
     def _maybe_follow(self, ident: int) -> None:
         """Move recorders that follow the busiest thread to `ident` once it has made
-        `_FOLLOW_EVERY` runs while their thread, with at most `_FOLLOW_MAX_RUNS` runs of its own
-        (set-up), sat idle: a training loop on a worker thread while the creating thread waits."""
-        count = self.other_counts.get(ident, 0) + 1
-        self.other_counts[ident] = count
-        if count % _FOLLOW_EVERY:
+        `_FOLLOW_EVERY` runs in a row while their thread, with at most `_FOLLOW_MAX_RUNS` runs of
+        its own (set-up), made none: a training loop on a worker thread while the creating
+        thread waits for it."""
+        window = self.other_counts.get(ident)
+        if window is None or window[0] % _FOLLOW_EVERY == 0:
+            window = self.other_counts[ident] = [0, perf_counter()]  # runs, when this window began
+        window[0] += 1
+        if window[0] % _FOLLOW_EVERY:
             return
-        now = perf_counter()
+        window_start = window[1]
         with _lock:
             for rec in list(self.recorders):
                 if not rec.follow_busiest_thread or rec.thread == ident or rec.runs > _FOLLOW_MAX_RUNS \
-                        or now - rec.last_run_end() < _FOLLOW_IDLE_S:
+                        or rec.last_run_end() >= window_start:
                     continue
                 rec.drain()
                 old = rec.thread
