@@ -120,3 +120,11 @@ def test_a_training_loop_on_a_worker_thread_is_the_one_guarded(tmp_path):
     assert train["label"].startswith("AssignAdd") and train["count"] == 350, document["signatures"]
     assert train["count"] + document["other_thread_runs"] == 401  # the main thread's last run included
     assert "400.0" in done.stdout
+
+
+def test_monitored_training_session_hooks_own_runs_are_not_steps(tmp_path):
+    done, document = _run(tmp_path, "monitored.py", "200", tmp_path / "checkpoints", fail_on="growth,slowdown")
+    assert done.returncode == 0, done.stderr
+    assert document["runs"] <= 210  # not ~2 runs per step: the hooks' global_step reads are left out
+    assert document["dominant_signature"].startswith("group_deps")
+    assert document["signatures"][0]["count"] >= 190

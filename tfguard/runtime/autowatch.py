@@ -12,15 +12,18 @@ at the next session creation or when the program ends. A closed session keeps on
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib
 import importlib.abc
 import os
 import sys
 import weakref
+from threading import get_ident as threading_ident
 from typing import Any, Callable, Dict, List, Optional
 
 from tfguard.runtime.guard import Guard
-from tfguard.runtime.patches import weakly_bound
+from tfguard.runtime.patches import SessionTap, weakly_bound
 from tfguard.runtime.report import Report
 from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
 
@@ -56,6 +59,36 @@ class WatchedSession:
     def title(self) -> str:
         """`session 1 (created at train.py:42)`."""
         return "session %d (created at %s)" % (self.number, self.created_at)
+
+
+class _QuietHook:
+    """A MonitoredSession hook whose own runs (a `global_step` read in `after_run`) are not
+    recorded as training steps: `before_run`/`after_run` run with the thread's recording paused."""
+
+    def __init__(self, hook: Any) -> None:
+        self._hook = hook
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._hook, name)
+
+    def before_run(self, run_context: Any) -> Any:
+        """The hook's before_run, its runs unrecorded."""
+        with _paused_recording():
+            return self._hook.before_run(run_context)
+
+    def after_run(self, run_context: Any, run_values: Any) -> Any:
+        """The hook's after_run, its runs unrecorded."""
+        with _paused_recording():
+            return self._hook.after_run(run_context, run_values)
+
+
+@contextlib.contextmanager
+def _paused_recording() -> Any:
+    ident = threading_ident()
+    with contextlib.ExitStack() as stack:
+        for tap in list(SessionTap._taps.values()):
+            stack.enter_context(tap.quiet(ident))
+        yield
 
 
 class _TensorFlowImportHook(importlib.abc.MetaPathFinder):
@@ -151,6 +184,13 @@ class SessionWatcher:
                 original = cls.__dict__["__init__"]
                 cls.__init__ = self._wrap_init(original)
                 self._patched.append((cls, original))
+            hooked = importlib.import_module("tensorflow.python.training.monitored_session")._HookedSession
+            original = hooked.__dict__["__init__"]
+            cls_init = functools.wraps(original)(
+                lambda session, sess, hooks, *args, **kwargs: original(
+                    session, sess, [_QuietHook(hook) for hook in hooks], *args, **kwargs))
+            hooked.__init__ = cls_init
+            self._patched.append((hooked, original))
         except Exception as exc:  # never break the program over our own set-up
             self.setup_error = "%s: %s" % (type(exc).__name__, exc)
 
