@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 import warnings
+from statistics import median
 
 import pytest
 
@@ -161,3 +162,31 @@ def test_report_round_trips_through_json(tf, graph, sess):
     assert "step <- x:0" in guard.report.table()
     with pytest.raises(ValueError, match="unsupported"):
         Report.from_dict({"version": 99})
+
+
+def test_more_runs_between_train_steps_is_not_a_slowdown(tf):
+    """A DQN acting greedily (a sess.run per action) more and more often between its train steps:
+    the train step's own run time is compared, not the growing interval between train steps."""
+    g = tf.Graph()
+    with g.as_default():
+        state = tf.placeholder(tf.float32, [64, 64], name="state")
+        w = tf.Variable(tf.ones([64, 64]))
+        action = tf.argmax(tf.matmul(state, w), axis=1, name="action")
+        train = tf.assign_add(w, tf.matmul(state, w) * 1e-6, name="train")
+        init = tf.global_variables_initializer()
+    sess = tf.Session(graph=g)
+    sess.run(init)
+    feed = {state: [[0.01] * 64] * 64}
+    with tfguard.watch(sess, warn=False) as guard:
+        for step in range(300):
+            if step % 4 < step // 75:  # an action run before no train step at first, 3 in 4 at the end
+                sess.run(action, feed_dict=feed)
+            sess.run(train, feed_dict=feed)
+    sess.close()
+    report = guard.report
+    train_sig = next(sig for sig in report.signatures if sig["count"] == 300)
+    assert report.dominant_signature == train_sig["label"] and report.slowdown_measure == "run time"
+    intervals = [p[1] for p in train_sig["series"]["points"]]
+    quarter = len(intervals) // 4
+    assert median(intervals[-quarter:]) > 1.3 * median(intervals[1:quarter])  # the interval did grow
+    assert "TFG902" not in _codes(report)
