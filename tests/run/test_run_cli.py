@@ -41,7 +41,7 @@ def test_max_steps_stops_early_with_a_report(train_script, tmp_path):
     assert "stopped after 5 steps (--max-steps)" in done.stderr
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["stopped_by_max_steps"] is True
-    assert document["signatures"][0]["count"] == 5
+    assert max(sig["count"] for sig in document["signatures"]) == 5  # signatures are sorted by total run time
     assert "tfguard runtime report" in done.stderr
 
 

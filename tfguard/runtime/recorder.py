@@ -555,9 +555,10 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
 
 def slowdown_message(verdict: Dict[str, Any], sites: List[Dict[str, Any]], runs: int, live: bool) -> str:
     """TFG902's text: how much slower, measured how, and the repeated growth sites that grew meanwhile."""
-    what = "run time" if verdict["slowdown_measure"] == "run time" else "steps"
+    own_runs = verdict["slowdown_measure"] == "run time"
     message = "%s of `%s` %s x%.2f slower %s than after warm-up, and still rising (a trend, not a level shift)" % (
-        what, verdict["dominant_signature"], "are" if live else "got", verdict["slowdown"] or 0.0,
+        "the run time" if own_runs else "steps", verdict["dominant_signature"],
+        ("is" if own_runs else "are") if live else "got", verdict["slowdown"] or 0.0,
         "at run %d" % runs if live else "at the end of the run")
     window_start = verdict.get("loop_start", 0) + (runs - verdict.get("loop_start", 0)) // 5
     growing = [s for s in sites if s["kind"] == REPEATED and s["last_step"] >= window_start]
