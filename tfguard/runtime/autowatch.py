@@ -184,15 +184,25 @@ class SessionWatcher:
                 original = cls.__dict__["__init__"]
                 cls.__init__ = self._wrap_init(original)
                 self._patched.append((cls, original))
-            hooked = importlib.import_module("tensorflow.python.training.monitored_session")._HookedSession
-            original = hooked.__dict__["__init__"]
-            cls_init = functools.wraps(original)(
-                lambda session, sess, hooks, *args, **kwargs: original(
-                    session, sess, [_QuietHook(hook) for hook in hooks], *args, **kwargs))
-            hooked.__init__ = cls_init
-            self._patched.append((hooked, original))
         except Exception as exc:  # never break the program over our own set-up
             self.setup_error = "%s: %s" % (type(exc).__name__, exc)
+            return
+        self._patch_hooked_session()
+
+    def _patch_hooked_session(self) -> None:
+        """Wrap the hooks a MonitoredSession runs around each step in `_QuietHook`."""
+        try:
+            hooked = importlib.import_module("tensorflow.python.training.monitored_session")._HookedSession
+            original = hooked.__dict__["__init__"]
+        except Exception:  # another TensorFlow layout: hooks' own runs are then counted as runs
+            return
+
+        @functools.wraps(original)
+        def __init__(session: Any, sess: Any, hooks: Any, *args: Any, **kwargs: Any) -> None:
+            original(session, sess, [_QuietHook(hook) for hook in hooks], *args, **kwargs)
+
+        hooked.__init__ = __init__
+        self._patched.append((hooked, original))
 
     def _wrap_init(self, original: Callable) -> Callable:
         watcher = self
