@@ -128,3 +128,29 @@ def test_monitored_training_session_hooks_own_runs_are_not_steps(tmp_path):
     assert document["runs"] <= 210  # not ~2 runs per step: the hooks' global_step reads are left out
     assert document["dominant_signature"].startswith("group_deps")
     assert document["signatures"][0]["count"] >= 190
+
+
+def test_queue_runners_filling_a_batch_queue_are_not_followed(tmp_path):
+    script = tmp_path / "queues.py"
+    script.write_text(
+        "import tensorflow.compat.v1 as tf\n"
+        "tf.disable_eager_execution()\n"
+        "queue = tf.FIFOQueue(2000, tf.float32, shapes=[[]])\n"
+        "enqueue = queue.enqueue(tf.random.uniform([]))\n"
+        "tf.train.add_queue_runner(tf.train.QueueRunner(queue, [enqueue]))\n"
+        "batch = queue.dequeue_many(100)\n"
+        "total = tf.reduce_sum(batch)\n"
+        "sess = tf.Session()\n"
+        "coord = tf.train.Coordinator()\n"
+        "threads = tf.train.start_queue_runners(sess=sess, coord=coord)\n"
+        "for _ in range(20):\n"
+        "    sess.run(total)\n"
+        "coord.request_stop()\n"
+        "coord.join(threads, stop_grace_period_secs=5, ignore_live_threads=True)\n"
+        "print('done')\n", encoding="utf-8")
+    out = tmp_path / "run.json"
+    done = tfguard("run", "--fail-on", "growth", "--json", out, script)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["runs"] == 20 and document["dominant_signature"].startswith("Sum")
+    assert document["other_thread_runs"] >= 2000  # the runner's enqueues, counted apart

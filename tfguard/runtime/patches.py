@@ -24,6 +24,7 @@ from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, us
 
 _MISSING = object()
 _lock = threading.RLock()
+_THIS_FILE = __file__
 
 
 def _instance_attr(obj: Any, name: str) -> Any:
@@ -75,6 +76,17 @@ _QUIET = ()
 #: runners feed it is never left; see SessionTap._maybe_follow).
 _FOLLOW_EVERY = 50
 _FOLLOW_MAX_RUNS = 10
+
+
+def _in_session_run(thread: int) -> bool:
+    """Whether `thread` is inside a guarded session call right now (blocked in a dequeue, say)."""
+    frame = sys._current_frames().get(thread)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename == _THIS_FILE and code.co_name in ("run", "_recorded_call"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _has_plain_run_signature(run: Callable) -> bool:
@@ -300,8 +312,9 @@ class SessionTap:
     def _maybe_follow(self, ident: int) -> None:
         """Move recorders that follow the busiest thread to `ident` once it has made
         `_FOLLOW_EVERY` runs in a row while their thread, with at most `_FOLLOW_MAX_RUNS` runs of
-        its own (set-up), made none: a training loop on a worker thread while the creating
-        thread waits for it."""
+        its own (set-up), made none and is not inside one: a training loop on a worker thread
+        while the creating thread waits for it (not queue runners filling a queue while the
+        training thread's first batch dequeue waits on them)."""
         window = self.other_counts.get(ident)
         if window is None or window[0] % _FOLLOW_EVERY == 0:
             window = self.other_counts[ident] = [0, perf_counter()]  # runs, when this window began
@@ -312,7 +325,7 @@ class SessionTap:
         with _lock:
             for rec in list(self.recorders):
                 if not rec.follow_busiest_thread or rec.thread == ident or rec.runs > _FOLLOW_MAX_RUNS \
-                        or rec.last_run_end() >= window_start:
+                        or rec.last_run_end() >= window_start or _in_session_run(rec.thread):
                     continue
                 rec.drain()
                 old = rec.thread
