@@ -154,3 +154,10 @@ def test_queue_runners_filling_a_batch_queue_are_not_followed(tmp_path):
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["runs"] == 20 and document["dominant_signature"].startswith("Sum")
     assert document["other_thread_runs"] >= 2000  # the runner's enqueues, counted apart
+
+
+def test_gan_with_reinitialised_iterator_per_epoch_passes(tmp_path):
+    done, document = _run(tmp_path, "gan_epochs.py", "3", "60", tmp_path / "gan", fail_on="growth,slowdown")
+    assert done.returncode == 0, done.stderr
+    assert document["growth_ops"]["repeated"] == 0 and document["growth_ops"]["one-time"] == 0
+    assert sorted(sig["count"] for sig in document["signatures"])[-2:] == [177, 177]  # D and G steps
