@@ -233,7 +233,7 @@ MIN_TREND_POINTS = 5
 MIN_SIGNIFICANT_POINTS = 8
 # One-sided Mann-Kendall z for p < 0.001 (p < 0.01 fired on ~1% of noisy flat runs).
 SIGNIFICANT_Z = 3.090
-# Smallest slowdown worth a warning: machine noise moved healthy runs by up to x1.2 in the field.
+# Smallest slowdown worth a warning (a minimum effect: smaller rises are within a shared machine's noise).
 DEFAULT_SLOWDOWN_THRESHOLD = 1.2
 _TREND_BINS = 64
 # A level shift fits clearly better than a line: its squared error is at most this share of the
