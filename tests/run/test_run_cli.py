@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -18,7 +19,7 @@ def test_script_args_path_and_report(train_script):
     assert "path0=%s" % train_script.parent in done.stdout
     assert "finished" in done.stdout
     assert "tfguard runtime report: session created at" in done.stderr
-    assert "runs (guarding thread)         4" in done.stderr
+    assert re.search(r"runs \(guarding thread\) +4\n", done.stderr)
 
 
 def test_module_mode(tmp_path):
@@ -40,7 +41,7 @@ def test_max_steps_stops_early_with_a_report(train_script, tmp_path):
     assert "stopped after 5 steps (--max-steps)" in done.stderr
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["stopped_by_max_steps"] is True
-    assert document["signatures"][0]["count"] == 5
+    assert max(sig["count"] for sig in document["signatures"]) == 5  # signatures are sorted by total run time
     assert "tfguard runtime report" in done.stderr
 
 

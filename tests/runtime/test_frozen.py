@@ -255,3 +255,25 @@ def test_session_with_another_run_signature_is_recorded_through_the_generic_wrap
     assert guard.report.runs == 4
     assert guard.report.signature("step <- x:0")["count"] == 3
     session.close()
+
+
+def test_callables_from_options_are_recorded_as_keras_makes_them(tf, graph, sess):
+    """`model.fit` of tf.compat.v1.keras / tf_keras runs its steps through these callables."""
+    import numpy
+    from tensorflow.core.protobuf import config_pb2
+
+    g, parts = graph
+    with g.as_default():
+        tf.identity(parts["x"] * 2.0, name="y")
+    options = config_pb2.CallableOptions()
+    options.feed.append(parts["x"].name)
+    options.fetch.append("y:0")
+    options.target.append(parts["step"].name)
+    with tfguard.frozen(sess) as guard:
+        handle = sess._make_callable_from_options(options)
+        for _ in range(25):
+            handle(numpy.float32(1.0))
+    assert "_make_callable_from_options" not in vars(sess)
+    report = guard.report
+    assert report.runs == 25 and report.signatures[0]["count"] == 25
+    assert "step" in report.signatures[0]["label"] and "x:0" in report.signatures[0]["label"]

@@ -43,3 +43,23 @@ def test_frozen_on_monitored_session(tf):
             assert "run" not in vars(mon)
     assert info.value.api == "tf.train.Saver" and info.value.step == 3
     assert guard.report.runs == 3
+
+
+def test_guard_hook_times_checkpoint_saver_hook_saves(tf, tmp_path):
+    g = tf.Graph()
+    with g.as_default():
+        global_step = tf.train.get_or_create_global_step()
+        w = tf.Variable(tf.zeros([32, 32]))
+        train_op = tf.group(tf.assign_add(w, tf.ones([32, 32])), tf.assign_add(global_step, 1))
+        hook = tfguard.GuardHook(log=False)
+        stop = tf.train.StopAtStepHook(last_step=8)
+        with tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path), save_checkpoint_steps=1,
+                                               save_summaries_steps=None, hooks=[hook, stop]) as mon:
+            while not mon.should_stop():
+                mon.run(train_op)
+    report = hook.report
+    assert report.saves >= 8 and report.save_s > 0
+    assert "TFG905" in [code for code, _, _ in report.diagnostics]
+    assert type(tf.train.Saver.__dict__["save"]).__name__ == "function"
+    assert "functools" not in repr(tf.train.Saver.__dict__["save"])
+    assert g._check_not_finalized.__self__ is g  # the graph's own method again

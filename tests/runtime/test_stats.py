@@ -5,7 +5,16 @@ from __future__ import annotations
 import random
 import sys
 
-from tfguard.runtime.stats import DecimatedSeries, StreamingSample, mann_kendall_z, step_trend
+from tfguard.runtime.stats import (
+    LEVEL_SHIFT,
+    TREND,
+    CpuMarks,
+    DecimatedSeries,
+    StreamingSample,
+    is_level_shift,
+    mann_kendall_z,
+    step_trend,
+)
 
 # Step "time cost" of seed 003 (a Saver built inside the training loop): +11% over 18 steps.
 SEED_003 = [1.8800880908966064, 1.592250108718872, 1.553826093673706, 1.5687050819396973,
@@ -19,10 +28,53 @@ SEED_003_FIXED = [1.9781079292297363, 0.09688425064086914, 0.09693264961242676, 
                   0.09651994705200195, 0.09705543518066406, 0.09690332412719727]
 
 
-def test_seed_003_is_significant():
-    trend = step_trend(SEED_003)
-    assert trend.significant
+def test_seed_003_is_significant_above_a_lowered_threshold():
+    trend = step_trend(SEED_003, threshold=1.05)
+    assert trend.significant and trend.shape == TREND
     assert 1.05 < trend.slowdown < 1.15
+    # +8% is below the default minimum effect (x1.2): machine noise moves healthy runs that much.
+    assert not step_trend(SEED_003).significant
+
+
+def _noisy(rng, level, spread=0.3):
+    return level * (1 + rng.uniform(-spread, spread))
+
+
+def test_a_level_shift_is_not_a_trend():
+    """Another job starting halfway shifts step time up once: as large a ratio, but no trend."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        for n, at in ((300, 150), (3000, 1000), (120, 90)):
+            values = [_noisy(rng, 0.01 * (1.5 if i > at else 1.0)) for i in range(n)]
+            trend = step_trend(values)
+            assert trend.slowdown > 1.3 and trend.z > 3.09, (seed, n)
+            assert trend.shape == LEVEL_SHIFT and not trend.significant, (seed, n)
+
+
+def test_a_growing_step_time_is_a_trend():
+    for seed in range(20):
+        rng = random.Random(seed)
+        for n in (60, 300):
+            values = [_noisy(rng, 0.01 * (1 + i / (n / 2))) for i in range(n)]
+            trend = step_trend(values)
+            assert trend.significant and trend.shape == TREND, (seed, n)
+
+
+def test_level_shift_needs_both_levels_flat():
+    assert is_level_shift([1.0] * 20 + [2.0] * 20)
+    assert not is_level_shift([float(i) for i in range(40)])
+    assert not is_level_shift([1.0] * 20 + [2.0 + i for i in range(20)])  # rises on after the jump
+
+
+def test_cpu_marks_compare_first_and_last_fifth():
+    marks = CpuMarks(cap=16)
+    for i in range(1, 81):  # wall per run doubles halfway, CPU per run stays
+        wall = i * 0.1 if i <= 40 else 4.0 + (i - 40) * 0.2
+        marks.add(i * 10, wall, i * 0.05)
+    assert len(marks.marks) <= 16 and marks.marks[-1] == (800, 12.0, 4.0)  # thinned, the last mark kept
+    wall_growth, cpu_growth = marks.growth()
+    assert abs(wall_growth - 2.0) < 1e-9 and abs(cpu_growth - 1.0) < 1e-9
+    assert CpuMarks().growth() == (None, None)
 
 
 def test_seed_003_after_fix_is_flat():

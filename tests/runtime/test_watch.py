@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 import warnings
+from statistics import median
 
 import pytest
 
@@ -25,11 +26,11 @@ def test_saver_in_loop_is_top_growth_site(tf, graph, sess):
                 sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
                 tf.train.Saver()  # the growth site
     report = guard.report
-    path, line, ops_added, runs = report.growth_sites[0]
+    path, line, ops_added, events, kind = report.growth_sites[0]
     assert path == __file__
     assert "tf.train.Saver()  # the growth site" in open(path).read().splitlines()[line - 1]
     assert ops_added == report.nodes_added > 0
-    assert runs == 4
+    assert events == 4 and kind == "repeated"
     assert report.to_dict()["growth_sites"][0]["api"] == "tf.train.Saver"
     assert report.to_dict()["growth_sites"][0]["rule"] == "TFG101"
     assert "TFG901" in _codes(report)
@@ -80,11 +81,12 @@ def test_seed_003_like_loop_shows_significant_slowdown(tf):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with g.as_default(), tfguard.watch(sess) as guard:
-            for _ in range(80):
+            for _ in range(50):
                 sess.run([train_op, loss])
                 export_ops.append(tf.identity(loss))
-                g.as_graph_def()  # like Saver.save(write_meta_graph=True): cost grows with the graph
-                for _ in range(30):
+                for _ in range(3):
+                    g.as_graph_def()  # like Saver.save(write_meta_graph=True): cost grows with the graph
+                for _ in range(20):
                     tf.add(loss, 1.0)
     report = guard.report
     assert report.slowdown_significant, (report.slowdown, report.to_dict()["signatures"][0]["interval"])
@@ -160,3 +162,31 @@ def test_report_round_trips_through_json(tf, graph, sess):
     assert "step <- x:0" in guard.report.table()
     with pytest.raises(ValueError, match="unsupported"):
         Report.from_dict({"version": 99})
+
+
+def test_more_runs_between_train_steps_is_not_a_slowdown(tf):
+    """A DQN acting greedily (a sess.run per action) more and more often between its train steps:
+    the train step's own run time is compared, not the growing interval between train steps."""
+    g = tf.Graph()
+    with g.as_default():
+        state = tf.placeholder(tf.float32, [64, 64], name="state")
+        w = tf.Variable(tf.ones([64, 64]))
+        action = tf.argmax(tf.matmul(state, w), axis=1, name="action")
+        train = tf.assign_add(w, tf.matmul(state, w) * 1e-6, name="train")
+        init = tf.global_variables_initializer()
+    sess = tf.Session(graph=g)
+    sess.run(init)
+    feed = {state: [[0.01] * 64] * 64}
+    with tfguard.watch(sess, warn=False) as guard:
+        for step in range(300):
+            if step % 4 < step // 75:  # an action run before no train step at first, 3 in 4 at the end
+                sess.run(action, feed_dict=feed)
+            sess.run(train, feed_dict=feed)
+    sess.close()
+    report = guard.report
+    train_sig = next(sig for sig in report.signatures if sig["count"] == 300)
+    assert report.dominant_signature == train_sig["label"] and report.slowdown_measure == "run time"
+    intervals = [p[1] for p in train_sig["series"]["points"]]
+    quarter = len(intervals) // 4
+    assert median(intervals[-quarter:]) > 1.3 * median(intervals[1:quarter])  # the interval did grow
+    assert "TFG902" not in _codes(report)

@@ -160,7 +160,7 @@ def _ms(value: Optional[float]) -> str:
 
 def _column(report: Dict[str, Any]) -> List[str]:
     first, last = interval_edges(report)
-    sites = report["growth_sites"]
+    sites = [s for s in report["growth_sites"] if s["kind"] != "setup"]
     if sites:
         top = sites[0]
         site = "%s:%d `%s` (+%d ops, %s)" % (os.path.basename(top["path"]), top["line"],
@@ -170,7 +170,7 @@ def _column(report: Dict[str, Any]) -> List[str]:
     slowdown = report["slowdown"]
     trend = "-" if slowdown is None else "x%.2f%s" % (
         slowdown, " (significant)" if report["slowdown_significant"] else " (no significant trend)")
-    dominant = report["signatures"][0]["count"] if report["signatures"] else 0
+    dominant = max((sig["count"] for sig in report["signatures"]), default=0)  # sorted by run time, not count
     return [
         str(dominant),
         "%d -> %d (+%d)" % (report["nodes_start"], report["nodes_end"], report["nodes_added"]),

@@ -32,7 +32,8 @@ def add_parser(commands: Any) -> None:
                      "(a later op creation raises GraphFrozenError naming the line)")
     run.add_argument("--max-steps", metavar="N", help="stop the program after N runs of its dominant fetch "
                      "signature (exit status 0, report still printed)")
-    run.add_argument("--fail-on", metavar="NAMES", help="exit 1 when these diagnostics fire (comma-separated: %s)"
+    run.add_argument("--fail-on", metavar="NAMES", help="exit 1 when these diagnostics fire as errors or "
+                     "warnings; information, such as one-time graph growth, never fails (comma-separated: %s)"
                      % ", ".join("%s=%s" % item for item in FAIL_ON.items()))
     run.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE")
     run.add_argument("--tensorboard", metavar="LOGDIR", help="write tfguard/step_interval, tfguard/graph_ops and "

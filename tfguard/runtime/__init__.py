@@ -5,7 +5,7 @@ Modules that touch TensorFlow (guard, hook) import it only when used.
 
 from __future__ import annotations
 
-from tfguard.runtime.errors import GraphFrozenError, GraphGrowthWarning, SlowdownWarning
+from tfguard.runtime.errors import GraphFrozenError, GraphGrowthWarning, GuardWarning, SlowdownWarning
 from tfguard.runtime.report import Report
 
-__all__ = ["GraphFrozenError", "GraphGrowthWarning", "Report", "SlowdownWarning"]
+__all__ = ["GraphFrozenError", "GraphGrowthWarning", "GuardWarning", "Report", "SlowdownWarning"]

@@ -4,17 +4,26 @@ When TensorFlow is imported (by the program, never by us), `Session.__init__` an
 `InteractiveSession.__init__` are wrapped at class level, for this process only, so each new
 session is guarded in watch mode from its creation until `close()` or the end of the
 program. `MonitoredSession` builds its session through `Session`, so it is covered too.
+
+Guards hold their session weakly: a session the program drops without closing it is freed
+as it would be without tfguard, and its guard is ended (its report kept, its graph let go)
+at the next session creation or when the program ends. A closed session keeps only its report.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib
 import importlib.abc
 import os
 import sys
+import weakref
+from threading import get_ident as threading_ident
 from typing import Any, Callable, Dict, List, Optional
 
 from tfguard.runtime.guard import Guard
+from tfguard.runtime.patches import SessionTap, weakly_bound
 from tfguard.runtime.report import Report
 from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
 
@@ -40,14 +49,46 @@ class WatchedSession:
     def __init__(self, number: int, created_at: str, guard: Guard) -> None:
         self.number = number
         self.created_at = created_at
-        self.guard = guard
+        #: The guard until the session ends; then only `report` is kept.
+        self.guard: Optional[Guard] = guard
         self.report: Optional[Report] = None
         self.froze_graph = False
+        self.finalizer: Optional[weakref.finalize] = None
 
     @property
     def title(self) -> str:
         """`session 1 (created at train.py:42)`."""
         return "session %d (created at %s)" % (self.number, self.created_at)
+
+
+class _QuietHook:
+    """A MonitoredSession hook whose own runs (a `global_step` read in `after_run`) are not
+    recorded as training steps: `before_run`/`after_run` run with the thread's recording paused."""
+
+    def __init__(self, hook: Any) -> None:
+        self._hook = hook
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._hook, name)
+
+    def before_run(self, run_context: Any) -> Any:
+        """The hook's before_run, its runs unrecorded."""
+        with _paused_recording():
+            return self._hook.before_run(run_context)
+
+    def after_run(self, run_context: Any, run_values: Any) -> Any:
+        """The hook's after_run, its runs unrecorded."""
+        with _paused_recording():
+            return self._hook.after_run(run_context, run_values)
+
+
+@contextlib.contextmanager
+def _paused_recording() -> Any:
+    ident = threading_ident()
+    with contextlib.ExitStack() as stack:
+        for tap in list(SessionTap._taps.values()):
+            stack.enter_context(tap.quiet(ident))
+        yield
 
 
 class _TensorFlowImportHook(importlib.abc.MetaPathFinder):
@@ -111,6 +152,9 @@ class SessionWatcher:
         self._hook: Optional[_TensorFlowImportHook] = None
         self._patched: List[tuple] = []
         self.setup_error: Optional[str] = None
+        #: Sessions garbage collected while guarded, ended at the next safe point (not inside
+        #: the garbage collector, which may run while our own lock is held).
+        self._collected: List[WatchedSession] = []
 
     # -- installation ---------------------------------------------------------------
     def install(self) -> None:
@@ -143,6 +187,23 @@ class SessionWatcher:
                 self._patched.append((cls, original))
         except Exception as exc:  # never break the program over our own set-up
             self.setup_error = "%s: %s" % (type(exc).__name__, exc)
+            return
+        self._patch_hooked_session()
+
+    def _patch_hooked_session(self) -> None:
+        """Wrap the hooks a MonitoredSession runs around each step in `_QuietHook`."""
+        try:
+            hooked = importlib.import_module("tensorflow.python.training.monitored_session")._HookedSession
+            original = hooked.__dict__["__init__"]
+        except Exception:  # another TensorFlow layout: hooks' own runs are then counted as runs
+            return
+
+        @functools.wraps(original)
+        def __init__(session: Any, sess: Any, hooks: Any, *args: Any, **kwargs: Any) -> None:
+            original(session, sess, [_QuietHook(hook) for hook in hooks], *args, **kwargs)
+
+        hooked.__init__ = __init__
+        self._patched.append((hooked, original))
 
     def _wrap_init(self, original: Callable) -> Callable:
         watcher = self
@@ -156,17 +217,21 @@ class SessionWatcher:
 
     # -- one session ------------------------------------------------------------------
     def _begin(self, session: Any) -> None:
+        self._end_collected()
         site, _ = user_and_api_from_frames(live_stack(sys._getframe(2)))
         created_at = "%s:%d" % (_display_path(site[0]), site[1]) if site else "<unknown>"
         number = len(self.sessions) + 1
         logdir = None
         if self.logdir is not None:
             logdir = self.logdir if number == 1 else os.path.join(self.logdir, "session_%d" % number)
-        guard = Guard(session, "watch", logdir=logdir,
+        guard = Guard(session, "watch", logdir=logdir, weak_session=True,
                       tensorboard_every=self.tensorboard_every if logdir else None,
                       placement_at=self.placement_at, **self.options)
         guard.__enter__()
+        guard._recorder.alerts_through_warnings = False  # the program's behaviour must not change
+        guard._recorder.follow_busiest_thread = True  # a training loop on a worker thread
         watched = WatchedSession(number, created_at, guard)
+        watched.finalizer = weakref.finalize(session, self._collected.append, watched)
         self.sessions.append(watched)
         self._wrap_session(session, watched)
 
@@ -199,16 +264,19 @@ class SessionWatcher:
                 return counted
 
             session.make_callable = make_callable
-        original_close = session.close
         had_close = "close" in vars(session)
+        previous_close = session.close if had_close else None
+        original_close = weakly_bound(session.close, session)
+        session_ref = weakref.ref(session)  # no reference cycle through the session (see weakly_bound)
 
         @functools.wraps(original_close)
         def close(*args: Any, **kwargs: Any) -> Any:
             self.end(watched)
+            closing = session_ref()
             if had_close:
-                session.close = original_close
+                closing.close = previous_close
             else:
-                vars(session).pop("close", None)
+                vars(closing).pop("close", None)
             return original_close(*args, **kwargs)
 
         session.close = close
@@ -220,6 +288,7 @@ class SessionWatcher:
             if not watched.guard.graph.finalized:
                 watched.guard.graph.finalize()
                 watched.froze_graph = True
+                recorder.finalized_by = "run (tfguard run --freeze-after %d)" % self.freeze_after
         if self.max_steps is not None and runs >= self.max_steps:
             recorder.drain()  # signature counts are brought up to date when queued runs are folded
             dominant = max((sig.count for sig in recorder.signatures.values()), default=0)
@@ -228,19 +297,29 @@ class SessionWatcher:
                 raise MaxStepsReached("tfguard run --max-steps %d reached" % self.max_steps)
 
     def end(self, watched: WatchedSession) -> None:
-        """Finish one session's guard (idempotent) and keep its report."""
+        """Finish one session's guard (idempotent), keep its report and let go of the rest."""
         if watched.report is not None:
             return
+        guard = watched.guard
         try:
-            watched.guard.__exit__(None, None, None)
+            guard.__exit__(None, None, None)
         finally:
             if watched.froze_graph:
-                watched.guard.graph._unsafe_unfinalize()
+                guard.graph._unsafe_unfinalize()
                 watched.froze_graph = False
-            watched.report = watched.guard.report
+            watched.report = guard.report
+            watched.guard = None
+            if watched.finalizer is not None:
+                watched.finalizer.detach()
+                watched.finalizer = None
+
+    def _end_collected(self) -> None:
+        while self._collected:
+            self.end(self._collected.pop(0))
 
     def finish(self) -> List[WatchedSession]:
         """End every session still open, remove the patches, and return all sessions."""
+        self._end_collected()
         for watched in self.sessions:
             self.end(watched)
         self.uninstall()

@@ -31,9 +31,18 @@ class GraphFrozenError(RuntimeError):
         self.rule = rule
 
 
-class GraphGrowthWarning(UserWarning):
-    """A source line added ops to the graph while a `tfguard.watch` block ran."""
+class GuardWarning(UserWarning):
+    """Base of the runtime guard's warnings.
+
+    A generic "error" warnings filter (`-W error`, `warnings.simplefilter("error")`, pytest's
+    `filterwarnings = error`) never turns them into exceptions inside `sess.run`; a filter
+    that names this class or a subclass (`-W error::tfguard.GraphGrowthWarning`) does.
+    """
 
 
-class SlowdownWarning(UserWarning):
-    """Step intervals of the guarded loop are rising significantly."""
+class GraphGrowthWarning(GuardWarning):
+    """A source line keeps adding ops to the graph as the guarded loop runs (repeated growth)."""
+
+
+class SlowdownWarning(GuardWarning):
+    """Steps of the guarded loop are getting slower and slower (a trend, not a level shift)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+import weakref
 from threading import get_ident
 from typing import Any, Optional
 
@@ -28,14 +29,16 @@ class Guard:
 
     def __init__(self, session: Any, mode: str, logdir: Optional[str] = None,
                  tensorboard_every: Optional[int] = None, placement_at: Optional[int] = None,
-                 sample_gpu: bool = True, **options: Any) -> None:
+                 sample_gpu: bool = True, weak_session: bool = False, **options: Any) -> None:
         if mode not in ("frozen", "watch"):
             raise ValueError("tfguard guard mode must be 'frozen' or 'watch', not %r" % (mode,))
         graph = getattr(session, "graph", None)
         if graph is None or not hasattr(graph, "version") or not callable(getattr(session, "run", None)):
             raise TypeError("tfguard.%s needs a TensorFlow session with .run and .graph, got %s" % (
                 mode, type(session).__name__))
-        self.session = session
+        # `tfguard run` holds its guards weakly to their session, so that a session the
+        # program dropped is freed as it would be unguarded (and its report kept).
+        self._session = weakref.ref(session) if weak_session else (lambda: session)
         self.graph = graph
         self.mode = mode
         self.options = validate_options(options)
@@ -48,6 +51,11 @@ class Guard:
         self._finalized_here = False
         self._tap = None
 
+    @property
+    def session(self) -> Any:
+        """The guarded session (None once collected, for a guard that holds it weakly)."""
+        return self._session()
+
     def __enter__(self) -> "Guard":
         if self._recorder is not None:
             raise RuntimeError("a tfguard guard cannot be entered twice; create a new one")
@@ -55,16 +63,18 @@ class Guard:
         recorder = Recorder(self.graph, self.mode, get_ident(), self.options)
         recorder.devices = self._devices
         self._recorder = recorder
+        session = self.session
         try:
             patch = GraphPatch.attach(self.graph, recorder)
             self._undo.append(lambda: patch.detach(recorder))
             SaverPatch.attach(v1.train.Saver)
             self._undo.append(SaverPatch.detach)
-            tap = SessionTap.attach(self.session, self.graph, recorder)
+            tap = SessionTap.attach(session, self.graph, recorder)
             self._undo.append(lambda: tap.detach(recorder))
             if self.mode == "frozen" and not self.graph.finalized:
                 self.graph.finalize()
                 self._finalized_here = True
+                recorder.finalized_by = "tfguard.frozen block"
             tap.watch_growth = not self.graph.finalized
             self._tap = tap
             self._devices.start(recorder.thread)

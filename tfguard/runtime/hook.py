@@ -7,6 +7,7 @@ from time import perf_counter
 from typing import Any, Dict, Optional, Tuple
 
 from tfguard.runtime.devicewatch import DeviceWatch, validate_placement_at
+from tfguard.runtime.patches import GraphPatch, SaverPatch
 from tfguard.runtime.placement import session_devices
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
@@ -34,9 +35,12 @@ class GuardHook(_v1.train.SessionRunHook):
         self._recorder: Optional[Recorder] = None
         self._pending: Dict[int, Tuple[Any, Any, float]] = {}
         self._report: Optional[Report] = None
+        self._attached: Optional[Tuple[GraphPatch, Recorder]] = None
 
     def begin(self) -> None:
-        """Start recording on the default graph of the session being created."""
+        """Start recording on the default graph of the session being created; time Saver.save
+        (CheckpointSaverHook's saves too) on that graph until end()."""
+        self._detach()
         self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
         self._report = None
         if self._devices is not None:
@@ -44,6 +48,8 @@ class GuardHook(_v1.train.SessionRunHook):
         self._devices = DeviceWatch(self._placement_at, self._sample_gpu)
         self._recorder.devices = self._devices
         self._devices.start(self._recorder.thread)
+        self._attached = (GraphPatch.attach(self._recorder.graph, self._recorder), self._recorder)
+        SaverPatch.attach(_v1.train.Saver)
 
     def after_create_session(self, session: Any, coord: Any) -> None:
         """Take the graph size and clock baseline once the session has built its own ops."""
@@ -79,10 +85,18 @@ class GuardHook(_v1.train.SessionRunHook):
         else:
             self._recorder.record_other_thread(t1 - t0)
 
+    def _detach(self) -> None:
+        if self._attached is not None:
+            patch, recorder = self._attached
+            self._attached = None
+            patch.detach(recorder)
+            SaverPatch.detach()
+
     def end(self, session: Any) -> None:
-        """Freeze the report and log its table."""
+        """Freeze the report, stop timing Saver.save, and log the table."""
         self._recorder.finish()
         self._devices.stop()
+        self._detach()
         self._report = self._recorder.report()
         if self.log:
             _v1.logging.info("tfguard GuardHook report:\n%s", self._report.table())

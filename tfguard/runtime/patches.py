@@ -11,6 +11,7 @@ import functools
 import inspect
 import sys
 import threading
+import weakref
 from contextlib import contextmanager, nullcontext
 from threading import get_ident
 from time import perf_counter
@@ -23,6 +24,7 @@ from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, us
 
 _MISSING = object()
 _lock = threading.RLock()
+_THIS_FILE = __file__
 
 
 def _instance_attr(obj: Any, name: str) -> Any:
@@ -33,6 +35,25 @@ def _instance_attr(obj: Any, name: str) -> Any:
     if getattr(value, "__self__", None) is obj and getattr(value, "__func__", None) is getattr(type(obj), name, None):
         return _MISSING
     return value
+
+
+def weakly_bound(method: Callable, owner: Any) -> Callable:
+    """`method` bound to `owner` through a weak reference, when it is a bound method of `owner`.
+
+    A wrapper stored on `owner` that held the bound method would make a reference cycle: the
+    session would then outlive the program's last reference to it until the garbage collector
+    runs, and so would the memory it holds.
+    """
+    func = getattr(method, "__func__", None)
+    if func is None or getattr(method, "__self__", None) is not owner:
+        return method
+    ref = weakref.ref(owner)
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return func(ref(), *args, **kwargs)
+
+    return call
 
 
 def _restore_attr(obj: Any, name: str, previous: Any) -> None:
@@ -50,6 +71,22 @@ def _restore_attr(obj: Any, name: str, previous: Any) -> None:
 _RUN_PARAMETERS = (("fetches", _MISSING), ("feed_dict", None), ("options", None), ("run_metadata", None))
 #: A thread's sink while it runs inside Saver.save: its runs are not training steps.
 _QUIET = ()
+#: Runs of another thread between two looks at whether it has become the training thread, and
+#: the most runs the guarding thread may have made (a thread that trains itself while queue
+#: runners feed it is never left; see SessionTap._maybe_follow).
+_FOLLOW_EVERY = 50
+_FOLLOW_MAX_RUNS = 10
+
+
+def _in_session_run(thread: int) -> bool:
+    """Whether `thread` is inside a guarded session call right now (blocked in a dequeue, say)."""
+    frame = sys._current_frames().get(thread)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename == _THIS_FILE and code.co_name in ("run", "_recorded_call"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _has_plain_run_signature(run: Callable) -> bool:
@@ -94,7 +131,9 @@ class SessionTap:
     _taps: Dict[int, "SessionTap"] = {}
 
     def __init__(self, session: Any, graph: Any) -> None:
-        self.session = session
+        # Weak: the class-level registry must not keep a session (and its memory) alive.
+        self._session = weakref.ref(session)
+        self._key = id(session)
         self.graph = graph
         self.recorders: List[Any] = []
         self.by_thread: Dict[int, List[Any]] = {}
@@ -103,8 +142,16 @@ class SessionTap:
         self.sinks: Dict[int, Any] = {}
         #: Graph version every recorder has seen growth attributed up to (-1: check on the next run).
         self.version_seen = -1
+        #: Per thread not guarded, [runs, start] of its current window of runs, for recorders
+        #: that follow the busiest thread.
+        self.other_counts: Dict[int, List[Any]] = {}
         self._watch_growth = True
         self._saved: Dict[str, Any] = {}
+
+    @property
+    def session(self) -> Any:
+        """The tapped session, or None once it has been garbage collected."""
+        return self._session()
 
     @property
     def watch_growth(self) -> bool:
@@ -145,7 +192,8 @@ class SessionTap:
             self._update_sink(recorder.thread)
             if not self.recorders:
                 self._uninstall()
-                SessionTap._taps.pop(id(self.session), None)
+                if SessionTap._taps.get(self._key) is self:
+                    del SessionTap._taps[self._key]
 
     def _update_sink(self, thread: int) -> None:
         owners = self.by_thread.get(thread)
@@ -173,7 +221,8 @@ class SessionTap:
     def _install(self) -> None:
         session = self.session
         for name, make in (("run", self._wrap_run), ("make_callable", self._wrap_make_callable),
-                           ("partial_run", self._wrap_partial_run)):
+                           ("partial_run", self._wrap_partial_run),
+                           ("_make_callable_from_options", self._wrap_callable_from_options)):
             original = getattr(session, name, None)
             if original is None:
                 continue
@@ -181,13 +230,21 @@ class SessionTap:
             setattr(session, name, make(original))
 
     def _uninstall(self) -> None:
-        for name, previous in self._saved.items():
-            _restore_attr(self.session, name, previous)
+        session = self.session
+        if session is not None:  # a collected session has nothing left to restore
+            for name, previous in self._saved.items():
+                _restore_attr(session, name, previous)
         self._saved = {}
 
     def _wrap_run(self, original: Callable) -> Callable:
         if not _has_plain_run_signature(original):
-            return self._wrap_any_run(original)
+            return self._wrap_any_run(weakly_bound(original, self.session))
+        if getattr(original, "__self__", None) is self.session and hasattr(original, "__func__"):
+            function, ref = original.__func__, weakref.ref(self.session)
+
+            def original(fetches, feed_dict=None, options=None, run_metadata=None):  # noqa: F811
+                return function(ref(), fetches, feed_dict, options, run_metadata)  # weakly bound (weakly_bound)
+
         tap = self
         sinks = self.sinks
         leaf_types = LEAF_TYPES
@@ -246,8 +303,41 @@ class SessionTap:
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by a thread that no guard of this session is on."""
-        for rec in list(self.recorders):
+        recorders = list(self.recorders)
+        for rec in recorders:
             rec.record_other_thread(duration)
+        if any(rec.follow_busiest_thread for rec in recorders):
+            self._maybe_follow(get_ident())
+
+    def _maybe_follow(self, ident: int) -> None:
+        """Move recorders that follow the busiest thread to `ident` once it has made
+        `_FOLLOW_EVERY` runs in a row while their thread, with at most `_FOLLOW_MAX_RUNS` runs of
+        its own (set-up), made none and is not inside one: a training loop on a worker thread
+        while the creating thread waits for it (not queue runners filling a queue while the
+        training thread's first batch dequeue waits on them)."""
+        window = self.other_counts.get(ident)
+        if window is None or window[0] % _FOLLOW_EVERY == 0:
+            window = self.other_counts[ident] = [0, perf_counter()]  # runs, when this window began
+        window[0] += 1
+        if window[0] % _FOLLOW_EVERY:
+            return
+        window_start = window[1]
+        with _lock:
+            for rec in list(self.recorders):
+                if not rec.follow_busiest_thread or rec.thread == ident or rec.runs > _FOLLOW_MAX_RUNS \
+                        or rec.last_run_end() >= window_start or _in_session_run(rec.thread):
+                    continue
+                rec.drain()
+                old = rec.thread
+                owners = self.by_thread[old]
+                owners.remove(rec)
+                if not owners:
+                    del self.by_thread[old]
+                rec.thread = ident
+                self.by_thread.setdefault(ident, []).append(rec)
+                self._update_sink(old)
+                self._update_sink(ident)
+            self.other_counts.pop(ident, None)
 
     def _other_thread(self, function: Callable, args: tuple, kwargs: dict) -> Any:
         t0 = perf_counter()
@@ -274,6 +364,7 @@ class SessionTap:
             sink.record(fetches, feeds, t0, perf_counter(), kind)
 
     def _wrap_make_callable(self, original: Callable) -> Callable:
+        original = weakly_bound(original, self.session)
         tap = self
 
         @functools.wraps(original)
@@ -290,7 +381,27 @@ class SessionTap:
 
         return make_callable
 
+    def _wrap_callable_from_options(self, original: Callable) -> Callable:
+        """Keras (`tf.compat.v1.keras`, tf_keras) runs `model.fit` steps through these callables."""
+        original = weakly_bound(original, self.session)
+        tap = self
+
+        @functools.wraps(original)
+        def make_callable_from_options(callable_options, *args, **kwargs):
+            inner = original(callable_options, *args, **kwargs)
+            fetches = tuple(callable_options.fetch) + tuple(callable_options.target)
+            feeds = tuple(callable_options.feed)
+
+            @functools.wraps(inner)
+            def guarded_callable(*call_args, **call_kwargs):
+                return tap._recorded_call(inner, "callable", fetches, feeds, call_args, call_kwargs)
+
+            return guarded_callable
+
+        return make_callable_from_options
+
     def _wrap_partial_run(self, original: Callable) -> Callable:
+        original = weakly_bound(original, self.session)
         tap = self
 
         @functools.wraps(original)
@@ -344,10 +455,14 @@ class GraphPatch:
         path, line = site if site else (None, None)
         code = source_line(path, line) if site else ""
         where = "%s:%d `%s`" % (path, line, code) if site else "an unknown line"
-        message = (
-            "Graph is finalized and cannot be modified: %s tried to add ops%s at step %s of the "
-            "tfguard.frozen block. Fix: %s (static rule %s)." % (
-                where, " via " + api if api else "", step, fix, rule))
+        finalizer = next((rec.finalized_by for rec in reversed(recorders) if rec.finalized_by), None)
+        if finalizer:
+            when = "at step %s of the %s" % (step, finalizer)
+        else:
+            when = ("at step %s; the graph was finalized before tfguard was attached (MonitoredSession, "
+                    "Estimator and graph.finalize() do that)" % step)
+        message = "Graph is finalized and cannot be modified: %s tried to add ops%s %s. Fix: %s (static rule %s)." % (
+            where, " via " + api if api else "", when, fix, rule)
         violation = {"path": path or "<unknown>", "line": line or 0, "code": code, "api": api,
                      "step": step, "rule": rule}
         for rec in recorders:

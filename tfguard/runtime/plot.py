@@ -80,11 +80,13 @@ def plot_report(data: Dict[str, Any], path: str, title: Optional[str] = None) ->
 def _annotate_sites(axes: Any, data: Dict[str, Any], steps: List[int], nodes: List[int]) -> None:
     if not steps:
         return
-    for rank, site in enumerate(data.get("growth_sites", [])[:_MAX_ANNOTATED_SITES]):
+    sites = [s for s in data.get("growth_sites", []) if s.get("kind") != "setup"]
+    for rank, site in enumerate(sites[:_MAX_ANNOTATED_SITES]):
         step = min(max(site["first_step"], steps[0]), steps[-1])
         index = min(range(len(steps)), key=lambda i: abs(steps[i] - step))
-        text = "%s:%d %s\n+%d ops in %d runs" % (
-            _short(site["path"], 40), site["line"], site.get("api") or "", site["ops_added"], site["runs"])
+        text = "%s:%d %s\n+%d ops in %d growth events (%s)" % (
+            _short(site["path"], 40), site["line"], site.get("api") or "", site["ops_added"],
+            site["growth_events"], site["kind"])
         axes.annotate(text, xy=(steps[index], nodes[index]), xycoords="data",
                       xytext=(0.02, 0.85 - 0.25 * rank), textcoords="axes fraction", fontsize=8,
                       arrowprops={"arrowstyle": "->", "color": "gray"})

@@ -11,30 +11,33 @@ from __future__ import annotations
 
 import sys
 import time
-import warnings
 from itertools import chain, cycle, repeat
 from operator import is_, sub
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
+from tfguard.runtime.alerts import emit
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
-from tfguard.runtime.per_call import PER_CALL_RULE, builds_per_call, run_frame
+from tfguard.runtime.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, site_text, sorted_sites, what_grew
+from tfguard.runtime.per_call import builds_per_call, run_frame
 from tfguard.runtime.report import REPORT_VERSION, Report
 from tfguard.runtime.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
 from tfguard.runtime.stats import (
     DEFAULT_SAMPLE_CAP,
     DEFAULT_SERIES_CAP,
     DEFAULT_SLOWDOWN_THRESHOLD,
+    CpuMarks,
     DecimatedSeries,
     StreamingSample,
     step_trend,
 )
-from tfguard.runtime.tracebacks import rule_for_api, source_line, user_and_api_from_traceback, user_stacklevel
+from tfguard.runtime.tracebacks import user_and_api_from_traceback
 
 DEFAULT_OPTIONS: Dict[str, Any] = {
     "host_threshold": 0.5,  # TFG903 when the share of wall time outside sess.run reaches this
     "save_threshold": 0.10,  # TFG905 when Saver.save takes this share of wall time
     "summary_share": 0.5,  # TFG904 when summary-fetching runs make up this share of runs
     "min_runs": 5,  # runs needed before TFG903/TFG904 are judged
+    "min_saves": 3,  # Saver.save calls needed before TFG905 is judged (one final save is not "too often")
     "slowdown_threshold": DEFAULT_SLOWDOWN_THRESHOLD,  # smallest slowdown ratio worth reporting
     "check_every": 2000,  # most runs between two live slowdown checks
     "warn": True,  # issue GraphGrowthWarning / SlowdownWarning while running
@@ -46,10 +49,11 @@ _FIRST_CHECK = 20
 #: Most runs of known signatures queued before their timings are folded into the
 #: statistics, and the seconds of runs a batch aims at (so that slow steps still warn promptly).
 _DRAIN_EVERY = 256
-_DRAIN_SECONDS = 1.0
+_DRAIN_SECONDS = 0.25
 _OTHER_KEY = ("tfguard", "other signatures")
 #: The fields of one queued run, in order: fetch key (None for a leaf fetch, keyed by
-#: identity), fetches, feed keys (empty when it fed nothing), start, end.
+#: identity), fetches, feed keys (empty when it fed nothing), start, end. About every quarter
+#: second of runs, so that the process CPU time read at each fold tells contention apart.
 QUEUED_RUN = ("key", "fetches", "feed_keys", "start", "end")
 RUN_FIELDS = len(QUEUED_RUN)
 _TOP_SITES = 3
@@ -70,7 +74,7 @@ class SignatureStats:
     """Statistics of the runs that share one fetch signature."""
 
     __slots__ = ("label", "op_types", "summary_types", "count", "run_time", "interval",
-                 "series", "last_start")
+                 "series", "run_series", "last_start", "first_run")
 
     def __init__(self, label: str, op_types: List[str], sample_cap: int, series_cap: int) -> None:
         self.label = label
@@ -80,7 +84,11 @@ class SignatureStats:
         self.run_time = StreamingSample(sample_cap)
         self.interval = StreamingSample(sample_cap)
         self.series = DecimatedSeries(series_cap)
+        #: Its own run times per step: the slowdown measure when other runs sit between its runs.
+        self.run_series = DecimatedSeries(series_cap)
         self.last_start: Optional[float] = None
+        #: Runs of the guarding thread before its first run (where the loop started, for the dominant one).
+        self.first_run = 0
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready statistics, including the decimated interval/graph-size series."""
@@ -95,35 +103,11 @@ class SignatureStats:
                 "bucket": self.series.bucket,
                 "points": [list(p) for p in self.series.points()],
             },
+            "run_series": {
+                "bucket": self.run_series.bucket,
+                "points": [list(p) for p in self.run_series.points()],
+            },
         }
-
-
-class GrowthSite:
-    """Ops added to the graph from one user source line."""
-
-    __slots__ = ("path", "line", "api", "ops_added", "runs", "first_step", "_last_event", "per_call")
-
-    def __init__(self, path: str, line: int, api: Optional[str], step: int) -> None:
-        self.path = path
-        self.line = line
-        self.api = api
-        #: Built by the function that runs the graph, once per call of it (static rule TFG109).
-        self.per_call = False
-        self.ops_added = 0
-        self.runs = 0
-        self.first_step = step
-        self._last_event = -1
-
-    def to_dict(self) -> Dict[str, Any]:
-        """JSON-ready record with the static rule that would have caught it."""
-        rule, fix = self.rule()
-        return {"path": self.path, "line": self.line, "code": source_line(self.path, self.line),
-                "api": self.api, "rule": rule, "fix": fix, "ops_added": self.ops_added,
-                "runs": self.runs, "first_step": self.first_step}
-
-    def rule(self) -> Tuple[str, str]:
-        """(static rule code, fix) for this site: TFG109 for a per-call builder, else by its API."""
-        return PER_CALL_RULE if self.per_call else rule_for_api(self.api)
 
 
 class Recorder:
@@ -146,6 +130,15 @@ class Recorder:
         self.signatures: Dict[Hashable, SignatureStats] = {}
         self.sites: Dict[Tuple[str, int], GrowthSite] = {}
         self.unattributed_ops = 0
+        #: (runs, wall, process CPU) after each folded batch: contention against the program's own work.
+        self.cpu_marks = CpuMarks()
+        #: False under `tfguard run`: live alerts go to stderr, never through the warnings machinery.
+        self.alerts_through_warnings = True
+        #: What finalized the graph for this recorder ("tfguard.frozen block", "tfguard run
+        #: --freeze-after"), None when it was finalized by someone else or not at all.
+        self.finalized_by: Optional[str] = None
+        #: True under `tfguard run`: guard whichever thread trains (see SessionTap._maybe_follow).
+        self.follow_busiest_thread = False
         self.violations: List[Dict[str, Any]] = []
         self._growth_events = 0
         # Start-to-start intervals of all runs on the guarding thread: the trend series when
@@ -205,22 +198,27 @@ class Recorder:
         count = len(starts)
         sigs = self._signatures_of(keys, fetcheses, feed_keys)
         durations = list(map(sub, ends, starts))
+        first_index = self._folded_runs
         self._folded_runs += count
         self.run_s += sum(durations)
         version = self.last_version
         first = sigs[0]
         intervals = None
         if sigs.count(first) == len(sigs):
+            if not first.count:
+                first.first_run = first_index
             follows_itself = first.last_start == self._last_any_start
             sig_intervals = self._fold_signature(first, starts, durations, version)
             if follows_itself:  # the same start-to-start intervals as over all runs
                 intervals = sig_intervals
         else:
             by_signature: Dict[SignatureStats, Tuple[List[float], List[float]]] = {}
-            for sig, start, duration in zip(sigs, starts, durations):
+            for index, (sig, start, duration) in enumerate(zip(sigs, starts, durations), first_index):
                 group = by_signature.get(sig)
                 if group is None:
                     group = by_signature[sig] = ([], [])
+                    if not sig.count:
+                        sig.first_run = index
                 group[0].append(start)
                 group[1].append(duration)
             for sig, (sig_starts, sig_durations) in by_signature.items():
@@ -251,6 +249,7 @@ class Recorder:
         self._last_any_start = starts[-1]
         self._last_any_end = ends[-1]
         self._save_since_run = 0.0
+        self.cpu_marks.add(self._folded_runs, ends[-1] - self.t_start, time.process_time())
         if self.runs >= self._next_check:
             self._check_slowdown()
 
@@ -296,7 +295,15 @@ class Recorder:
         sig.last_start = starts[-1]
         sig.interval.extend(intervals)
         sig.series.extend(intervals, version)
+        sig.run_series.extend(durations, version)
         return intervals
+
+    def last_run_end(self) -> float:
+        """When the guarding thread's last run ended (the start of recording when none has)."""
+        pending = self.pending
+        if pending:
+            return pending[-1]
+        return self._last_any_end if self._last_any_start is not None else self.t_start
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by another thread (queue runners); kept out of step statistics."""
@@ -324,16 +331,21 @@ class Recorder:
         return sig
 
     # -- graph growth -------------------------------------------------------------
-    def on_growth(self, version: int) -> None:
-        """Attribute ops added since the last check to user source lines."""
+    def on_growth(self, version: int, live: bool = True) -> None:
+        """Attribute ops added since the last check to user source lines.
+
+        `live`: from the guarded program's own run (alerts name its line); False when the
+        guard ends, where an alert could only point at tfguard's own code.
+        """
         self.drain()
         previous = self.last_version
         self.last_version = version
         if version <= previous:
             return
         self._growth_events += 1
-        new_sites = []
-        runner = run_frame(sys._getframe(1))  # who ran the graph that noticed the growth
+        event, step = self._growth_events, self.runs
+        touched = {}
+        runner = run_frame(sys._getframe(1))  # who ran the graph that noticed the growth (TFG109)
         for op in _ops_between(self.graph, previous, version):
             try:
                 site, api = user_and_api_from_traceback(op.traceback)
@@ -341,63 +353,88 @@ class Recorder:
                 site, api = None, None
             if site is None:
                 self.unattributed_ops += 1
-                continue
+                site = UNATTRIBUTED
             entry = self.sites.get(site)
             if entry is None:
-                entry = self.sites[site] = GrowthSite(site[0], site[1], api, self.runs)
+                entry = self.sites[site] = GrowthSite(site[0], site[1], api, step)
                 entry.per_call = builds_per_call(op.traceback, runner)
-            entry.ops_added += 1
-            if entry._last_event != self._growth_events:
-                entry._last_event = self._growth_events
-                entry.runs += 1
-            if site not in self._warned_sites:
-                self._warned_sites.add(site)
-                new_sites.append(entry)
-        if self.options["warn"]:
-            for entry in new_sites:
-                rule, fix = entry.rule()
-                warnings.warn(
-                    "tfguard: the graph grew at %s:%d `%s`%s at step %d of the guarded block "
-                    "(static rule %s): %s" % (
-                        entry.path, entry.line, source_line(entry.path, entry.line),
-                        " via " + entry.api if entry.api else "", self.runs, rule, fix),
-                    GraphGrowthWarning, stacklevel=user_stacklevel())
+            entry.add_op(getattr(op, "type", None), api, event, step)
+            touched[site] = entry
+        if live and self.options["warn"]:
+            loop_start = self.loop_start()
+            for site, entry in touched.items():
+                if site not in self._warned_sites and entry.kind(loop_start, step) == REPEATED:
+                    self._warned_sites.add(site)
+                    record = entry.to_dict(loop_start, step)
+                    emit("tfguard: the graph keeps growing at %s: %s added after %d different runs since "
+                         "the loop started, most recently after run %d (static rule %s): %s" % (
+                             site_text(record), what_grew(record), record["events_in_loop"], step,
+                             record["rule"], record["fix"]),
+                         GraphGrowthWarning, self.alerts_through_warnings)
+
+    def loop_start(self) -> int:
+        """Runs before the training loop started: the first run of the signature run most often."""
+        best = self._busiest()
+        return best.first_run if best is not None else 0
 
     # -- slowdown -----------------------------------------------------------------
     def _check_slowdown(self) -> None:
         self._next_check = self.runs + min(max(10, self.runs // 4), self.options["check_every"])
         if self._slowdown_warned or not self.options["warn"]:
             return
-        label, series = self._trend_series()
-        trend = step_trend(series.values, self.options["slowdown_threshold"])
-        if trend.significant:
+        verdict = self.slowdown()
+        if verdict["slowdown_significant"]:
             self._slowdown_warned = True
-            warnings.warn("tfguard: " + self._slowdown_message(label, trend.slowdown), SlowdownWarning,
-                          stacklevel=user_stacklevel())
+            emit("tfguard: " + slowdown_message(verdict, self._sites_data(), self.runs, live=True),
+                 SlowdownWarning, self.alerts_through_warnings)
 
-    def _trend_series(self) -> Tuple[str, DecimatedSeries]:
-        """The dominant signature's series when it has at least half the runs, else all runs."""
+    def _busiest(self) -> Optional[SignatureStats]:
         best = None
         for sig in self.signatures.values():
             if best is None or sig.count > best.count:
                 best = sig
+        return best
+
+    def _trend_series(self) -> Tuple[str, DecimatedSeries, str]:
+        """(label, series, measure) of the slowdown test: the dominant signature's step
+        intervals when it has at least half the runs, or its own run times when other runs
+        sit between its runs (compare like with like); else the intervals of all runs."""
+        best = self._busiest()
         if best is not None and 2 * best.count >= self.runs:
-            return best.label, best.series
-        return "(all runs)", self.all_series
+            between = self.runs - best.first_run - best.count
+            if between > 0.1 * best.count:
+                return best.label, best.run_series, "run time"
+            return best.label, best.series, "step interval"
+        return "(all runs)", self.all_series, "step interval"
 
-    def _slowdown_message(self, label: str, slowdown: Optional[float]) -> str:
-        message = "steps of `%s` are x%.2f slower at run %d than after warm-up" % (
-            label, slowdown or 0.0, self.runs)
-        sites = self._top_sites()
-        if sites:
-            message += "; the graph grew at " + ", ".join(
-                "%s:%d (%d ops)" % (s.path, s.line, s.ops_added) for s in sites)
-        else:
-            message += "; the graph did not grow: look for Python-side work that grows each step"
-        return message
+    def slowdown(self) -> Dict[str, Any]:
+        """The slowdown verdict: ratio, shape (trend / level shift), contention, significance."""
+        label, series, measure = self._trend_series()
+        threshold = self.options["slowdown_threshold"]
+        trend = step_trend(series.values, threshold)
+        wall_growth, cpu_growth = self.cpu_marks.growth()
+        # Another job on the machine stretches wall time per step, not the CPU time the
+        # process itself spends per step; the program's own growing work raises both. Under
+        # contention, the program's own slowdown is judged by its CPU time per run.
+        contention = bool(wall_growth is not None and cpu_growth is not None
+                          and wall_growth > 1.1 and cpu_growth - 1.0 < 0.5 * (wall_growth - 1.0))
+        own_slowdown = not contention or cpu_growth >= threshold
+        return {
+            "dominant_signature": label if self.runs else None,
+            "loop_start": self.loop_start(),
+            "slowdown": trend.slowdown,
+            "slowdown_significant": trend.significant and own_slowdown,
+            "slowdown_measure": measure,
+            "slowdown_shape": trend.shape,
+            "slowdown_points": trend.points,
+            "wall_per_run_growth": wall_growth,
+            "cpu_per_run_growth": cpu_growth,
+            "contention": contention,
+        }
 
-    def _top_sites(self) -> List[GrowthSite]:
-        return sorted(self.sites.values(), key=lambda s: (-s.ops_added, s.path, s.line))[:_TOP_SITES]
+    def _sites_data(self) -> List[Dict[str, Any]]:
+        loop_start, runs = self.loop_start(), self.runs
+        return sorted_sites([s.to_dict(loop_start, runs) for s in self.sites.values()])
 
     # -- report -------------------------------------------------------------------
     def finish(self) -> None:
@@ -406,7 +443,7 @@ class Recorder:
         if self.t_end is None:
             version = self.graph.version
             if version != self.last_version:
-                self.on_growth(version)
+                self.on_growth(version, live=False)
             self.t_end = time.perf_counter()
 
     def report(self) -> Report:
@@ -421,9 +458,8 @@ class Recorder:
         for sig in self.signatures.values():
             if not any(sig is u for u in unique):
                 unique.append(sig)
-        unique.sort(key=lambda s: -s.count)
-        trend_label, trend_series = self._trend_series()
-        trend = step_trend(trend_series.values, self.options["slowdown_threshold"])
+        unique.sort(key=lambda s: (-s.run_time.total, -s.count))
+        sites = self._sites_data()
         data = {
             "version": REPORT_VERSION,
             "mode": self.mode,
@@ -439,9 +475,11 @@ class Recorder:
             "nodes_end": nodes_end,
             "nodes_added": nodes_end - self.nodes_start,
             "unattributed_ops": self.unattributed_ops,
-            "dominant_signature": trend_label if self.runs else None,
-            "slowdown": trend.slowdown,
-            "slowdown_significant": trend.significant,
+            "growth_ops": {kind: sum(s["ops_added"] for s in sites if s["kind"] == kind)
+                           for kind in ("setup", ONE_TIME, REPEATED)},
+        }
+        data.update(self.slowdown())
+        data.update({
             "all_runs_series": {
                 "bucket": self.all_series.bucket,
                 "points": [list(p) for p in self.all_series.points()],
@@ -451,11 +489,10 @@ class Recorder:
                 "points": [list(p) for p in self.gap_series.points()],
             },
             "signatures": [s.to_dict() for s in unique],
-            "growth_sites": [s.to_dict() for s in sorted(
-                self.sites.values(), key=lambda s: (-s.ops_added, s.path, s.line))],
+            "growth_sites": sites,
             "frozen_violations": list(self.violations),
             "options": dict(self.options),
-        }
+        })
         data["diagnostics"] = diagnose(data, self.options)
         if self.devices is not None:
             self.devices.contribute(data)
@@ -474,27 +511,34 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
     """TFG901-TFG905 from a report's data."""
     found = []
     sites = data["growth_sites"]
-    if data["nodes_added"] > 0 or data["frozen_violations"]:
-        parts = ["%s:%d (%d ops in %d runs%s; static rule %s)" % (
-            s["path"], s["line"], s["ops_added"], s["runs"], ", " + s["api"] if s["api"] else "", s["rule"])
-            for s in sites[:_TOP_SITES]]
-        parts += ["%s:%d (blocked at step %s%s; static rule %s)" % (
-            v["path"], v["line"], v["step"], ", " + v["api"] if v["api"] else "", v["rule"])
+    repeated = [s for s in sites if s["kind"] == REPEATED]
+    one_time = [s for s in sites if s["kind"] == ONE_TIME]
+    if repeated or data["frozen_violations"]:
+        parts = ["%s: %s added after %d different runs since the loop started, up to run %d (%d ops; "
+                 "static rule %s)" % (
+            site_text(s), what_grew(s), s["events_in_loop"], s["last_step"], s["ops_added"], s["rule"])
+            for s in repeated[:_TOP_SITES]]
+        parts += ["%s: blocked at step %s%s (static rule %s)" % (
+            site_text(v), v["step"], ", " + v["api"] if v["api"] else "", v["rule"])
             for v in data["frozen_violations"][:_TOP_SITES]]
-        message = "graph grew by %d ops while guarded" % data["nodes_added"] if data["nodes_added"] > 0 \
+        message = "the graph keeps growing as steps go by" if repeated \
             else "code tried to add ops to the frozen graph"
-        if parts:
-            message += ": " + "; ".join(parts)
-        found.append({"code": "TFG901", "severity": "error", "message": message})
+        found.append({"code": "TFG901", "severity": "error", "message": message + ": " + "; ".join(parts)})
+    if one_time:
+        parts = ["%s: %s added after run%s %s (%d ops)" % (
+            site_text(s), what_grew(s), "" if s["events_in_loop"] == 1 else "s",
+            s["first_step"] if s["events_in_loop"] == 1 else "%d-%d" % (s["first_step"], s["last_step"]),
+            s["ops_added"]) for s in one_time[:_TOP_SITES]]
+        found.append({"code": "TFG901", "severity": "info", "message":
+                      "the graph grew a few times after the loop started, then stopped: %s. Fine when it is "
+                      "meant to happen once (lazy set-up); building it before the loop makes that "
+                      "explicit" % "; ".join(parts)})
     if data["slowdown_significant"]:
-        message = "steps of `%s` slowed down x%.2f from the start to the end of the run" % (
-            data["dominant_signature"], data["slowdown"])
-        if sites:
-            message += "; the graph grew at " + ", ".join("%s:%d" % (s["path"], s["line"]) for s in sites[:_TOP_SITES])
-        found.append({"code": "TFG902", "severity": "warning", "message": message})
+        found.append({"code": "TFG902", "severity": "warning",
+                      "message": slowdown_message(data, sites, data["runs"], live=False)})
     host = data["host_fraction"]
     if host is not None and data["runs"] >= options["min_runs"] and host >= options["host_threshold"]:
-        if data["nodes_added"]:
+        if repeated:
             advice = ("much of it building new ops on every step (TFG901): fix that first, then move input "
                       "to tf.data with prefetch")
         else:
@@ -509,8 +553,29 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
                           "summary ops (%s) fetched on %d of %d runs — fetch them every N steps instead" % (
                               ", ".join(sig["summary_ops"]), sig["count"], data["runs"])})
             break
-    if data["wall_s"] > 0 and data["save_s"] / data["wall_s"] >= options["save_threshold"]:
+    if data["wall_s"] > 0 and data["saves"] >= options["min_saves"] and \
+            data["save_s"] / data["wall_s"] >= options["save_threshold"]:
         found.append({"code": "TFG905", "severity": "warning", "message":
                       "Saver.save took %d%% of wall time (%d saves) — save less often" % (
                           round(100 * data["save_s"] / data["wall_s"]), data["saves"])})
     return found
+
+
+def slowdown_message(verdict: Dict[str, Any], sites: List[Dict[str, Any]], runs: int, live: bool) -> str:
+    """TFG902's text: how much slower, measured how, and the repeated growth sites that grew meanwhile."""
+    own_runs = verdict["slowdown_measure"] == "run time"
+    message = "%s of `%s` %s x%.2f slower %s than after warm-up, and still rising (a trend, not a level shift)" % (
+        "the run time" if own_runs else "steps", verdict["dominant_signature"],
+        ("is" if own_runs else "are") if live else "got", verdict["slowdown"] or 0.0,
+        "at run %d" % runs if live else "at the end of the run")
+    window_start = verdict.get("loop_start", 0) + (runs - verdict.get("loop_start", 0)) // 5
+    growing = [s for s in sites if s["kind"] == REPEATED and s["last_step"] >= window_start]
+    if growing:
+        message += "; meanwhile the graph grew at " + ", ".join(
+            "%s (%s)" % (site_text(s), what_grew(s)) for s in growing[:_TOP_SITES])
+    elif verdict.get("cpu_per_run_growth") is not None:
+        message += "; the graph did not grow meanwhile, but the process's own CPU time per run rose x%.2f: " \
+                   "look for Python-side work that grows each step" % verdict["cpu_per_run_growth"]
+    else:
+        message += "; the graph did not grow meanwhile: look for Python-side work that grows each step"
+    return message

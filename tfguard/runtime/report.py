@@ -9,7 +9,10 @@ from tabulate import tabulate
 
 from tfguard.runtime.devicewatch import device_blocks
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
+#: Signatures and growth sites shown in the table; the JSON report has them all.
+_TOP_SIGNATURES = 5
+_TABLE_ROWS = 10
 
 
 class Report:
@@ -36,9 +39,10 @@ class Report:
         raise AttributeError(name)
 
     @property
-    def growth_sites(self) -> List[Tuple[str, int, int, int]]:
-        """[(path, line, ops_added, runs)], most ops first."""
-        return [(s["path"], s["line"], s["ops_added"], s["runs"]) for s in self._data["growth_sites"]]
+    def growth_sites(self) -> List[Tuple[str, int, int, int, str]]:
+        """[(path, line, ops_added, growth_events, kind)]: repeated sites first, then one-time, then setup."""
+        return [(s["path"], s["line"], s["ops_added"], s["growth_events"], s["kind"])
+                for s in self._data["growth_sites"]]
 
     @property
     def diagnostics(self) -> List[Tuple[str, str, str]]:
@@ -53,8 +57,9 @@ class Report:
         return None
 
     def table(self) -> str:
-        """Human-readable tables: totals, one block per fetch signature, growth, diagnostics."""
+        """Human-readable tables: totals, diagnostics, graph growth, then the busiest fetch signatures."""
         d = self._data
+        growth = d.get("growth_ops") or {}
         totals = [
             ["mode", d["mode"]],
             ["runs (guarding thread)", d["runs"]],
@@ -62,31 +67,44 @@ class Report:
             ["wall time", _seconds(d["wall_s"])],
             ["time in sess.run", _seconds(d["run_s"])],
             ["host fraction", _percent(d["host_fraction"])],
-            ["time in Saver.save", _seconds(d["save_s"])],
+            ["time in Saver.save", "%s (%d saves)" % (_seconds(d["save_s"]), d["saves"])],
             ["graph nodes start/end/added", "%s / %s / %s" % (d["nodes_start"], d["nodes_end"], d["nodes_added"])],
-            ["slowdown (dominant signature)", _ratio(d["slowdown"], d["slowdown_significant"])],
+            ["ops added: setup/one-time/repeated", "%s / %s / %s" % (
+                growth.get("setup", 0), growth.get("one-time", 0), growth.get("repeated", 0))],
+            ["slowdown (%s)" % _measure(d), _ratio(d)],
         ]
         blocks = ["tfguard runtime report", tabulate(totals, tablefmt="simple")]
-        for sig in d["signatures"]:
-            rows = [[label, stat["count"], _seconds(stat["median"]), _seconds(stat["p95"])]
-                    for label, stat in (("run time", sig["run_time"]), ("step interval", sig["interval"]))]
-            title = "signature: %s (%d runs)" % (sig["label"], sig["count"])
-            blocks.append(title + "\n" + tabulate(rows, headers=["", "n", "median", "p95"], tablefmt="simple"))
-        if d["growth_sites"]:
-            rows = [[s["path"] + ":" + str(s["line"]), s["api"] or "", s["ops_added"], s["runs"], s["rule"]]
-                    for s in d["growth_sites"]]
-            headers = ["site", "api", "ops added", "runs", "rule"]
-            blocks.append("graph growth\n" + tabulate(rows, headers=headers, tablefmt="simple"))
-        if d["frozen_violations"]:
-            rows = [[v["path"] + ":" + str(v["line"]), v["api"] or "", v["step"]] for v in d["frozen_violations"]]
-            table = tabulate(rows, headers=["site", "api", "step"], tablefmt="simple")
-            blocks.append("blocked graph changes\n" + table)
-        blocks.extend(device_blocks(d))
         if d["diagnostics"]:
-            rows = [[x["code"], x["severity"], x["message"]] for x in d["diagnostics"]]
-            blocks.append("diagnostics\n" + tabulate(rows, headers=["code", "severity", "message"], tablefmt="simple"))
+            blocks.append("diagnostics\n" + "\n".join(
+                "%s %s: %s" % (x["code"], x["severity"], x["message"]) for x in d["diagnostics"]))
         else:
             blocks.append("diagnostics: none")
+        sites = [s for s in d["growth_sites"] if s["kind"] != "setup"]
+        if sites:
+            rows = [[s["path"] + ":" + str(s["line"]), _clip(s["code"]), _what(s), s["ops_added"], s["growth_events"],
+                     s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
+            headers = ["site", "source", "adds", "ops added", "growth events", "kind", "rule"]
+            table = tabulate(rows, headers=headers, tablefmt="simple")
+            if len(sites) > _TABLE_ROWS:
+                table += "\n... %d more sites (all in the JSON report)" % (len(sites) - _TABLE_ROWS)
+            blocks.append("graph growth after the loop started\n" + table)
+        if d["frozen_violations"]:
+            rows = [[v["path"] + ":" + str(v["line"]), _clip(v["code"]), v["api"] or "", v["step"]]
+                    for v in d["frozen_violations"][:_TABLE_ROWS]]
+            table = tabulate(rows, headers=["site", "source", "api", "step"], tablefmt="simple")
+            blocks.append("blocked graph changes\n" + table)
+        signatures = d["signatures"]
+        if signatures:
+            rows = [[_clip(sig["label"], 60), sig["count"], _seconds(sig["run_time"]["total"]),
+                     _seconds(sig["run_time"]["median"]), _seconds(sig["interval"]["median"]),
+                     _seconds(sig["interval"]["p95"])] for sig in signatures[:_TOP_SIGNATURES]]
+            headers = ["fetches <- feeds", "runs", "total run time", "run time median", "interval median",
+                       "interval p95"]
+            table = tabulate(rows, headers=headers, tablefmt="simple")
+            if len(signatures) > _TOP_SIGNATURES:
+                table += "\n... %d more signatures (all in the JSON report)" % (len(signatures) - _TOP_SIGNATURES)
+            blocks.append("fetch signatures by total run time\n" + table)
+        blocks.extend(device_blocks(d))
         return "\n\n".join(blocks)
 
     def __str__(self) -> str:
@@ -107,11 +125,37 @@ def _seconds(value: Optional[float]) -> str:
     return "%.1f us" % (value * 1e6)
 
 
+def _clip(text: str, width: int = 50) -> str:
+    text = text or ""
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _what(site: Dict[str, Any]) -> str:
+    api = site.get("api") or ""
+    types = ", ".join(site.get("op_types") or [])
+    if api.startswith("tf."):
+        return "%s (%s)" % (api, types) if types else api
+    return types or api
+
+
+def _measure(d: Dict[str, Any]) -> str:
+    return "run time" if d.get("slowdown_measure") == "run time" else "step interval"
+
+
 def _percent(value: Optional[float]) -> str:
     return "-" if value is None else "%.1f%%" % (value * 100)
 
 
-def _ratio(value: Optional[float], significant: bool) -> str:
+def _ratio(d: Dict[str, Any]) -> str:
+    value = d["slowdown"]
     if value is None:
         return "-"
-    return "x%.3f%s" % (value, " (significant)" if significant else "")
+    if d["slowdown_significant"]:
+        note = " (significant trend)"
+    elif d.get("contention"):
+        note = " (other jobs: CPU time per run did not rise)"
+    elif d.get("slowdown_shape") == "level shift":
+        note = " (level shift, not a trend)"
+    else:
+        note = ""
+    return "x%.3f%s" % (value, note)

@@ -105,8 +105,9 @@ def render_document(document: Dict[str, Any]) -> str:
 
 
 def fired_codes(document: Dict[str, Any]) -> set:
-    """Diagnostic codes of every session in a run document."""
-    codes = {d["code"] for d in document.get("diagnostics", [])}
+    """Codes of the error and warning diagnostics of every session in a run document (information,
+    such as one-time graph growth, never fails a run)."""
+    diagnostics = list(document.get("diagnostics", []))
     for other in document.get("other_sessions", []):
-        codes |= {d["code"] for d in other["report"]["diagnostics"]}
-    return codes
+        diagnostics += other["report"]["diagnostics"]
+    return {d["code"] for d in diagnostics if d["severity"] != "info"}

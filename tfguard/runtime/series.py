@@ -22,13 +22,15 @@ def _points(series: Optional[Dict[str, Any]]) -> List[List[Any]]:
 
 
 def trend_series(data: Dict[str, Any]) -> StepSeries:
-    """The dominant signature's step intervals and graph sizes (all runs when none dominates)."""
+    """The series the slowdown test judged, with graph sizes: the dominant signature's step
+    intervals (or its own run times when other runs sit between its runs), else all runs'."""
     label = data.get("dominant_signature") or "(all runs)"
     chosen = data.get("all_runs_series")
+    key = "run_series" if data.get("slowdown_measure") == "run time" else "series"
     if label != "(all runs)":
         for sig in data.get("signatures", []):
             if sig["label"] == label:
-                chosen = sig["series"]
+                chosen = sig.get(key) or sig["series"]
                 break
     points = _points(chosen)
     return StepSeries(label, [int(p[0]) for p in points], [float(p[1]) for p in points],

@@ -212,15 +212,19 @@ class DecimatedSeries:
 
 
 class Trend:
-    """Result of `step_trend`: the slowdown ratio and whether it is significant."""
+    """Result of `step_trend`: the slowdown ratio, its shape, and whether it is significant."""
 
-    __slots__ = ("slowdown", "significant", "z", "points")
+    __slots__ = ("slowdown", "significant", "z", "points", "shape")
 
-    def __init__(self, slowdown: Optional[float], significant: bool, z: float, points: int) -> None:
+    def __init__(self, slowdown: Optional[float], significant: bool, z: float, points: int,
+                 shape: Optional[str] = None) -> None:
         self.slowdown = slowdown
         self.significant = significant
         self.z = z
         self.points = points
+        #: "trend" (steps keep getting slower), "level shift" (one step up, then flat: another
+        #: job started) or None (no rise worth judging).
+        self.shape = shape
 
 
 # Fewer points after warm-up than this: no slowdown ratio at all.
@@ -229,8 +233,17 @@ MIN_TREND_POINTS = 5
 MIN_SIGNIFICANT_POINTS = 8
 # One-sided Mann-Kendall z for p < 0.001 (p < 0.01 fired on ~1% of noisy flat runs).
 SIGNIFICANT_Z = 3.090
-DEFAULT_SLOWDOWN_THRESHOLD = 1.05
+# Smallest slowdown worth a warning (a minimum effect: smaller rises are within a shared machine's noise).
+DEFAULT_SLOWDOWN_THRESHOLD = 1.2
 _TREND_BINS = 64
+# A level shift fits clearly better than a line: its squared error is at most this share of the
+# line's (on a short noisy ramp the two fit about equally, and that is no evidence of a shift).
+_SHIFT_MARGIN = 0.75
+# A level shift's two segments each hold at least this share of the bins.
+_SHIFT_MIN_SEGMENT = 0.1
+# One-sided Mann-Kendall z (p < 0.001) of a rise that goes on within a segment of a level shift.
+_SEGMENT_RISING_Z = 3.090
+TREND, LEVEL_SHIFT = "trend", "level shift"
 
 
 def warmup_points(count: int) -> int:
@@ -239,12 +252,15 @@ def warmup_points(count: int) -> int:
 
 
 def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRESHOLD) -> Trend:
-    """Slowdown of a step-interval series and a robust test that it is real.
+    """Slowdown of a step-time series and a robust test that it is a real, persisting trend.
 
     `slowdown` is the median of the last 20% of the points after warm-up divided by the
     median of the first 20%. It is significant when a one-sided Mann-Kendall test (on at
-    most 64 bin means, so the cost is bounded) finds a rising trend at p < 0.001 *and* the
-    ratio reaches `threshold`, so a noisy but flat run stays quiet.
+    most 64 bin means, so the cost is bounded) finds a rising trend at p < 0.001, the ratio
+    reaches `threshold`, and the rise is a trend rather than a level shift: one step between
+    two flat levels does not fit the bin means clearly better than a straight line (a job
+    that starts next to the program shifts step time up once; a growing graph keeps
+    raising it).
     """
     body = list(values[warmup_points(len(values)):])
     if len(body) < MIN_TREND_POINTS:
@@ -253,14 +269,108 @@ def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRE
     first = median_of(body[:edge])
     last = median_of(body[-edge:])
     slowdown = last / first if first else None
-    z = mann_kendall_z(_bin_means(body, _TREND_BINS))
-    significant = (
+    bins = _bin_means(body, _TREND_BINS)
+    z = mann_kendall_z(bins)
+    rising = (
         len(body) >= MIN_SIGNIFICANT_POINTS
         and slowdown is not None
         and slowdown >= threshold
         and z >= SIGNIFICANT_Z
     )
-    return Trend(slowdown, significant, z, len(body))
+    if not rising:
+        return Trend(slowdown, False, z, len(body))
+    shape = LEVEL_SHIFT if is_level_shift(bins) else TREND
+    return Trend(slowdown, shape == TREND, z, len(body), shape)
+
+
+def is_level_shift(values: Sequence[float]) -> bool:
+    """True when one step between two flat levels fits `values` clearly better than a straight line."""
+    n = len(values)
+    if n < 4:
+        return False
+    mean_x = (n - 1) / 2.0
+    mean_y = sum(values) / n
+    sxx = sum((i - mean_x) ** 2 for i in range(n))
+    sxy = sum((i - mean_x) * (v - mean_y) for i, v in enumerate(values))
+    syy = sum((v - mean_y) ** 2 for v in values)
+    line_sse = syy - sxy * sxy / sxx
+    lowest = max(1, int(math.ceil(n * _SHIFT_MIN_SEGMENT)))
+    prefix = [0.0]
+    prefix_sq = [0.0]
+    for v in values:
+        prefix.append(prefix[-1] + v)
+        prefix_sq.append(prefix_sq[-1] + v * v)
+    best_sse, best_cut = None, 0
+    for cut in range(lowest, n - lowest + 1):
+        left, right = prefix[cut], prefix[n] - prefix[cut]
+        sse = (prefix_sq[n] - left * left / cut - right * right / (n - cut))
+        if best_sse is None or sse < best_sse:
+            best_sse, best_cut = sse, cut
+    if best_sse is None or best_sse >= _SHIFT_MARGIN * line_sse:
+        return False
+    # Both levels flat: a rise that goes on within either segment is a trend (one that speeds up).
+    return all(mann_kendall_z(part) < _SEGMENT_RISING_Z for part in (values[:best_cut], values[best_cut:]))
+
+
+class CpuMarks:
+    """Cumulative (runs, wall seconds, process CPU seconds) marks, evenly thinned to at most `cap`.
+
+    Taken once per folded batch of runs (about every quarter second), they tell the
+    program's own work per step (CPU time) from the wall time per step that other jobs on
+    the machine stretch. When full, every other mark is dropped and only every `stride`-th
+    new one is kept; the latest is always kept apart.
+    """
+
+    __slots__ = ("cap", "stride", "_kept", "_seen", "_latest")
+
+    def __init__(self, cap: int = 512) -> None:
+        self.cap = cap
+        self.stride = 1
+        self._kept: List[Tuple[int, float, float]] = []
+        self._seen = 0
+        self._latest: Optional[Tuple[int, float, float]] = None
+
+    def add(self, runs: int, wall: float, cpu: float) -> None:
+        """Record the totals after `runs` runs."""
+        self._latest = (runs, wall, cpu)
+        self._seen += 1
+        if self._seen % self.stride:
+            return
+        self._kept.append(self._latest)
+        if len(self._kept) >= self.cap:
+            self._kept = self._kept[::2]
+            self.stride *= 2
+
+    @property
+    def marks(self) -> List[Tuple[int, float, float]]:
+        """The marks kept, oldest first, ending with the latest."""
+        if self._latest is None or (self._kept and self._kept[-1] is self._latest):
+            return list(self._kept)
+        return self._kept + [self._latest]
+
+    def growth(self) -> Tuple[Optional[float], Optional[float]]:
+        """(wall, CPU) time per run over the last 20% of the runs marked against the first 20%.
+
+        (None, None) when there are too few marks to tell (under 6) or no runs between them.
+        """
+        marks = self.marks
+        if len(marks) < 6 or marks[-1][0] <= marks[0][0]:
+            return None, None
+        span = marks[-1][0] - marks[0][0]
+        first_end = next(m for m in marks[1:] if m[0] >= marks[0][0] + 0.2 * span)
+        last_start = next(m for m in reversed(marks[:-1]) if m[0] <= marks[-1][0] - 0.2 * span)
+        first = _per_run(marks[0], first_end)
+        last = _per_run(last_start, marks[-1])
+        if first is None or last is None or first[0] <= 0 or first[1] <= 0:
+            return None, None
+        return last[0] / first[0], last[1] / first[1]
+
+
+def _per_run(start: Tuple[int, float, float], end: Tuple[int, float, float]) -> Optional[Tuple[float, float]]:
+    runs = end[0] - start[0]
+    if runs <= 0:
+        return None
+    return (end[1] - start[1]) / runs, (end[2] - start[2]) / runs
 
 
 def _bin_means(values: List[float], bins: int) -> List[float]:

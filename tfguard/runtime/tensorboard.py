@@ -30,10 +30,12 @@ def validate_tensorboard(logdir: Any, every: Any) -> None:
 
 def _live_data(recorder: Any) -> Dict[str, Any]:
     """The series keys of a report, copied from a recorder that may still be running."""
-    label, series = recorder._trend_series()
+    label, series, measure = recorder._trend_series()
+    key = "run_series" if measure == "run time" else "series"
     return {
         "dominant_signature": label,
-        "signatures": [{"label": label, "series": {"points": series.points()}}],
+        "slowdown_measure": measure,
+        "signatures": [{"label": label, key: {"points": series.points()}}],
         "all_runs_series": {"points": recorder.all_series.points()},
         "host_gap_series": {"points": recorder.gap_series.points()},
     }

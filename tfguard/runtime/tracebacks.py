@@ -11,8 +11,10 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 # Packages whose frames are "library", never the user's line.
 _LIBRARY_PACKAGES = ("tensorflow", "tensorflow_core", "tensorflow_estimator", "tf_keras", "keras")
 _RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
-# TF's decorator/dispatch plumbing: skipped when looking for the API the user called.
-_PLUMBING_PARTS = (os.sep + "python" + os.sep + "util" + os.sep,)
+# TF's decorator/dispatch plumbing: skipped when looking for the API the user called (the
+# weak-tensor wrapper around `tf.reduce_mean`, the operator overloads behind `a + b`).
+_PLUMBING_PARTS = (os.sep + "python" + os.sep + "util" + os.sep, os.sep + "weak_tensor_ops.py",
+                   os.sep + "override_binary_operator.py", os.sep + "tensor_math_operator_overrides.py")
 
 _internal_cache: Dict[str, bool] = {}
 
@@ -134,9 +136,9 @@ def _api_of_summary(filename: str, lineno: int, name: str) -> Optional[str]:
     if module is None:
         return name
     for value in list(vars(module).values()):
-        code = _code_of(value)
-        if code is not None and code.co_name == name and _code_has_line(code, lineno):
-            return resolve_api(code, vars(module), {})
+        for code in _codes_of(value):
+            if code.co_name == name and _code_has_line(code, lineno):
+                return resolve_api(code, vars(module), {})
         if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
             for attribute in vars(value).values():
                 code = _code_of(attribute)
@@ -146,14 +148,23 @@ def _api_of_summary(filename: str, lineno: int, name: str) -> Optional[str]:
 
 
 def _code_of(value: Any) -> Optional[CodeType]:
-    for _ in range(4):
-        code = getattr(value, "__code__", None)
-        if code is not None:
-            return code
-        value = getattr(value, "__wrapped__", None) or getattr(value, "__func__", None)
+    codes = _codes_of(value)
+    return codes[0] if codes else None
+
+
+def _unwrapped(value: Any) -> List[Any]:
+    """`value` and what its decorators wrap (deprecation, dispatch, weak tensors), outermost first."""
+    chain = []
+    for _ in range(8):
         if value is None:
-            return None
-    return None
+            break
+        chain.append(value)
+        value = getattr(value, "__wrapped__", None) or getattr(value, "__func__", None)
+    return chain
+
+
+def _codes_of(value: Any) -> List[CodeType]:
+    return [code for code in (getattr(v, "__code__", None) for v in _unwrapped(value)) if code is not None]
 
 
 def _code_has_line(code: CodeType, lineno: int) -> bool:
@@ -165,8 +176,17 @@ def _code_has_line(code: CodeType, lineno: int) -> bool:
 
 
 def _exported_names(obj: Any) -> Optional[Sequence[str]]:
+    if not isinstance(obj, type):
+        for inner in _unwrapped(obj)[1:]:
+            names = _exported_names(inner) if not isinstance(inner, type) and inner is not obj else None
+            if names:
+                return names
     namespace = vars(obj) if isinstance(obj, type) else getattr(obj, "__dict__", {})
-    return namespace.get("_tf_api_names_v1") or namespace.get("_tf_api_names")
+    names = namespace.get("_tf_api_names_v1") or namespace.get("_tf_api_names")
+    if names:
+        return names
+    keras = namespace.get("_keras_api_names_v1") or namespace.get("_keras_api_names")
+    return ["keras." + name.split("keras.", 1)[-1] for name in keras] if keras else None
 
 
 def resolve_api(code: CodeType, f_globals: Dict[str, Any], f_locals: Dict[str, Any]) -> str:
@@ -188,13 +208,10 @@ def resolve_api(code: CodeType, f_globals: Dict[str, Any], f_locals: Dict[str, A
 
 
 def _api_name(klass: type, method: str, module_name: str) -> str:
-    for candidate in klass.__mro__:
-        names = _exported_names(candidate)
-        if names:
-            base = "tf." + names[0]
-            break
-    else:
-        base = module_name + "." + klass.__qualname__
+    """`tf.train.Saver` for Saver.__init__, `tf.keras.Model.fit`; the class that defines the method
+    is named, never a distant exported base (`fit` is not `tf.Module.fit`)."""
+    names = _exported_names(klass)
+    base = "tf." + names[0] if names else getattr(klass, "__module__", module_name) + "." + klass.__qualname__
     return base if method == "__init__" else base + "." + method
 
 
