@@ -84,9 +84,9 @@ def test_seed_003_like_loop_shows_significant_slowdown(tf):
             for _ in range(50):
                 sess.run([train_op, loss])
                 export_ops.append(tf.identity(loss))
-                for _ in range(3):
+                for _ in range(5):
                     g.as_graph_def()  # like Saver.save(write_meta_graph=True): cost grows with the graph
-                for _ in range(20):
+                for _ in range(15):
                     tf.add(loss, 1.0)
     report = guard.report
     assert report.slowdown_significant, (report.slowdown, report.to_dict()["signatures"][0]["interval"])
