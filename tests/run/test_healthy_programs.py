@@ -84,7 +84,7 @@ def test_other_jobs_starting_halfway_are_not_a_slowdown(tmp_path):
 
 
 def test_a_growing_graph_still_slows_down_and_fails(tmp_path):
-    done, document = _run(tmp_path, "steady_loop.py", "40", "grow", fail_on="growth,slowdown")
+    done, document = _run(tmp_path, "steady_loop.py", "80", "grow", fail_on="growth,slowdown")
     assert done.returncode == 1, done.stderr
     codes = {(d["code"], d["severity"]) for d in document["diagnostics"]}
     assert {("TFG901", "error"), ("TFG902", "warning")} <= codes, document["diagnostics"]

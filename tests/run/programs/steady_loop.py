@@ -28,7 +28,7 @@ with tf.Session() as sess:
                 busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
             sess.run(y, feed_dict=feed)
             if grow:
-                for _ in range(10):
+                for _ in range(20):
                     y = tf.add(y, 1.0)  # the graph grows on every step, and each run runs all of it
     finally:
         for process in busy:
