@@ -36,8 +36,17 @@ _COMMANDS = {"check": check.run_command, "rules": rules.run_rules, "rule": rules
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``) and return the exit status.
 
-    Bad input ends in one ``tfguard: error:`` line and status 2, never a traceback.
+    Bad input ends in one ``tfguard: error:`` line and status 2, Ctrl-C in one
+    ``tfguard: interrupted`` line and status 130, never a traceback.
     """
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:  # also when it comes while an error below is being reported
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: Optional[Sequence[str]]) -> int:
     try:
         args = build_parser().parse_args(argv)
         return _COMMANDS[args.command](args)
@@ -48,9 +57,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FINDINGS
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - the last guard against a traceback

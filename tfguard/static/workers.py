@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
-from typing import TYPE_CHECKING, Callable, List, Sequence, Tuple, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, List, Sequence, Tuple, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Future
@@ -54,6 +56,45 @@ def _context():
     return multiprocessing.get_context()
 
 
+def _worker_entry(initializer: Callable[..., None], initargs: Tuple) -> None:
+    """Run first in every worker process: ignore Ctrl-C (the parent decides), then the caller's initializer."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    initializer(*initargs)
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back while worker processes are forked; a Ctrl-C meanwhile arrives when the block ends.
+
+    A worker forked while SIGINT is blocked inherits the block, so it cannot be
+    interrupted before :func:`_worker_entry` makes it ignore the signal: a
+    Ctrl-C to the process group then stops the parent alone, which stops the
+    workers, instead of tracebacks from half-started workers and a broken pool.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _stop_at_once(executor) -> None:
+    """Stop the workers of ``executor`` without waiting for their running tasks (after Ctrl-C)."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())  # shutdown() forgets them
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(5)
+
+
 def map_in_processes(
     work: Callable[[List[Item]], List[Result]],
     items: Sequence[Item],
@@ -67,24 +108,29 @@ def map_in_processes(
     ``work`` must be a module-level function (it is pickled by name) that handles
     its own per-item failures.  When a whole task fails (a worker process died),
     ``on_lost(item, exception)`` stands in for each of its items.  Results come
-    in completion order; callers sort them.
+    in completion order; callers sort them.  Workers ignore Ctrl-C; a
+    KeyboardInterrupt in the caller terminates them and propagates at once.
     """
     from concurrent.futures import ProcessPoolExecutor  # imported only when workers start
 
     chunks = chunked(items, jobs)
     results: List[Result] = []
-    executor = ProcessPoolExecutor(
-        max_workers=min(jobs, len(chunks)), mp_context=_context(), initializer=initializer, initargs=initargs
-    )
+    executor = None
     try:
-        futures: List[Tuple[Future, List[Item]]] = [(executor.submit(work, chunk), chunk) for chunk in chunks]
+        with _sigint_held():
+            executor = ProcessPoolExecutor(
+                max_workers=min(jobs, len(chunks)), mp_context=_context(), initializer=_worker_entry,
+                initargs=(initializer, initargs),
+            )
+            futures: List[Tuple[Future, List[Item]]] = [(executor.submit(work, chunk), chunk) for chunk in chunks]
         for future, chunk in futures:
             try:
                 results.extend(future.result())
             except Exception as exc:  # noqa: BLE001 - a dead worker loses its chunk, not the run
                 results.extend(on_lost(item, exc) for item in chunk)
     except BaseException:
-        executor.shutdown(wait=False, cancel_futures=True)
+        if executor is not None:
+            _stop_at_once(executor)
         raise
     executor.shutdown(wait=True)
     return results
