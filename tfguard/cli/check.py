@@ -96,7 +96,7 @@ def run_command(args: argparse.Namespace) -> int:
         report = REPORTERS[args.format](result)
     if args.output_file:
         try:
-            with open(args.output_file, "w", encoding="utf-8") as handle:
+            with open(args.output_file, "w", encoding="utf-8", errors="backslashreplace") as handle:
                 handle.write(report)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output_file}: {exc.strerror or exc}") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from typing import Optional, Sequence
@@ -29,6 +30,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def escape_what_the_streams_cannot_carry() -> None:
+    """Make stdout and stderr escape characters their encoding lacks instead of raising.
+
+    An ASCII terminal (``PYTHONIOENCODING=ascii``, ``LC_ALL=C`` without UTF-8
+    mode) cannot carry "…" or a file name that is not valid UTF-8; output is
+    never worth a crash, so such characters become backslash escapes.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 _COMMANDS = {"check": check.run_command, "rules": rules.run_rules, "rule": rules.run_rule,
              "run": run.run_command, "report": report.run_command, "demo": demo.run_command}
 
@@ -49,6 +62,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _run(argv: Optional[Sequence[str]]) -> int:
     try:
         args = build_parser().parse_args(argv)
+        if args.command != "run":  # `tfguard run` leaves the streams to the script it runs, as python would
+            escape_what_the_streams_cannot_carry()
         return _COMMANDS[args.command](args)
     except (UsageError, ConfigError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tupl
 
 from tfguard.static.cache import Dependency, ResultCache, content_hash, hash_dependencies
 from tfguard.static.config import Settings
+from tfguard.static.deep_stack import call_with_deep_stack
 from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files
 from tfguard.static.finding import Finding
 from tfguard.static.project_root import find_project_root
@@ -96,6 +97,11 @@ def check_source(
 
 
 def _check_text(source: str, path: str, settings: Settings, project: Optional[Project] = None) -> FileCheck:
+    # Deep but valid code (a long elif chain) recurses further than the main thread's stack allows.
+    return call_with_deep_stack(_check_text_here, source, path, settings, project)
+
+
+def _check_text_here(source: str, path: str, settings: Settings, project: Optional[Project] = None) -> FileCheck:
     from tfguard.static.analysis.module import ModuleAnalysis
     from tfguard.static.parsing import ParseFailure, parse_module
     from tfguard.static.suppression import SuppressionAudit, apply_suppressions, read_suppressions

@@ -85,7 +85,9 @@ def _sigint_held() -> Iterator[None]:
 
 def _stop_at_once(executor) -> None:
     """Stop the workers of ``executor`` without waiting for their running tasks (after Ctrl-C)."""
-    processes = list((getattr(executor, "_processes", None) or {}).values())  # shutdown() forgets them
+    # shutdown() forgets both; the private names are those of CPython 3.8 to 3.13.
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
@@ -93,6 +95,9 @@ def _stop_at_once(executor) -> None:
     for process in processes:
         with contextlib.suppress(Exception):
             process.join(5)
+    if manager is not None:
+        # Its end races with the executor's exit handler ("Bad file descriptor" at interpreter exit) otherwise.
+        manager.join(5)
 
 
 def map_in_processes(
