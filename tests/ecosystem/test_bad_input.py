@@ -27,7 +27,7 @@ def tfguard(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
     """Run ``python -m tfguard ARGS`` in a child process with extra environment variables."""
     environment = dict(os.environ, PYTHONPATH=str(REPO_ROOT), **env)
     return subprocess.run([sys.executable, "-m", "tfguard", *args], cwd=cwd, env=environment,
-                          capture_output=True, timeout=300)
+                          capture_output=True, timeout=120)
 
 
 # -- encodings ---------------------------------------------------------------------------------------------------
@@ -124,3 +124,95 @@ def test_code_that_cpython_rejects_is_still_tfg000(empty_project, run):
     status, out, err = run("check", "--format", "json", "--no-cache", ".")
     assert status == 1
     assert [(f["path"], f["code"]) for f in json.loads(out)["findings"]] == [("nested.py", "TFG000")]
+
+
+# -- odd files: walked, skipped with a warning; named, an error (status 2) ------------------------------------------
+
+@pytest.fixture
+def odd_files(tmp_path: Path) -> Path:
+    """A project whose pkg/ holds a FIFO, a broken and a looping symbolic link, all named ``*.py``, and a good file."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "train.py").write_text(LOOP)
+    os.mkfifo(pkg / "fifo.py")
+    (pkg / "dangling.py").symlink_to("missing.py")
+    (pkg / "loop.py").symlink_to("loop.py")
+    return tmp_path
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    done = tfguard(*args, cwd=cwd)
+    assert b"Traceback" not in done.stderr
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+def test_walked_odd_files_are_skipped_with_a_warning(odd_files):
+    done = _run("check", ".", cwd=odd_files)
+    assert done.returncode == 1 and done.stdout.startswith("pkg/train.py:4:14: TFG102 ")
+    assert done.stderr.splitlines() == [
+        "tfguard: warning: skipped pkg/dangling.py: broken symbolic link (No such file or directory)",
+        "tfguard: warning: skipped pkg/fifo.py: not a regular file (a FIFO)",
+        "tfguard: warning: skipped pkg/loop.py: broken symbolic link (Too many levels of symbolic links)",
+        "Found 1 finding (1 error) in 1 file.",
+    ]
+
+
+@pytest.mark.parametrize("name, error", [
+    ("fifo.py", "not a regular file (a FIFO)"),
+    ("dangling.py", "cannot read: No such file or directory"),
+    ("loop.py", "cannot read: Too many levels of symbolic links"),
+])
+def test_odd_files_named_on_the_command_line_are_errors(odd_files, name, error):
+    done = _run("check", "pkg/train.py", f"pkg/{name}", cwd=odd_files)
+    assert done.returncode == 2
+    assert done.stdout.splitlines()[-1] == f"pkg/{name}: error: {error}"
+    assert done.stderr == "Found 1 finding (1 error) in 2 files. 1 file could not be checked.\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads files without permission")
+def test_unreadable_files_and_folders(odd_files):
+    (odd_files / "pkg" / "secret.py").write_text(LOOP)
+    (odd_files / "pkg" / "secret.py").chmod(0)
+    (odd_files / "pkg" / "closed").mkdir()
+    (odd_files / "pkg" / "closed").chmod(0)
+    try:
+        walked = _run("check", "pkg", cwd=odd_files)
+        named = _run("check", "pkg/secret.py", cwd=odd_files)
+    finally:
+        (odd_files / "pkg" / "closed").chmod(0o755)
+    assert walked.returncode == 1
+    assert "tfguard: warning: skipped pkg/closed: cannot read folder: Permission denied\n" in walked.stderr
+    assert "tfguard: warning: skipped pkg/secret.py: cannot read: Permission denied\n" in walked.stderr
+    assert named.returncode == 2 and named.stdout == "pkg/secret.py: error: cannot read: Permission denied\n"
+
+
+def test_unreadable_files_and_folders_met_while_walking(tmp_path, monkeypatch):
+    """The same as above where the tests run as root (who reads everything): the walk is told access is denied."""
+    from tfguard.static import discovery
+
+    (tmp_path / "pkg" / "closed").mkdir(parents=True)
+    (tmp_path / "pkg" / "secret.py").write_text(LOOP)
+    (tmp_path / "pkg" / "open.py").write_text(LOOP)
+    real_scandir, real_access = os.scandir, os.access
+
+    def scandir(path):
+        if str(path).endswith("closed"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(discovery.os, "scandir", scandir)
+    monkeypatch.setattr(discovery.os, "access", lambda path, mode: not str(path).endswith("secret.py")
+                        and real_access(path, mode))
+    skipped = []
+    files = list(discovery.iter_python_files([str(tmp_path / "pkg")], on_skip=lambda *item: skipped.append(item)))
+    assert files == [str(tmp_path / "pkg" / "open.py")]
+    assert skipped == [(str(tmp_path / "pkg" / "secret.py"), "cannot read: Permission denied"),
+                       (str(tmp_path / "pkg" / "closed"), "cannot read folder: Permission denied")]
+
+
+def test_a_path_that_does_not_exist_is_still_not_found(tmp_path):
+    done = _run("check", "nothing.py", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (2, "tfguard: error: path not found: nothing.py\n")

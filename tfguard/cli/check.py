@@ -78,7 +78,7 @@ def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard check``; return the exit status."""
     paths = args.paths or ["."]
     for path in paths:
-        if not os.path.exists(path):
+        if not os.path.lexists(path):  # a broken symbolic link exists: checking it reports why it cannot be read
             raise UsageError(f"path not found: {path}")
     settings = _settings_for(args, paths)
     baseline = adoption.read_baseline(args, settings)
@@ -103,6 +103,8 @@ def run_command(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report)
         sys.stdout.flush()
+    for skipped in result.skipped:
+        print(f"{PROG}: warning: skipped {skipped.path}: {skipped.message}", file=sys.stderr)
     if cache is not None and cache.warning:
         print(f"{PROG}: warning: {cache.warning}", file=sys.stderr)
     print(summary(result), file=sys.stderr)

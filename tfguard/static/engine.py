@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tupl
 from tfguard.static.cache import Dependency, ResultCache, content_hash, hash_dependencies
 from tfguard.static.config import Settings
 from tfguard.static.deep_stack import call_with_deep_stack
-from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files
+from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files, not_a_regular_file
 from tfguard.static.finding import Finding
 from tfguard.static.project_root import find_project_root
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
@@ -45,6 +45,8 @@ class CheckResult:
     findings: List[Finding] = field(default_factory=list)
     errors: List[FileError] = field(default_factory=list)
     files_checked: int = 0
+    #: Files and folders met while walking a folder that could not be checked (a FIFO, a broken link...), skipped.
+    skipped: List[FileError] = field(default_factory=list)
 
 
 def parse_error_finding(path: str, failure: ParseFailure) -> Finding:
@@ -246,19 +248,26 @@ def check_paths(
     (written to disk) once, when the run ends.  Files that never mention
     tensorflow are read but not parsed.
 
-    Raises FileNotFoundError for a path that does not exist.
+    A file named in ``paths`` that cannot be read (a FIFO, a broken symbolic
+    link, no permission) is an error of the result; one met while walking a
+    folder is skipped and listed in ``skipped``, as is a sub-folder that cannot
+    be listed.  Raises FileNotFoundError for a path that does not exist.
     """
     settings = settings or Settings()
     paths = list(paths)
     for path in paths:
-        if not os.path.exists(path):
+        if not os.path.lexists(path):
             raise FileNotFoundError(path)
     exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
     root = settings.root or None
+    skipped: List[FileError] = []
     try:
         with fewer_garbage_collections():
-            return _check_files(iter_python_files(paths, exclude, force_exclude=force_exclude, root=root),
-                                find_project_root(paths[0] if paths else "."), settings, jobs, cache)
+            files = iter_python_files(paths, exclude, force_exclude=force_exclude, root=root,
+                                      on_skip=lambda path, reason: skipped.append(FileError(path, reason)))
+            result = _check_files(files, find_project_root(paths[0] if paths else "."), settings, jobs, cache)
+            result.skipped = sorted(skipped, key=lambda error: error.path)
+            return result
     finally:
         if cache is not None:
             cache.flush()
@@ -296,8 +305,13 @@ def _check_files(
     for path in files:
         result.files_checked += 1
         try:
+            stat = os.stat(path)
+            problem = not_a_regular_file(stat.st_mode)
+            if problem is not None:  # a FIFO named on the command line: reading it would wait forever
+                result.errors.append(FileError(path, problem))
+                continue
             if cache is not None:
-                stats[path] = stat = os.stat(path)
+                stats[path] = stat
                 cached = cache.lookup_unchanged(path, stat)
                 if cached is not None:
                     result.findings.extend(cached)
