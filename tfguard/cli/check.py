@@ -60,6 +60,8 @@ def _settings_for(args: argparse.Namespace, paths: Sequence[str]) -> Settings:
     extend_select = flatten(args.extend_select) or []
     for option, selectors in (("--select", select), ("--ignore", ignore), ("--extend-select", extend_select)):
         validate_selectors(selectors or (), option)
+    if select is not None and not select:
+        raise UsageError("--select names no rule; leave it out for the default rules")
     if args.isolated:
         settings = Settings(root=os.getcwd())
     else:
