@@ -133,6 +133,7 @@ def fuzz(examples: int, seed: int, report: Optional[FuzzReport] = None) -> FuzzR
 
     report = report or FuzzReport()
     started = time.perf_counter()
+    warnings.simplefilter("ignore", SyntaxWarning)  # hypothesmith compiles what it generates: "is" with a literal...
 
     @hypothesis_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck),

@@ -216,3 +216,29 @@ def test_unreadable_files_and_folders_met_while_walking(tmp_path, monkeypatch):
 def test_a_path_that_does_not_exist_is_still_not_found(tmp_path):
     done = _run("check", "nothing.py", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (2, "tfguard: error: path not found: nothing.py\n")
+
+
+# -- one run, one spelling: -j 1 and -j 2 name a followed module alike ---------------------------------------------
+
+HELPER = "import tensorflow as tf\n\n\ndef probe(x):\n    return tf.reduce_sum(x)\n"
+TRAIN = ("import tensorflow as tf\nfrom pkg.a_helpers import probe\nx = tf.zeros([2])\nsess = tf.Session()\n"
+         "for step in range(3):\n    sess.run(probe(x))\n")
+
+
+def test_followed_modules_are_named_as_the_run_names_them(empty_project, run):
+    from tfguard.static.analysis.project import Project
+
+    root = str(empty_project)
+    project = Project(root, [root, "."])
+    assert project.display_path(os.path.join(root, "pkg", "a.py")) == os.path.join(root, "pkg", "a.py")
+    assert Project(root, ["."]).display_path(os.path.join(root, "pkg", "a.py")) == os.path.join("pkg", "a.py")
+
+    Path("pkg").mkdir()
+    Path("pkg/__init__.py").write_text("")
+    Path("pkg/a_helpers.py").write_text(HELPER)
+    for index in range(8):
+        Path(f"pkg/b_train{index}.py").write_text(TRAIN)
+    reports = [run("check", "--no-cache", "-j", jobs, "--format", "json", root)[1] for jobs in ("1", "2")]
+    chains = {link["path"] for finding in json.loads(reports[0])["findings"] for link in finding["chain"]}
+    assert chains == {os.path.join(root, "pkg", "a_helpers.py")}
+    assert reports[0] == reports[1]

@@ -15,7 +15,7 @@ from tfguard.static.config import Settings, load_settings, override, validate_se
 from tfguard.static.engine import check_paths
 from tfguard.static.reporters import REPORTERS
 from tfguard.static.reporters.text import summary
-from tfguard.static.workers import default_jobs
+from tfguard.static.workers import MIN_BYTES_PER_WORKER
 
 
 def add_parser(commands: Any) -> None:
@@ -45,7 +45,8 @@ def add_parser(commands: Any) -> None:
     adoption.add_options(check)
     speed = check.add_argument_group("speed")
     speed.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N",
-                       help="check files in N processes (default: the number of CPUs; 1: no extra process)")
+                       help="check files in N processes (default: the number of CPUs, but one per "
+                            f"{MIN_BYTES_PER_WORKER // 1024} KiB of code at most; 1: no extra process)")
     speed.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     speed.add_argument("--cache-dir", metavar="DIR",
                        help=f"keep the result cache in DIR (default: {CACHE_DIR_NAME} in the project root)")
@@ -87,8 +88,7 @@ def run_command(args: argparse.Namespace) -> int:
     cache = None
     if not args.no_cache:
         cache = ResultCache(args.cache_dir or default_cache_dir(paths[0]), settings)
-    jobs = args.jobs if args.jobs is not None else default_jobs()
-    result = check_paths(paths, settings, force_exclude=args.force_exclude, jobs=jobs, cache=cache)
+    result = check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs, cache=cache)
     if args.write_baseline:
         return EXIT_CLEAN if adoption.record_baseline(args.write_baseline, result) else EXIT_ERROR
     result, baseline_note = adoption.filter_baseline(baseline, result, paths, settings, args.force_exclude)

@@ -6,7 +6,7 @@ import contextlib
 import gc
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from tfguard.static.cache import Dependency, ResultCache, content_hash, hash_dependencies
 from tfguard.static.config import Settings
@@ -15,7 +15,7 @@ from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files, not_a_r
 from tfguard.static.finding import Finding
 from tfguard.static.project_root import find_project_root
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
-from tfguard.static.workers import map_in_processes, worth_a_pool
+from tfguard.static.workers import automatic_jobs, chunked_in_order, map_in_processes, worth_a_pool
 
 # astroid and everything built on it (parsing, analysis, the rules) is imported
 # only when a file has to be analysed: a run served from the cache never needs it.
@@ -214,12 +214,11 @@ _worker_settings: Optional[Settings] = None
 _worker_project: Optional[Project] = None
 
 
-def _start_worker(settings: Settings, project_root: str) -> None:
+def _start_worker(settings: Settings, project_root: str, paths: List[str]) -> None:
     global _worker_settings, _worker_project
-    from tfguard.static.analysis.project import Project
 
     _worker_settings = settings
-    _worker_project = Project(project_root)
+    _worker_project = _project(project_root, paths)
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
@@ -236,13 +235,15 @@ def check_paths(
     paths: Iterable[str],
     settings: Optional[Settings] = None,
     force_exclude: bool = False,
-    jobs: int = 1,
+    jobs: Optional[int] = 1,
     cache: Optional[ResultCache] = None,
 ) -> CheckResult:
     """Check every Python file under ``paths``; one file's failure never stops the others.
 
     With ``jobs`` > 1 and enough files, files are checked in that many worker
-    processes; the result is the same as with ``jobs=1``.  With a ``cache``,
+    processes; the result is the same as with ``jobs=1``.  ``jobs=None`` picks
+    the number (:func:`~tfguard.static.workers.automatic_jobs`): one per CPU,
+    fewer for a small project, none (this process) for a very small one.  With a ``cache``,
     files whose content, settings and dependencies are unchanged are not
     checked again, and newly checked files are stored; the cache is flushed
     (written to disk) once, when the run ends.  Files that never mention
@@ -265,7 +266,8 @@ def check_paths(
         with fewer_garbage_collections():
             files = iter_python_files(paths, exclude, force_exclude=force_exclude, root=root,
                                       on_skip=lambda path, reason: skipped.append(FileError(path, reason)))
-            result = _check_files(files, find_project_root(paths[0] if paths else "."), settings, jobs, cache)
+            result = _check_files(files, find_project_root(paths[0] if paths else "."), paths, settings, jobs,
+                                  cache)
             result.skipped = sorted(skipped, key=lambda error: error.path)
             return result
     finally:
@@ -295,7 +297,8 @@ def fewer_garbage_collections() -> Iterator[None]:
 
 
 def _check_files(
-    files: Iterable[str], project_root: str, settings: Settings, jobs: int, cache: Optional[ResultCache]
+    files: Iterable[str], project_root: str, paths: List[str], settings: Settings, jobs: Optional[int],
+    cache: Optional[ResultCache],
 ) -> CheckResult:
     result = CheckResult()
     project: Optional[Project] = None  # built (importing astroid) only when a file has to be checked
@@ -329,21 +332,24 @@ def _check_files(
             if cached is not None:
                 result.findings.extend(cached)
                 continue
-        if jobs > 1:
+        if jobs is None or jobs > 1:
             pending.append((len(data), path))
         else:
             if project is None:
-                project = _project(project_root)
+                project = _project(project_root, paths)
             outcomes.append(check_one(path, settings, data, project))
     if pending:
-        pending.sort(key=lambda item: (-item[0], item[1]))  # largest first: the slowest files start early
         todo = [path for _, path in pending]
+        if jobs is None:
+            jobs = automatic_jobs(sum(size for size, _ in pending))
         if worth_a_pool(len(todo), jobs):
-            worker_args = (settings, project_root)
-            outcomes.extend(map_in_processes(_check_chunk, todo, jobs, _lost_outcome, _start_worker, worker_args))
+            _load_the_checker()  # once, before the workers fork, instead of once in each of them
+            chunks = chunked_in_order(todo, [size for size, _ in pending], jobs)
+            worker_args = (settings, project_root, paths)
+            outcomes.extend(map_in_processes(_check_chunk, chunks, jobs, _lost_outcome, _start_worker, worker_args))
         else:
             if project is None:
-                project = _project(project_root)
+                project = _project(project_root, paths)
             outcomes.extend(check_one(path, settings, project=project) for path in todo)
     for outcome in outcomes:
         if outcome.error is not None:
@@ -358,7 +364,19 @@ def _check_files(
     return result
 
 
-def _project(root: str) -> Project:
+def _load_the_checker() -> None:
+    """Import astroid, the analysis and the rules, and build astroid's model of the builtins, in this process."""
+    from tfguard.static.analysis.module import ModuleAnalysis  # noqa: F401 - imported for its side effect
+    from tfguard.static.parsing import ParseFailure, parse_module
+
+    all_rules()
+    try:
+        parse_module(TF_MARKER + " = 1\n", "<tfguard warm-up>")
+    except ParseFailure:  # pragma: no cover - the line is valid Python
+        pass
+
+
+def _project(root: str, paths: Sequence[str] = ()) -> Project:
     from tfguard.static.analysis.project import Project
 
-    return Project(root)
+    return Project(root, paths)

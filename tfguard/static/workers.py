@@ -6,7 +6,7 @@ import contextlib
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Callable, Iterator, List, Sequence, Tuple, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Future
@@ -16,8 +16,6 @@ Result = TypeVar("Result")
 
 #: Fewer items than this many per job are checked in-process: starting workers costs more.
 MIN_ITEMS_PER_JOB = 2
-#: Upper bound of items per task; small enough to balance the load, large enough to amortise pickling.
-MAX_CHUNK = 16
 
 
 def default_jobs() -> int:
@@ -30,20 +28,48 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
+#: With the automatic number of processes, each one gets at least this much source to check: below it, the
+#: cost of starting a worker and of parsing the modules both workers import is more than a worker saves.
+MIN_BYTES_PER_WORKER = 256 * 1024
+
+
 def worth_a_pool(items: int, jobs: int) -> bool:
     """Return whether ``items`` are enough to be worth starting ``jobs`` worker processes."""
     return jobs > 1 and items >= max(2, MIN_ITEMS_PER_JOB * jobs)
 
 
-def chunked(items: Sequence[Item], jobs: int) -> List[List[Item]]:
-    """Split ``items`` into chunks, about four per job, at most MAX_CHUNK items each.
+def automatic_jobs(total_bytes: int, cpus: Optional[int] = None) -> int:
+    """Return how many processes to check ``total_bytes`` of source in when ``-j`` is not given.
 
-    Items are dealt round-robin so that, when they come sorted largest first,
-    every chunk gets a share of the large ones.
+    One per CPU, but no more than one per :data:`MIN_BYTES_PER_WORKER`: a small
+    project is checked in this process, as fast as with ``-j 1``.
     """
-    size = max(1, min(MAX_CHUNK, len(items) // (jobs * 4) or 1))
-    count = max(1, -(-len(items) // size))
-    return [list(items[start::count]) for start in range(count)]
+    return max(1, min(cpus or default_jobs(), total_bytes // MIN_BYTES_PER_WORKER))
+
+
+def chunked_in_order(items: Sequence[Item], weights: Sequence[int], jobs: int) -> List[List[Item]]:
+    """Split ``items`` into runs of neighbours, about four per job by weight, heaviest run first.
+
+    Neighbours stay together: files of one package import each other, and a
+    worker that checks them one after the other parses each module once (as a
+    followed import, then as its own file) where dealing files out one by one
+    made every worker parse it.  Heaviest first keeps the load balanced: the
+    runs handed out last are light.
+    """
+    target = max(1, sum(weights) // (jobs * 4))
+    runs: List[Tuple[int, List[Item]]] = []
+    run: List[Item] = []
+    weight = 0
+    for item, item_weight in zip(items, weights):
+        run.append(item)
+        weight += item_weight
+        if weight >= target:
+            runs.append((weight, run))
+            run, weight = [], 0
+    if run:
+        runs.append((weight, run))
+    runs.sort(key=lambda pair: -pair[0])
+    return [run for _, run in runs]
 
 
 def _context():
@@ -102,13 +128,13 @@ def _stop_at_once(executor) -> None:
 
 def map_in_processes(
     work: Callable[[List[Item]], List[Result]],
-    items: Sequence[Item],
+    chunks: Sequence[List[Item]],
     jobs: int,
     on_lost: Callable[[Item, BaseException], Result],
     initializer: Callable[..., None],
     initargs: Tuple = (),
 ) -> List[Result]:
-    """Return ``work(chunk)`` results for every chunk of ``items``, computed in ``jobs`` processes.
+    """Return ``work(chunk)`` results for every one of ``chunks``, computed in ``jobs`` processes, in that order.
 
     ``work`` must be a module-level function (it is pickled by name) that handles
     its own per-item failures.  When a whole task fails (a worker process died),
@@ -118,7 +144,6 @@ def map_in_processes(
     """
     from concurrent.futures import ProcessPoolExecutor  # imported only when workers start
 
-    chunks = chunked(items, jobs)
     results: List[Result] = []
     executor = None
     try:
