@@ -24,6 +24,12 @@ of the step's process tree (``os.wait4`` rusage, worker processes included).
 Targets: cold ``-j 1`` reaches 0.7x the throughput of astroid parsing alone; the
 warm rerun is 20x faster than the cold one (same ``-j``); cold ``-j 1`` is 3x
 faster than pylint.  Reports of the cold, parallel and warm runs must agree.
+
+Then ``-j 1``, ``-j N`` and the default ``-j`` on a real-layout tree
+(``--layout-files``, :func:`tf1_corpus.generate_real_layout`: a shared package
+with three very large files, imported across sub-projects) and on one small
+sub-project of it: wall and CPU time, each the least of ``--repeat`` runs.  The
+default must keep the small project in-process (never slower than ``-j 1``).
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ REPO_ROOT = os.path.dirname(BENCH_DIR)
 sys.path.insert(0, REPO_ROOT)
 sys.path.insert(0, BENCH_DIR)
 
-from tf1_corpus import generate_corpus  # noqa: E402
+from tf1_corpus import generate_corpus, generate_real_layout  # noqa: E402
 
 from tfguard.static.discovery import iter_python_files  # noqa: E402
 
@@ -64,6 +70,7 @@ class Step:
     seconds: float
     files: int
     peak_rss: int
+    cpu_seconds: float = 0.0
 
 
 def _rusage_bytes(maxrss: int) -> int:
@@ -109,7 +116,7 @@ def measure_command(name: str, command: Sequence[str], files: int, cwd: str, env
         with open(os.path.join(cwd, "stderr.txt"), encoding="utf-8", errors="replace") as handle:
             tail = handle.read()[-2000:]
         raise RuntimeError(f"{name}: exit status {process.returncode}\n{tail}")
-    return Step(name, seconds, files, _rusage_bytes(usage.ru_maxrss))
+    return Step(name, seconds, files, _rusage_bytes(usage.ru_maxrss), usage.ru_utime + usage.ru_stime)
 
 
 def _read(path: str) -> bytes:
@@ -232,6 +239,66 @@ def run_benchmark(corpus: str, jobs: int, with_pylint: bool, workdir: str) -> Li
     return [text for text, ok in targets if ok is False]
 
 
+def run_parallel_benchmark(tree: str, jobs: int, workdir: str, repeat: int = 3) -> List[str]:
+    """Compare ``-j 1``, ``-j N`` and the default ``-j`` on a real-layout tree and on one small project of it.
+
+    Prints wall and CPU seconds (user + system, worker processes included) and
+    the ratios; returns the failed targets: the default never slower than
+    ``-j 1`` on the small project (in-process: the same run), and all reports
+    identical.  Wall times swing with the machine's load; the CPU ratio shows
+    the work that running in parallel adds (followed modules parsed in more
+    than one worker, worker start-up).  Each run is repeated ``repeat`` times,
+    the three runs taking turns, and the least time of each is kept.
+    """
+    from tabulate import tabulate
+
+    env = dict(os.environ, PYTHONPATH=REPO_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    small = os.path.join(tree, "project_0")
+    rows, failed, reports = [], [], {}
+    for label, folder in (("real layout", tree), ("one small project", small)):
+        files = corpus_files(folder)
+        size = sum(len(_read(path)) for path in files)
+        steps: Dict[str, Step] = {}
+        for _ in range(repeat):
+            for name, extra in (("-j 1", ["-j", "1"]), (f"-j {jobs}", ["-j", str(jobs)]), ("default -j", [])):
+                report = os.path.join(workdir, "parallel.json")
+                command = [sys.executable, "-m", "tfguard", "check", folder, "--isolated", "--exit-zero",
+                           "--no-cache", *extra, "--format", "json", "--output-file", report]
+                step = measure_command(f"{label}, {name}", command, len(files), workdir, env)
+                best = steps.get(name)
+                steps[name] = step if best is None else Step(step.name, min(step.seconds, best.seconds), step.files,
+                                                               max(step.peak_rss, best.peak_rss),
+                                                               min(step.cpu_seconds, best.cpu_seconds))
+                reports[label, name] = _read(report)
+        one = steps["-j 1"]
+        for name, step in steps.items():
+            rows.append([f"{label} ({len(files)} files, {size // 1024} KiB)", name, f"{step.seconds:.2f}",
+                         f"{step.seconds / one.seconds:.2f}", f"{step.cpu_seconds:.2f}",
+                         f"{step.cpu_seconds / one.cpu_seconds:.2f}"])
+        if len({reports[label, name] for name in steps}) != 1:
+            failed.append(f"{label}: reports differ between -j 1, -j {jobs} and the default")
+    print()
+    print(tabulate(rows, headers=["tree", "run", "wall s", "wall / -j 1", "CPU s", "CPU / -j 1"],
+                   colalign=("left", "left", "right", "right", "right", "right")))
+    default_small = [row for row in rows if row[0].startswith("one small") and row[1] == "default -j"][0]
+    print()
+    print(f"{_verdict(not failed):7} reports identical across -j 1, -j {jobs} and the default")
+    in_process = automatic_jobs_for(small) == 1
+    print(f"{_verdict(in_process):7} default -j on the small project: in-process like -j 1 "
+          f"(wall {default_small[3]}x of -j 1)")
+    if not in_process:
+        failed.append("the default -j starts workers on the small project")
+    return failed
+
+
+def automatic_jobs_for(folder: str) -> int:
+    """Return the number of processes the default ``-j`` gives ``folder`` (its TF files' bytes decide)."""
+    from tfguard.static.engine import mentions_tensorflow
+    from tfguard.static.workers import automatic_jobs
+
+    return automatic_jobs(sum(len(data) for data in map(_read, corpus_files(folder)) if mentions_tensorflow(data)))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the benchmark's argument parser."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -243,6 +310,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1234, help="seed of the generated corpus (default 1234)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="N of the -j N runs (default: CPUs)")
     parser.add_argument("--no-pylint", action="store_true", help="skip the pylint run")
+    parser.add_argument("--layout-files", type=int, default=600,
+                        help="files of the real-layout tree for the -j comparison (default 600; 0: skip it)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each -j comparison step (default 3)")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     return parser
 
@@ -260,6 +330,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not os.path.isdir(corpus) or not corpus_files(corpus):
             generate_corpus(corpus, count, seed=args.seed)
         failed = run_benchmark(os.path.abspath(corpus), args.jobs, not args.no_pylint, workdir)
+        if args.layout_files:
+            tree = os.path.join(workdir, "real-layout")
+            generate_real_layout(tree, args.layout_files, seed=args.seed)
+            failed += run_parallel_benchmark(tree, max(2, args.jobs), workdir, max(1, args.repeat))
     except (OSError, RuntimeError) as exc:
         print(f"lint_speed: error: {exc}", file=sys.stderr)
         return 2

@@ -319,3 +319,76 @@ def generate_corpus(directory: str, files: int = 2000, seed: int = 1234) -> List
                 handle.write(text)
             written.append(path)
     return written
+
+
+def _write(path: str, text: str) -> str:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return path
+
+
+def _big_layers_module(rng: random.Random, names: _Names, functions: int) -> str:
+    body = [rng.choice(IMPORT_STYLES), "\n"]
+    body += ["\n\n" + _layer_function(rng, names) for _ in range(functions)]
+    return '"""A model zoo: every layer helper of the code base in one file."""\n\n' + "".join(body)
+
+
+def generate_real_layout(directory: str, files: int = 600, seed: int = 4321) -> List[str]:
+    """Write a code base laid out as real TF1 repositories are; return the paths.
+
+    A ``common`` package that every sub-project imports (its layers, and three
+    very large model-zoo files of a few thousand lines), then sub-projects of
+    about 40 files whose models import ``common`` and their own layers and
+    whose training scripts import their models, as :func:`generate_corpus`
+    writes them.  Unlike the flat corpus, modules are imported across packages,
+    so a checker that follows imports parses ``common`` over and over unless it
+    keeps neighbours together.
+    """
+    rng = random.Random(seed)
+    written: List[str] = []
+    common = os.path.join(directory, "common")
+    written.append(_write(os.path.join(directory, "setup.py"), "from setuptools import setup\n\nsetup()\n"))
+    written.append(_write(os.path.join(common, "__init__.py"), ""))
+    names = _Names(rng)
+    shared: List[tuple] = []
+    for index in range(3):
+        text = _big_layers_module(rng, names, 300)
+        shared.extend((f"common.zoo_{index}", line[4:line.index("(")])
+                      for line in text.splitlines() if line.startswith("def "))
+        written.append(_write(os.path.join(common, f"zoo_{index}.py"), text))
+    for index in range(12):
+        text = _layers_module(rng, names)
+        shared.extend((f"common.layers_{index}", line[4:line.index("(")])
+                      for line in text.splitlines() if line.startswith("def "))
+        written.append(_write(os.path.join(common, f"layers_{index}.py"), text))
+    project = 0
+    while len(written) < files:
+        package = f"project_{project}"
+        project += 1
+        local: List[tuple] = []
+        models: List[tuple] = []
+        inputs: List[tuple] = []
+        plan = ["layers"] * 6 + ["model"] * 10 + ["input"] * 5 + ["train"] * 10 + ["eval"] * 4 + ["plain"] * 5
+        for index, kind in enumerate(plan):
+            if len(written) >= files:
+                break
+            module = f"{package}.{kind}_{index}"
+            helpers = rng.sample(shared, 3) + local
+            text = _module_text(kind, rng, names, helpers, models, inputs)
+            if kind == "layers":
+                local.extend((module, line[4:line.index("(")]) for line in text.splitlines()
+                             if line.startswith("def "))
+            elif kind == "model":
+                models.append((module, text.split("class ", 1)[1].split("(", 1)[0]))
+            elif kind == "input":
+                inputs.append((module, text.split("_dataset(", 1)[0].rsplit("def ", 1)[1] + "_dataset"))
+            elif kind == "train":  # the step loop calls into common: the checker follows it there
+                zoo_module, zoo_function = rng.choice(shared[:900])
+                loop = "        for step in range(hparams.train_steps):\n"
+                text = text.replace(loop, loop + f"            probe = {zoo_function}(features)\n", 1)
+                text = text.replace('"""Training entry point."""\n',
+                                    f'"""Training entry point."""\nfrom {zoo_module} import {zoo_function}\n', 1)
+            written.append(_write(os.path.join(directory, package, f"{kind}_{index}.py"), text))
+        _write(os.path.join(directory, package, "__init__.py"), "")
+    return written

@@ -46,3 +46,16 @@ def test_every_command_line_option_is_documented():
                 if option.startswith("--") and option != "--help" and f"`{option}" not in text:
                     missing.append(f"tfguard {name} {option}")
     assert not missing, f"README.md does not mention: {missing}"
+
+
+def test_the_test_dependencies_listed_are_those_of_the_test_extra():
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+    project = tomllib.loads((README.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extra = project["optional-dependencies"]
+    wanted = [re.split(r"[<>=!~;\[ ]", requirement)[0] for requirement in extra["test"]]
+    listed = re.search(r"the `test` extra of `pyproject.toml`: ([^)]*)\)", readme_text().replace("\n", " "))
+    assert listed, "README's Set up section names the test extra"
+    assert [name.strip() for name in listed.group(1).split(",")] == wanted

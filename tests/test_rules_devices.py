@@ -110,6 +110,23 @@ def test_gpu_without_soft_placement_silent(body):
     assert lines_of("TFG301", body) == []
 
 
+def test_gpu_pin_message_names_the_session_that_runs_it():
+    body = """\
+        def export():
+            return tf.Session()
+        def train():
+            with tf.device('/gpu:0'):
+                a = tf.constant(1.0)
+            sess = tf.Session(config=tf.ConfigProto(log_device_placement=False))
+            sess.run(a)
+        with tf.device('/gpu:1'):
+            b = tf.constant(2.0)
+        """
+    messages = {f.line - HEADER_LINES: f.message for f in findings_of("TFG301", body)}
+    assert "but `tf.Session()` at line 9 is created without" in messages[4]  # the session of train()
+    assert "but the sessions at lines 5 and 9 are created without" in messages[8]  # module level: either
+
+
 # -- TFG302 log-device-placement ---------------------------------------------------------
 
 @pytest.mark.parametrize("body, expected", [

@@ -1,15 +1,11 @@
 """tfguard: a TensorFlow 1.x graph-hygiene linter and runtime guard.
 
 Importing this package never imports TensorFlow; the runtime guard imports it
-on first use.
+on first use.  Nor does it import anything else, not even the standard library:
+``python -m tfguard`` drops the working folder from ``sys.path`` in
+``__main__``, which runs after this file, and a project module named like a
+standard one (``json.py``) must not be imported before that.
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-from tfguard.static.engine import CheckResult, check_paths, check_source
-from tfguard.static.finding import ChainLink, Finding
 
 __version__ = "0.1.0"
 
@@ -32,9 +28,14 @@ __all__ = [
     "__version__",
 ]
 
-# Runtime names resolved on first access (PEP 562) so that `import tfguard` never
-# imports TensorFlow: name -> (module, attribute).
+# Names resolved on first access (PEP 562) so that `import tfguard` never imports
+# TensorFlow, nor anything at all: name -> (module, attribute).
 _LAZY = {
+    "ChainLink": ("tfguard.static.finding", "ChainLink"),
+    "CheckResult": ("tfguard.static.engine", "CheckResult"),
+    "Finding": ("tfguard.static.finding", "Finding"),
+    "check_paths": ("tfguard.static.engine", "check_paths"),
+    "check_source": ("tfguard.static.engine", "check_source"),
     "frozen": ("tfguard.runtime.guard", "frozen"),
     "watch": ("tfguard.runtime.guard", "watch"),
     "GuardHook": ("tfguard.runtime.hook", "GuardHook"),
@@ -48,8 +49,8 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Load runtime-guard names lazily (PEP 562)."""
+def __getattr__(name: str) -> object:
+    """Load the public names lazily (PEP 562)."""
     target = _LAZY.get(name)
     if target is None:
         raise AttributeError("module 'tfguard' has no attribute %r" % (name,))

@@ -1,6 +1,45 @@
-"""``python -m tfguard``: the same as the ``tfguard`` command."""
+"""``python -m tfguard``: the same as the ``tfguard`` command.
 
-from tfguard.cli import main
+``python -m`` puts the working folder first on ``sys.path``; the checker then
+would import a project's ``json.py`` or ``concurrent.py`` in place of the
+standard module.  So, as pylint does, that entry is dropped before anything
+else is imported (``tfguard run`` keeps it: it runs the project anyway, and
+sets ``sys.path`` as ``python`` would).
+"""
+
+import os
+import sys
+
+
+def _drop_working_folder() -> None:
+    """Remove the entry ``python -m`` put first on ``sys.path`` when it is the working folder."""
+    if sys.argv[1:2] == ["run"] or not sys.path:
+        return
+    try:
+        here = os.getcwd()
+    except OSError:  # the working folder was deleted
+        here = None
+    if sys.path[0] in ("", ".") or (here is not None and os.path.abspath(sys.path[0]) == here):
+        del sys.path[0]
+
+
+def _main() -> int:
+    try:
+        _drop_working_folder()
+        import signal
+
+        from tfguard.cli import main
+    except KeyboardInterrupt:  # Ctrl-C while starting up
+        sys.stderr.write("tfguard: interrupted\n")
+        sys.stderr.flush()
+        # Not sys.exit: after an import cut short, CPython may end the process by SIGINT (status -2) instead.
+        os._exit(130)
+    try:
+        return main()
+    finally:
+        # From here on a Ctrl-C ends the process at once, without a traceback from interpreter shutdown.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(_main())

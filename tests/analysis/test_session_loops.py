@@ -281,7 +281,7 @@ def test_helper_chain_reported_at_call_site():
     (finding,) = findings
     assert [(c.line, c.function) for c in finding.chain] == [(11, "train_step"), (7, "log_metrics")]
     assert "`train_step()` calls `tf.summary.scalar()` at line 7" in finding.message
-    assert "`sess.run` loop" not in finding.message or "loop at line 17" in finding.message
+    assert "of the `for step in range(100)` loop at line 17;" in finding.message
 
 
 def test_helper_that_runs_makes_a_session_loop():
@@ -337,8 +337,27 @@ def test_finding_location_is_the_call():
     (finding,) = check_source(source, "x.py")
     assert (finding.line, finding.column, finding.end_line, finding.end_column) == (4, 15, 4, 31)
     assert finding.message.startswith(
-        "`tf.train.Saver()` builds new save/restore ops on every iteration of the `s.run` loop at line 3"
+        "`tf.train.Saver()` builds new save/restore ops on every iteration of the `for i in range(3)` loop at line 3"
     )
+
+
+def test_a_loop_is_named_by_its_header_not_by_a_call_in_it():
+    source = HEADER + textwrap.dedent(
+        """
+        def get_flat(sess):
+            return sess.run(tf.no_op())
+        with tf.Session() as sess:
+            while True:
+                flat = get_flat(sess)
+                total = tf.reduce_sum(flat)
+            for (index, (x, y)) in enumerate(pairs):
+                get_flat(sess)
+                tf.constant(x)
+        """
+    )
+    messages = [f.message for f in check_source(source, "l.py")]
+    assert sorted({m.split(" on every iteration of ")[1].split(";")[0] for m in messages}) == [
+        "the `for index, (x, y) in enumerate(pairs)` loop at line 9", "the `while True` loop at line 6"]
 
 
 def test_calling_a_keras_model_subclass_builds_ops():

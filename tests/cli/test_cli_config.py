@@ -108,6 +108,8 @@ def test_config_option_and_isolated(project, write, run, run_json):
         ("baseline = 1", "pyproject.toml: 'baseline' must be the path of a baseline file"),
         ('baseline = "missing.json"', "baseline file not found: missing.json"),
         ('select = "TFG901"', "pyproject.toml: 'select' must be a list of strings"),
+        ("select = []", "pyproject.toml: 'select' is empty; leave it out for the default rules, or name the rules "
+                        "to check"),
         ("exclude = [1]", "pyproject.toml: 'exclude' must be a list of strings"),
         ('select = ["TFG77"]', "pyproject.toml: select: unknown rule code or prefix 'TFG77'"),
         ('ignore = ["ALL", "X1"]', "pyproject.toml: ignore: unknown rule code or prefix 'X1'"),
@@ -139,3 +141,9 @@ def test_malformed_toml_is_a_one_line_error(project, write, run, text):
     assert (status, out) == (2, "")
     assert err.startswith("tfguard: error: pyproject.toml: ")
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_an_empty_select_option_is_a_usage_error(project, write, run):
+    write("a.py", SOURCE)
+    assert run("check", "--select", "", "a.py") == (
+        2, "", "tfguard: error: --select names no rule; leave it out for the default rules\n")

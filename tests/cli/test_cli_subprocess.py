@@ -54,3 +54,20 @@ def test_version_and_rules(tmp_path):
     assert done.returncode == 0 and done.stdout.startswith("tfguard ")
     done = tfguard("rules", "--format", "json", cwd=tmp_path)
     assert done.returncode == 0 and json.loads(done.stdout)[0]["code"] == "TFG000"
+
+
+def test_python_m_never_imports_the_checked_project(tmp_path):
+    """``python -m`` puts the working folder first on sys.path; modules named like the ones tfguard imports stay out."""
+    (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
+    shadowing = ("json", "concurrent", "multiprocessing", "tabulate", "astroid", "hashlib", "tempfile", "signal")
+    for name in shadowing:
+        (tmp_path / f"{name}.py").write_text(f"open({name + '.imported'!r}, 'w').close()\nraise SystemExit(0)\n")
+    loop = "import tensorflow as tf\nsess = tf.Session()\nfor _ in range(3):\n    sess.run(tf.constant(1))\n"
+    for index in range(6):  # enough files for -j 2 to start worker processes
+        (tmp_path / f"train{index}.py").write_text(loop)
+    for args in (["check", "-j", "1", "."], ["check", "-j", "2", "--format", "sarif", "."],
+                 ["check", "--format", "table", "."], ["rules"]):
+        done = tfguard(*args, cwd=tmp_path)
+        assert sorted(path.name for path in tmp_path.glob("*.imported")) == [], args
+        assert done.returncode == (0 if args == ["rules"] else 1), (args, done.stderr)
+        assert "Traceback" not in done.stderr

@@ -99,3 +99,32 @@ def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(tmp_path):
     assert "    y = tf.reduce_sum(x)\n    for step in range(10):\n        save(sess)\n" in fixed
     assert "bad.py:13:9: TFG101" in output  # the Saver built in save() is reported, not fixed: no edit there
     assert (project / "legacy" / "old.py").read_text() == TRAIN
+
+def readme_local_hook(url: str, sha: str) -> str:
+    """Return README's `repo: local` snippet with the two values it asks the user to fill in."""
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- pre-commit-local:start", 1)[1].split("<!-- pre-commit-local:end -->", 1)[0]
+    snippet = block.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert snippet.count("<tfguard repository URL>") == snippet.count("<commit SHA>") == 1
+    return snippet.replace("<tfguard repository URL>", url).replace("<commit SHA>", sha)
+
+
+def test_readme_local_hook_works_as_written(tmp_path):
+    hook_repo = tmp_path / "hook-repo"
+    hook_repo.mkdir()
+    sha = snapshot_of_this_checkout(hook_repo)
+
+    project = tmp_path / "project"
+    project.mkdir()
+    git(project, "init", "-q")
+    (project / ".pre-commit-config.yaml").write_text(readme_local_hook(f"file://{hook_repo}", sha))
+    (project / "bad.py").write_text(TRAIN)
+    (project / "good.py").write_text(CLEAN)
+    git(project, "add", "-A")
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PRE_COMMIT_COLOR="never")
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=540)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "bad.py:12:13: TFG102" in output and "bad.py:13:9: TFG101" in output
+    assert "good.py" not in output.replace("bad.py", "")

@@ -17,7 +17,7 @@ def test_benchmark_prints_the_table_and_the_targets(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     done = subprocess.run(
         [sys.executable, str(REPO_ROOT / "bench" / "lint_speed.py"), "--quick", "--files", "40", "--no-pylint",
-         "--jobs", "2", "--corpus", str(tmp_path / "corpus")],
+         "--jobs", "2", "--corpus", str(tmp_path / "corpus"), "--layout-files", "60", "--repeat", "1"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
@@ -27,10 +27,16 @@ def test_benchmark_prints_the_table_and_the_targets(tmp_path):
     steps = [line.split("  ")[0] for line in lines[3:9]]
     assert steps == ["ast.parse, every file", "astroid parse alone, TF files", "tfguard check, cold, -j 1",
                      "tfguard check, -j 1, --no-cache", "tfguard check, cold, -j 2", "tfguard check, warm, -j 2"]
-    verdicts = [line.split()[0] for line in lines[10:]]
+    verdicts = [line.split()[0] for line in lines[10:14]]
     assert len(verdicts) == 4 and verdicts[2] == "skipped"
     assert all(v in ("PASS", "FAIL") for i, v in enumerate(verdicts) if i != 2)
-    assert lines[-1].startswith("PASS    cold -j 1, --no-cache, cold -j 2 and warm reports identical")
+    assert lines[13].startswith("PASS    cold -j 1, --no-cache, cold -j 2 and warm reports identical")
+    parallel = lines[15:]
+    assert parallel[0].split()[:3] == ["tree", "run", "wall"]
+    runs = [line.split(")")[1].split()[:2] for line in parallel[2:8]]
+    assert runs == [["-j", "1"], ["-j", "2"], ["default", "-j"]] * 2
+    assert parallel[9].startswith("PASS    reports identical across -j 1, -j 2 and the default")
+    assert parallel[10].startswith("PASS    default -j on the small project: in-process like -j 1")
     assert not (tmp_path / ".tfguard_cache").exists(), "the benchmark keeps its cache in its own temporary folder"
 
 
@@ -44,3 +50,16 @@ def test_corpus_is_deterministic_and_mixed(tmp_path):
     assert len({style for style in IMPORT_STYLES for text in texts if style in text}) >= 3
     for text in texts:
         compile(text, "corpus", "exec")
+
+
+def test_real_layout_is_deterministic_and_imports_across_packages(tmp_path):
+    from tf1_corpus import generate_real_layout
+
+    first = generate_real_layout(str(tmp_path / "a"), 80, seed=7)
+    second = generate_real_layout(str(tmp_path / "b"), 80, seed=7)
+    assert len(first) == 80
+    assert [Path(p).read_bytes() for p in first] == [Path(p).read_bytes() for p in second]
+    sizes = sorted(Path(p).stat().st_size for p in first)
+    assert sizes[-3] > 20 * sizes[len(sizes) // 2], "a few very large files"
+    texts = [Path(p).read_text() for p in first]
+    assert any("from common.zoo_" in text and "probe = " in text for text in texts), "loops call into common"

@@ -417,7 +417,10 @@ def _count_reads(monkeypatch):
 
 
 def test_unchanged_files_are_not_even_read_on_a_warm_run(tmp_path, monkeypatch):
+    from tfguard.static import cache as cache_module
     from tfguard.static.engine import check_paths
+
+    monkeypatch.setattr(cache_module, "_RACY_SECONDS", 0.0)  # _age() cannot age the status-change time
 
     (tmp_path / "train.py").write_text(TF + "x = tf.constant(1)\nwith tf.Session() as s:\n    for i in range(3):\n"
                                       "        s.run(tf.train.Saver())\n")
@@ -446,3 +449,21 @@ def test_a_file_written_just_now_gets_no_time_stamp_entry(tmp_path, monkeypatch)
     reads = _count_reads(monkeypatch)
     check_paths([str(tmp_path)], settings, cache=ResultCache(str(tmp_path / "cache"), settings))
     assert [os.path.basename(p) for p in reads] == ["plain.py"], "a fresh time stamp is not trusted"
+
+
+def test_an_edit_that_keeps_size_and_modification_time_is_seen(project, write, run, monkeypatch):
+    """``cp -p``, ``rsync -t`` and ``touch -r`` give new content of the same size the old modification time."""
+    from tfguard.static import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_RACY_SECONDS", 0.0)  # trust every time stamp: the fast path is taken
+    one, two = TF + "bad()\n#####\n", TF + "bad()\nbad()\n"
+    assert len(one) == len(two)
+    write("train.py", one)
+    _age(Path("train.py"))
+    aged = os.stat("train.py")
+    for source, lines in ((one, [2]), (one, [2]), (two, [2, 3]), (two, [2, 3]), (one, [2])):
+        if Path("train.py").read_text() != source:
+            Path("train.py").write_text(source)
+            os.utime("train.py", ns=(aged.st_atime_ns, aged.st_mtime_ns))  # as touch -r does
+        status, document, _ = _check(run, "-j", "1", ".")
+        assert [f["line"] for f in document["findings"]] == lines

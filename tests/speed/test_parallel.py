@@ -7,8 +7,9 @@ import os
 
 from speed_rules import TF
 
+from tfguard.static import workers
 from tfguard.static.engine import check_paths
-from tfguard.static.workers import chunked, worth_a_pool
+from tfguard.static.workers import automatic_jobs, chunked_in_order, default_jobs, worth_a_pool
 
 
 def _tree(write, files: int = 12) -> None:
@@ -69,12 +70,37 @@ def test_library_check_paths_with_jobs_matches(project, write):
     assert one.files_checked == 13 and len(one.errors) == 1
 
 
-def test_chunks_cover_every_item_once():
+def test_chunks_are_runs_of_neighbours_heaviest_first():
     for count in (1, 2, 7, 8, 33, 200):
         for jobs in (2, 3, 8):
-            chunks = chunked(list(range(count)), jobs)
-            assert sorted(item for chunk in chunks for item in chunk) == list(range(count))
-            assert all(chunk for chunk in chunks) and max(len(c) for c in chunks) <= 16
+            items = list(range(count))
+            weights = [1 + (item * 7919) % 13 for item in items]
+            chunks = chunked_in_order(items, weights, jobs)
+            assert sorted(item for chunk in chunks for item in chunk) == items
+            assert all(chunk == list(range(chunk[0], chunk[-1] + 1)) for chunk in chunks), "runs of neighbours"
+            totals = [sum(weights[item] for item in chunk) for chunk in chunks]
+            assert totals == sorted(totals, reverse=True)
+            assert len(chunks) <= jobs * 4 + 1
+
+
+def test_automatic_jobs_give_each_process_enough_code():
+    kib = 1024
+    assert automatic_jobs(100 * kib, cpus=8) == 1
+    assert automatic_jobs(600 * kib, cpus=8) == 2
+    assert automatic_jobs(100 * 1024 * kib, cpus=8) == 8
+    assert automatic_jobs(100 * 1024 * kib, cpus=1) == 1
+
+
+def test_by_default_a_small_project_is_checked_in_this_process(project, write, run, monkeypatch):
+    for index in range(8):
+        write(f"m{index}.py", TF + "whoami()\n")
+    status, out, _ = run("check", "--no-cache", "--select", "TFG972", "--format", "json", ".")
+    assert {f["message"] for f in json.loads(out)["findings"]} == {f"pid {os.getpid()}"}
+
+    if default_jobs() > 1:  # with little code asked of each worker, the default starts them
+        monkeypatch.setattr(workers, "MIN_BYTES_PER_WORKER", 16)
+        status, out, _ = run("check", "--no-cache", "--select", "TFG972", "--format", "json", ".")
+        assert f"pid {os.getpid()}" not in {f["message"] for f in json.loads(out)["findings"]}
 
 
 def test_bad_jobs_value_is_a_usage_error(project, run):

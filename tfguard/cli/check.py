@@ -15,7 +15,7 @@ from tfguard.static.config import Settings, load_settings, override, validate_se
 from tfguard.static.engine import check_paths
 from tfguard.static.reporters import REPORTERS
 from tfguard.static.reporters.text import fixable_summary, summary
-from tfguard.static.workers import default_jobs
+from tfguard.static.workers import MIN_BYTES_PER_WORKER
 
 
 def add_parser(commands: Any) -> None:
@@ -49,7 +49,8 @@ def add_parser(commands: Any) -> None:
     fixing.add_options(check)
     speed = check.add_argument_group("speed")
     speed.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N",
-                       help="check files in N processes (default: the number of CPUs; 1: no extra process)")
+                       help="check files in N processes (default: the number of CPUs, but one per "
+                            f"{MIN_BYTES_PER_WORKER // 1024} KiB of code at most; 1: no extra process)")
     speed.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     speed.add_argument("--cache-dir", metavar="DIR",
                        help=f"keep the result cache in DIR (default: {CACHE_DIR_NAME} in the project root)")
@@ -64,6 +65,8 @@ def _settings_for(args: argparse.Namespace, paths: Sequence[str]) -> Settings:
     extend_select = flatten(args.extend_select) or []
     for option, selectors in (("--select", select), ("--ignore", ignore), ("--extend-select", extend_select)):
         validate_selectors(selectors or (), option)
+    if select is not None and not select:
+        raise UsageError("--select names no rule; leave it out for the default rules")
     if args.isolated:
         settings = Settings(root=os.getcwd())
     else:
@@ -83,15 +86,14 @@ def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard check``; return the exit status."""
     paths = args.paths or ["."]
     for path in paths:
-        if not os.path.exists(path):
+        if not os.path.lexists(path):  # a broken symbolic link exists: checking it reports why it cannot be read
             raise UsageError(f"path not found: {path}")
     settings = _settings_for(args, paths)
     baseline = adoption.read_baseline(args, settings)
     cache = None
     if not args.no_cache:
         cache = ResultCache(args.cache_dir or default_cache_dir(paths[0]), settings)
-    jobs = args.jobs if args.jobs is not None else default_jobs()
-    result = check_paths(paths, settings, force_exclude=args.force_exclude, jobs=jobs, cache=cache)
+    result = check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs, cache=cache)
     if args.write_baseline:
         return EXIT_CLEAN if adoption.record_baseline(args.write_baseline, result) else EXIT_ERROR
     result = fixing.allowed_fixes(result, settings)
@@ -104,7 +106,7 @@ def run_command(args: argparse.Namespace) -> int:
             return EXIT_ERROR if result.errors else EXIT_FINDINGS if fix_run.diffs else EXIT_CLEAN
         if fix_run.files_changed:
             result = fixing.allowed_fixes(
-                check_paths(paths, settings, force_exclude=args.force_exclude, jobs=jobs, cache=cache), settings)
+                check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs, cache=cache), settings)
         if args.fix_only:
             fixing.report(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_CLEAN
@@ -115,13 +117,15 @@ def run_command(args: argparse.Namespace) -> int:
         report = REPORTERS[args.format](result)
     if args.output_file:
         try:
-            with open(args.output_file, "w", encoding="utf-8") as handle:
+            with open(args.output_file, "w", encoding="utf-8", errors="backslashreplace") as handle:
                 handle.write(report)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output_file}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(report)
         sys.stdout.flush()
+    for skipped in result.skipped:
+        print(f"{PROG}: warning: skipped {skipped.path}: {skipped.message}", file=sys.stderr)
     if cache is not None and cache.warning:
         print(f"{PROG}: warning: {cache.warning}", file=sys.stderr)
     print(summary(result), file=sys.stderr)

@@ -69,7 +69,7 @@ def run_fixes(args: argparse.Namespace, result: CheckResult, settings: Settings)
     run = FixRun()
     if not paths:
         return run
-    fixer = Fixer(settings, choose, Project(find_project_root(paths[0])))
+    fixer = Fixer(settings, choose, Project(find_project_root(paths[0]), paths, python2=settings.python2))
     for path in paths:
         outcome = fixer.plan_file(path)
         if outcome.changed and not args.diff:

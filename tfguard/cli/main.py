@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from typing import Optional, Sequence
@@ -29,6 +30,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def escape_what_the_streams_cannot_carry() -> None:
+    """Make stdout and stderr escape characters their encoding lacks instead of raising.
+
+    An ASCII terminal (``PYTHONIOENCODING=ascii``, ``LC_ALL=C`` without UTF-8
+    mode) cannot carry "…" or a file name that is not valid UTF-8; output is
+    never worth a crash, so such characters become backslash escapes.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 _COMMANDS = {"check": check.run_command, "rules": rules.run_rules, "rule": rules.run_rule,
              "run": run.run_command, "report": report.run_command, "demo": demo.run_command}
 
@@ -36,10 +49,21 @@ _COMMANDS = {"check": check.run_command, "rules": rules.run_rules, "rule": rules
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``) and return the exit status.
 
-    Bad input ends in one ``tfguard: error:`` line and status 2, never a traceback.
+    Bad input ends in one ``tfguard: error:`` line and status 2, Ctrl-C in one
+    ``tfguard: interrupted`` line and status 130, never a traceback.
     """
     try:
+        return _run(argv)
+    except KeyboardInterrupt:  # also when it comes while an error below is being reported
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: Optional[Sequence[str]]) -> int:
+    try:
         args = build_parser().parse_args(argv)
+        if args.command != "run":  # `tfguard run` leaves the streams to the script it runs, as python would
+            escape_what_the_streams_cannot_carry()
         return _COMMANDS[args.command](args)
     except (UsageError, ConfigError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
@@ -48,9 +72,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FINDINGS
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - the last guard against a traceback

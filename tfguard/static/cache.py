@@ -164,15 +164,21 @@ _FIELD_TYPES = (
 )
 
 
-#: A modification time this close to now (seconds) may still change within its clock tick.
+#: A time stamp this close to now (seconds) may still change within its clock tick.
 _RACY_SECONDS = 2.0
 
 
 def _stat_key(stat: os.stat_result) -> Optional[List[int]]:
-    """Return [size, mtime_ns] of a file, or None while its time stamp is too recent to trust."""
-    if time.time() - stat.st_mtime < _RACY_SECONDS:
+    """Return [size, mtime_ns, ctime_ns, inode, device] of a file, or None while a time stamp is too recent to trust.
+
+    Size and modification time alone miss an edit that keeps both (``cp -p``,
+    ``rsync -t``, ``touch -r``); such an edit still sets the status-change time
+    (ctime), which no user command sets back, and replacing the file changes
+    its inode.
+    """
+    if time.time() - max(stat.st_mtime, stat.st_ctime) < _RACY_SECONDS:
         return None
-    return [stat.st_size, stat.st_mtime_ns]
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev]
 
 
 def read_pack(pack_path: str) -> Dict[str, Any]:
@@ -218,7 +224,7 @@ class ResultCache:
     def lookup(self, path: str, digest: str, stat: Optional[os.stat_result] = None) -> Optional[Tuple[Finding, ...]]:
         """Return the cached findings of ``path`` with content ``digest``, or None on a miss.
 
-        With ``stat``, a hit also records the file's size and modification time,
+        With ``stat``, a hit also records the file's size, time stamps and inode,
         so that the next run can use :meth:`lookup_unchanged` without reading it.
         """
         entry = self._entry(path)
@@ -233,7 +239,7 @@ class ResultCache:
         return findings
 
     def lookup_unchanged(self, path: str, stat: os.stat_result) -> Optional[Tuple[Finding, ...]]:
-        """Return the cached findings of ``path`` if its size and modification time are those recorded.
+        """Return the cached findings of ``path`` if its size, time stamps and inode are those recorded.
 
         The file is not read: the fast path of a warm run, as in ruff and mypy.
         Files modified too recently to trust their time stamp never get one recorded.

@@ -187,6 +187,9 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
             items = _string_list(table[key], f"{where}: {key!r}")
             if key in ("select", "ignore", "extend-select", "fixable", "unfixable"):
                 validate_selectors(items, f"{where}: {key}")
+            if key == "select" and not items:  # it would read as "no rule" but mean the default rules
+                raise ConfigError(f"{where}: 'select' is empty; leave it out for the default rules, "
+                                  "or name the rules to check")
             values[key.replace("-", "_")] = items
     if "per-file-ignores" in table:
         raw = table["per-file-ignores"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Callable, Iterable, Iterator, Optional, Sequence, Tuple
@@ -95,38 +96,115 @@ def _strip_dot(posix: str) -> str:
     return posix
 
 
+#: Called with (path, reason) for each file or folder skipped while walking a folder.
+OnSkip = Callable[[str, str], None]
+
+
 def iter_python_files(
     paths: Iterable[str],
     exclude: Sequence[str] = DEFAULT_EXCLUDE,
     force_exclude: bool = False,
     root: Optional[str] = None,
+    on_skip: Optional[OnSkip] = None,
 ) -> Iterator[str]:
     """Yield the Python files named by ``paths``, walking folders in sorted order.
 
     Files named explicitly are always yielded, as given, unless ``force_exclude``
-    is set; files found by walking a folder are skipped when they match
-    ``exclude`` (see :func:`is_excluded`, which ``root`` is passed to).
+    is set (reading them is the caller's business, and so is failing to);
+    files found by walking a folder are skipped when they match ``exclude``
+    (see :func:`is_excluded`, which ``root`` is passed to).  While walking, a
+    ``*.py`` that is not a readable regular file (a FIFO, a socket, a broken or
+    looping symbolic link, a file without read permission) and a sub-folder
+    that cannot be listed are skipped, each reported to ``on_skip`` with the
+    reason: reading a FIFO would wait forever.  Symbolic links to folders are
+    not followed.
     """
     for path in paths:
         if force_exclude and is_excluded_with_parents(path, exclude, root):
             continue
         if os.path.isdir(path):
-            yield from _walk(path, exclude, root)
+            yield from _walk(path, exclude, root, on_skip or _ignore)
         else:
             yield path
 
 
-def _walk(top: str, exclude: Sequence[str], root: Optional[str]) -> Iterator[str]:
-    for dirpath, dirnames, filenames in os.walk(top):
-        dirnames[:] = sorted(
-            d
-            for d in dirnames
-            if not is_excluded(os.path.join(dirpath, d), exclude, root) and not is_virtualenv(os.path.join(dirpath, d))
-        )
-        for name in sorted(filenames):
-            if not name.endswith((".py", ".pyi")):
+def _ignore(path: str, reason: str) -> None:
+    pass
+
+
+def _walk(top: str, exclude: Sequence[str], root: Optional[str], on_skip: OnSkip) -> Iterator[str]:
+    strip = top in (".", "./")  # "./pkg/a.py" -> "pkg/a.py": relative paths stay relative, without noise
+    folders = [top]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as scan:
+                entries = sorted(scan, key=lambda entry: entry.name)
+        except OSError as exc:
+            on_skip(_shown(folder, strip), f"cannot read folder: {exc.strerror or exc}")
+            continue
+        subfolders = []
+        for entry in entries:
+            full = os.path.join(folder, entry.name)
+            if _is_folder(entry):
+                if not is_excluded(full, exclude, root) and not is_virtualenv(full):
+                    subfolders.append(full)
                 continue
-            full = os.path.join(dirpath, name)
-            if not is_excluded(full, exclude, root):
-                # "./pkg/a.py" -> "pkg/a.py": relative paths stay relative, without noise.
-                yield full[2:] if top in (".", "./") and full.startswith("./") else full
+            if not entry.name.endswith((".py", ".pyi")) or is_excluded(full, exclude, root):
+                continue
+            problem = _unreadable(entry)
+            if problem is not None:
+                on_skip(_shown(full, strip), problem)
+                continue
+            yield _shown(full, strip)
+        folders.extend(reversed(subfolders))
+
+
+def _shown(path: str, strip: bool) -> str:
+    return path[2:] if strip and path.startswith("./") else path
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    """Return whether ``entry`` is a folder to walk into: a real one, not a symbolic link to one."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _unreadable(entry: os.DirEntry) -> Optional[str]:
+    """Return why a walked ``*.py`` entry cannot be checked, or None when it is a readable regular file."""
+    try:
+        mode = entry.stat().st_mode  # follows a symbolic link
+    except OSError as exc:
+        if entry.is_symlink():
+            return f"broken symbolic link ({exc.strerror or exc})"
+        return f"cannot read: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):  # a symbolic link to a folder named like a module
+        return "symbolic link to a folder, not followed"
+    problem = not_a_regular_file(mode)
+    if problem is not None:
+        return problem
+    if not os.access(entry.path, os.R_OK):
+        return "cannot read: Permission denied"
+    return None
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def not_a_regular_file(mode: int) -> Optional[str]:
+    """Return why a file of this ``st_mode`` cannot be checked (a folder, a FIFO...), or None for a regular file.
+
+    A FIFO is never opened: that would wait for a writer forever.
+    """
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "cannot read: Is a directory"
+    return f"not a regular file ({_kind(mode)})"

@@ -6,16 +6,17 @@ import contextlib
 import gc
 import os
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from tfguard.static.cache import Dependency, ResultCache, content_hash, hash_dependencies
 from tfguard.static.config import Settings
-from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files
+from tfguard.static.deep_stack import call_with_deep_stack
+from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files, not_a_regular_file
 from tfguard.static.drivers import DriverScan
 from tfguard.static.finding import Finding
 from tfguard.static.project_root import find_project_root
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
-from tfguard.static.workers import map_in_processes, worth_a_pool
+from tfguard.static.workers import automatic_jobs, chunked_in_order, map_in_processes, worth_a_pool
 
 # astroid and everything built on it (parsing, analysis, the rules) is imported
 # only when a file has to be analysed: a run served from the cache never needs it.
@@ -50,6 +51,8 @@ class CheckResult:
     files_checked: int = 0
     #: Files that are not Python 3 and were checked as Python 2 (converted line for line), sorted.
     python2_files: List[str] = field(default_factory=list)
+    #: Files and folders met while walking a folder that could not be checked (a FIFO, a broken link...), skipped.
+    skipped: List[FileError] = field(default_factory=list)
 
 
 def parse_error_finding(path: str, failure: ParseFailure) -> Finding:
@@ -104,6 +107,13 @@ def check_source(
 
 
 def _check_text(
+    source: str, path: str, settings: Settings, project: Optional[Project] = None, driver: bool = False
+) -> FileCheck:
+    # Deep but valid code (a long elif chain) recurses further than the main thread's stack allows.
+    return call_with_deep_stack(_check_text_here, source, path, settings, project, driver)
+
+
+def _check_text_here(
     source: str, path: str, settings: Settings, project: Optional[Project] = None, driver: bool = False
 ) -> FileCheck:
     from tfguard.static.analysis.module import ModuleAnalysis
@@ -247,18 +257,37 @@ _worker_settings: Optional[Settings] = None
 _worker_project: Optional[Project] = None
 
 
-def _start_worker(settings: Settings, project_root: str) -> None:
+def _start_worker(settings: Settings, project_root: str, paths: List[str]) -> None:
     global _worker_settings, _worker_project
-    from tfguard.static.analysis.project import Project
 
     _worker_settings = settings
-    _worker_project = Project(project_root, python2=settings.python2)
+    _worker_project = _project(project_root, settings, paths)
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def _check_chunk(paths: List[str]) -> List[FileOutcome]:
     assert _worker_settings is not None, "worker started without settings"
-    return [check_one(path, _worker_settings, project=_worker_project) for path in paths]
+    return check_batch([(path, None) for path in paths], _worker_settings, _worker_project)
+
+
+#: Files read but not yet checked, in one process: checked together on the large-stack thread.
+_BATCH_FILES = 64
+_BATCH_BYTES = 1024 * 1024
+
+
+def check_batch(files: List[Tuple[str, Optional[bytes]]], settings: Settings,
+                project: Optional[Project]) -> List[FileOutcome]:
+    """Check (path, bytes or None to read it) pairs in one go on the large-stack thread (see deep_stack).
+
+    One hand-over per batch rather than per file: on a busy machine each wake-up of
+    the waiting thread can cost a scheduler time slice.
+    """
+    return call_with_deep_stack(_check_batch_here, files, settings, project)
+
+
+def _check_batch_here(files: List[Tuple[str, Optional[bytes]]], settings: Settings,
+                      project: Optional[Project]) -> List[FileOutcome]:
+    return [check_one(path, settings, data, project) for path, data in files]
 
 
 def _lost_outcome(path: str, exc: BaseException) -> FileOutcome:
@@ -269,31 +298,41 @@ def check_paths(
     paths: Iterable[str],
     settings: Optional[Settings] = None,
     force_exclude: bool = False,
-    jobs: int = 1,
+    jobs: Optional[int] = 1,
     cache: Optional[ResultCache] = None,
 ) -> CheckResult:
     """Check every Python file under ``paths``; one file's failure never stops the others.
 
     With ``jobs`` > 1 and enough files, files are checked in that many worker
-    processes; the result is the same as with ``jobs=1``.  With a ``cache``,
+    processes; the result is the same as with ``jobs=1``.  ``jobs=None`` picks
+    the number (:func:`~tfguard.static.workers.automatic_jobs`): one per CPU,
+    fewer for a small project, none (this process) for a very small one.  With a ``cache``,
     files whose content, settings and dependencies are unchanged are not
     checked again, and newly checked files are stored; the cache is flushed
     (written to disk) once, when the run ends.  Files that never mention
     tensorflow (or keras) are read but not parsed, unless they import project modules that do.
 
-    Raises FileNotFoundError for a path that does not exist.
+    A file named in ``paths`` that cannot be read (a FIFO, a broken symbolic
+    link, no permission) is an error of the result; one met while walking a
+    folder is skipped and listed in ``skipped``, as is a sub-folder that cannot
+    be listed.  Raises FileNotFoundError for a path that does not exist.
     """
     settings = settings or Settings()
     paths = list(paths)
     for path in paths:
-        if not os.path.exists(path):
+        if not os.path.lexists(path):
             raise FileNotFoundError(path)
     exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
     root = settings.root or None
+    skipped: List[FileError] = []
     try:
         with fewer_garbage_collections():
-            return _check_files(iter_python_files(paths, exclude, force_exclude=force_exclude, root=root),
-                                find_project_root(paths[0] if paths else "."), settings, jobs, cache)
+            files = iter_python_files(paths, exclude, force_exclude=force_exclude, root=root,
+                                      on_skip=lambda path, reason: skipped.append(FileError(path, reason)))
+            result = _check_files(files, find_project_root(paths[0] if paths else "."), paths, settings, jobs,
+                                  cache)
+            result.skipped = sorted(skipped, key=lambda error: error.path)
+            return result
     finally:
         if cache is not None:
             cache.flush()
@@ -321,19 +360,27 @@ def fewer_garbage_collections() -> Iterator[None]:
 
 
 def _check_files(
-    files: Iterable[str], project_root: str, settings: Settings, jobs: int, cache: Optional[ResultCache]
+    files: Iterable[str], project_root: str, paths: List[str], settings: Settings, jobs: Optional[int],
+    cache: Optional[ResultCache],
 ) -> CheckResult:
     result = CheckResult()
     project: Optional[Project] = None  # built (importing astroid) only when a file has to be checked
     drivers: Optional[DriverScan] = None  # built at the first file that does not mention TensorFlow
     pending: List[Tuple[int, str]] = []
+    batch: List[Tuple[str, Optional[bytes]]] = []
+    batch_bytes = 0
     outcomes: List[FileOutcome] = []
     stats: Dict[str, os.stat_result] = {}
     for path in files:
         result.files_checked += 1
         try:
+            stat = os.stat(path)
+            problem = not_a_regular_file(stat.st_mode)
+            if problem is not None:  # a FIFO named on the command line: reading it would wait forever
+                result.errors.append(FileError(path, problem))
+                continue
             if cache is not None:
-                stats[path] = stat = os.stat(path)
+                stats[path] = stat
                 cached = cache.lookup_unchanged(path, stat)
                 if cached is not None:
                     _add_cached(result, path, cached, cache)
@@ -355,22 +402,33 @@ def _check_files(
             if cached is not None:
                 _add_cached(result, path, cached, cache)
                 continue
-        if jobs > 1:
+        if jobs is None or jobs > 1:
             pending.append((len(data), path))
-        else:
+            continue
+        batch.append((path, data))
+        batch_bytes += len(data)
+        if len(batch) >= _BATCH_FILES or batch_bytes >= _BATCH_BYTES:
             if project is None:
-                project = _project(project_root, settings)
-            outcomes.append(check_one(path, settings, data, project))
+                project = _project(project_root, settings, paths)
+            outcomes.extend(check_batch(batch, settings, project))
+            batch, batch_bytes = [], 0
+    if batch:
+        if project is None:
+            project = _project(project_root, settings, paths)
+        outcomes.extend(check_batch(batch, settings, project))
     if pending:
-        pending.sort(key=lambda item: (-item[0], item[1]))  # largest first: the slowest files start early
         todo = [path for _, path in pending]
+        if jobs is None:
+            jobs = automatic_jobs(sum(size for size, _ in pending))
         if worth_a_pool(len(todo), jobs):
-            worker_args = (settings, project_root)
-            outcomes.extend(map_in_processes(_check_chunk, todo, jobs, _lost_outcome, _start_worker, worker_args))
+            _load_the_checker()  # once, before the workers fork, instead of once in each of them
+            chunks = chunked_in_order(todo, [size for size, _ in pending], jobs)
+            worker_args = (settings, project_root, paths)
+            outcomes.extend(map_in_processes(_check_chunk, chunks, jobs, _lost_outcome, _start_worker, worker_args))
         else:
             if project is None:
-                project = _project(project_root, settings)
-            outcomes.extend(check_one(path, settings, project=project) for path in todo)
+                project = _project(project_root, settings, paths)
+            outcomes.extend(check_batch([(path, None) for path in todo], settings, project))
     for outcome in outcomes:
         if outcome.error is not None:
             result.errors.append(FileError(outcome.path, outcome.error))
@@ -393,7 +451,19 @@ def _add_cached(result: CheckResult, path: str, findings: Tuple[Finding, ...], c
         result.python2_files.append(path)
 
 
-def _project(root: str, settings: Settings) -> Project:
+def _load_the_checker() -> None:
+    """Import astroid, the analysis and the rules, and build astroid's model of the builtins, in this process."""
+    from tfguard.static.analysis.module import ModuleAnalysis  # noqa: F401 - imported for its side effect
+    from tfguard.static.parsing import ParseFailure, parse_module
+
+    all_rules()
+    try:
+        parse_module(TF_MARKER + " = 1\n", "<tfguard warm-up>")
+    except ParseFailure:  # pragma: no cover - the line is valid Python
+        pass
+
+
+def _project(root: str, settings: Settings, paths: Sequence[str] = ()) -> Project:
     from tfguard.static.analysis.project import Project
 
-    return Project(root, python2=settings.python2)
+    return Project(root, paths, python2=settings.python2)

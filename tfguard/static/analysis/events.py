@@ -97,6 +97,27 @@ def _is_none(expr: nodes.NodeNG) -> bool:
     return isinstance(expr, nodes.Const) and expr.value is None
 
 
+def loop_text(loop: nodes.NodeNG, limit: int = 60) -> str:
+    """Name a loop for messages by its header: "the `while True` loop at line 12".
+
+    Not by the call that makes it a session loop: that may be a helper
+    (``get_flat()``) written anywhere in the body, not on the loop's line.
+    """
+    if isinstance(loop, nodes.While):
+        header = f"while {loop.test.as_string()}"
+    elif isinstance(loop, nodes.For):
+        keyword = "async for" if isinstance(loop, nodes.AsyncFor) else "for"
+        target = loop.target
+        names = ", ".join(e.as_string() for e in target.elts) if isinstance(target, nodes.Tuple) else target.as_string()
+        header = f"{keyword} {names} in {loop.iter.as_string()}"
+    else:
+        return f"the loop at line {loop.lineno}"
+    header = " ".join(header.split())
+    if len(header) > limit:
+        header = header[: limit - 1] + "…"
+    return f"the `{header}` loop at line {loop.lineno}"
+
+
 def describe(node: nodes.NodeNG, limit: int = 60) -> str:
     """Return short source text for ``node``, with call arguments elided: ``tf.train.Saver()``."""
     if _long_operator_chain(node):

@@ -15,6 +15,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional
 
 from astroid import nodes
 
+from tfguard.static.analysis.events import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
 
@@ -88,11 +89,8 @@ class StepAnalysis:
         return loop
 
     def loop_text(self, loop: nodes.NodeNG) -> str:
-        """Describe a loop for messages: "the `sess.run` loop at line 12"."""
-        run = self.module.loop_run(loop)
-        if run is None:
-            return f"the loop at line {loop.lineno}"
-        return f"the `{run.display}` loop at line {loop.lineno}"
+        """Describe a loop for messages by its header: "the `for step in range(100)` loop at line 12"."""
+        return loop_text(loop)
 
     # -- guards ---------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set
 
 from astroid import nodes
 
@@ -29,8 +29,10 @@ MAX_CACHED_MODULES = 32
 class Project:
     """Resolves project imports to files and holds their analyses, keyed by absolute path."""
 
-    def __init__(self, root: str, python2: bool = True) -> None:
+    def __init__(self, root: str, checked_paths: Sequence[str] = (), python2: bool = True) -> None:
         self.root = os.path.abspath(root)
+        #: The paths of the run as given; a followed module is named as the run names it when it checks it.
+        self._spellings = [(os.path.abspath(path), path) for path in checked_paths]
         #: Whether files that are not Python 3 are read as Python 2 (see :mod:`tfguard.static.python2`).
         self.python2 = python2
         self.search_paths: List[str] = [self.root]
@@ -144,7 +146,19 @@ class Project:
         return sorted(seen)
 
     def display_path(self, path: str) -> str:
-        """Return ``path`` relative to the working folder when it is below it, else absolute."""
+        """Return the name of the file at absolute ``path`` in messages.
+
+        Under a path the run was given, the name the run gives the file when
+        it checks it (so a chain reads the same whether the module was checked
+        before it was followed or not, with any number of processes); else
+        relative to the working folder when it is below it, else absolute.
+        """
+        for absolute, spelled in self._spellings:
+            if path == absolute:
+                return spelled
+            if path.startswith(absolute.rstrip(os.sep) + os.sep):
+                full = os.path.join(spelled, os.path.relpath(path, absolute))
+                return full[2:] if spelled in (".", "./") and full.startswith("./") else full
         rel = os.path.relpath(path)
         return path if rel.startswith("..") else rel
 

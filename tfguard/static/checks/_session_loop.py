@@ -12,6 +12,7 @@ from typing import ClassVar, Dict, FrozenSet, Iterable, List
 
 from astroid import nodes
 
+from tfguard.static.analysis.events import loop_text
 from tfguard.static.analysis.module import OPERATOR_NODES, BuildEvent, BuildSite, ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
@@ -45,8 +46,6 @@ class LoopBuildRule(NodeRule):
 
     def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> str:
         """Return the finding's message: what is built, in which loop, and the fix."""
-        run = module.loop_run(loop)
-        loop_text = f"the `{run.display}` loop at line {loop.lineno}" if run else f"the loop at line {loop.lineno}"
         site = event.site
         if event.chain:
             where = event.chain[-1].path
@@ -54,7 +53,7 @@ class LoopBuildRule(NodeRule):
             what = f"`{describe(event.node)}` calls `{site.display}` at {place}, which {self.effect}"
         else:
             what = f"`{site.display}` {self.effect}"
-        return f"{what} on every iteration of {loop_text}; {self.fix}"
+        return f"{what} on every iteration of {loop_text(loop)}; {self.fix}"
 
 
 @dataclass(frozen=True)

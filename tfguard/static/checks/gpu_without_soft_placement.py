@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, List
 
-from tfguard.static.analysis.devices import devices
+from astroid import nodes
+
+from tfguard.static.analysis.devices import SessionSite, devices
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
@@ -28,12 +30,22 @@ class GpuWithoutSoftPlacement(NodeRule):
                 lacking.append(session)
         if not lacking:
             return
-        session = lacking[0].node
         for pin in facts.gpu_pins():
             yield self.finding(
                 module, pin,
-                f"`{describe(pin)}` pins ops to `{facts.gpu_pin(pin)}`, but `{describe(session)}` at line "
-                f"{session.lineno} is created without `allow_soft_placement=True`: on a machine without that GPU, "
+                f"`{describe(pin)}` pins ops to `{facts.gpu_pin(pin)}`, but {_sessions_text(pin, lacking)} "
+                "without `allow_soft_placement=True`: on a machine without that GPU, "
                 "or for an op with no GPU kernel, it fails with \"Could not satisfy explicit device "
                 "specification\"; pass `config=tf.ConfigProto(allow_soft_placement=True)`",
             )
+
+
+def _sessions_text(pin: nodes.NodeNG, lacking: List[SessionSite]) -> str:
+    """Name the session that runs ``pin``'s ops: the one created in the same function, else every one lacking."""
+    nearby = [site for site in lacking if site.node.scope() is pin.scope()]
+    named = nearby if len(nearby) == 1 else lacking
+    if len(named) == 1:
+        session = named[0].node
+        return f"`{describe(session)}` at line {session.lineno} is created"
+    lines = [str(site.node.lineno) for site in named]
+    return f"the sessions at lines {', '.join(lines[:-1])} and {lines[-1]} are created"

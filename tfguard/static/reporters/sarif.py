@@ -54,12 +54,32 @@ def rule_descriptors() -> List[Dict[str, Any]]:
 
 
 def artifact_location(path: str) -> Dict[str, Any]:
-    """Return a relative URI against %SRCROOT% (the working folder), or a file URI for other paths."""
+    """Return a relative URI against %SRCROOT% (the working folder), or a file URI for other paths.
+
+    URIs are percent-encoded from the path's bytes, so a file name that is not
+    valid UTF-8 (``b"\\xff.py"``, read as ``"\\udcff.py"``) becomes ``%FF.py``.
+    """
     absolute = os.path.abspath(path)
     relative = os.path.relpath(absolute, os.getcwd()) if not path.startswith("<") else path
     if relative.startswith(os.pardir) or os.path.isabs(relative):
         return {"uri": Path(absolute).as_uri()}
-    return {"uri": quote(relative.replace(os.sep, "/")), "uriBaseId": SRCROOT}
+    return {"uri": quote(os.fsencode(relative.replace(os.sep, "/"))), "uriBaseId": SRCROOT}
+
+
+def display_text(text: str) -> str:
+    """Return ``text`` with the undecodable bytes of a file name (lone surrogates) as ``\\xff`` escapes.
+
+    Lone surrogates are valid in a Python string but not in the JSON a SARIF viewer reads.
+    """
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _region(finding: Finding) -> Dict[str, int]:
@@ -73,7 +93,7 @@ def _region(finding: Finding) -> Dict[str, int]:
 def _location(path: str, region: Dict[str, int], message: Optional[str] = None) -> Dict[str, Any]:
     location: Dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact_location(path), "region": region}}
     if message:
-        location["message"] = {"text": message}
+        location["message"] = {"text": display_text(message)}
     return location
 
 
@@ -88,7 +108,7 @@ def _result(finding: Finding, rule_index: Dict[str, int]) -> Dict[str, Any]:
     result: Dict[str, Any] = {
         "ruleId": finding.code,
         "level": LEVELS[finding.severity],
-        "message": {"text": finding.message},
+        "message": {"text": display_text(finding.message)},
         "locations": [_location(finding.path, _region(finding))],
     }
     if finding.code in rule_index:
@@ -126,7 +146,7 @@ def to_document(result: CheckResult) -> Dict[str, Any]:
     rules = rule_descriptors()
     rule_index = {rule["id"]: index for index, rule in enumerate(rules)}
     notifications = [
-        {"level": "error", "message": {"text": f"{e.path}: {e.message}"},
+        {"level": "error", "message": {"text": display_text(f"{e.path}: {e.message}")},
          "locations": [{"physicalLocation": {"artifactLocation": artifact_location(e.path)}}]}
         for e in sorted(result.errors, key=lambda e: e.path)
     ]

@@ -1,0 +1,94 @@
+"""Ctrl-C at any moment of a ``-j 2`` run: status 130, one line, no traceback, no hang, no worker left, cache valid.
+
+The process group of a ``python -m tfguard check -j 2`` child gets SIGINT, as a
+terminal sends it, after a spread of delays that covers start-up, the worker
+processes starting, checking and writing the report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+
+from tf1_corpus import generate_corpus  # noqa: E402
+
+TRIES = 36
+#: Delays spread over this many seconds; a whole run of the tree takes about a second on 2 cores.
+SPREAD_S = 1.0
+INTERRUPTED = "tfguard: interrupted\n"
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
+
+
+def _command(*args: str) -> list:
+    return [sys.executable, "-m", "tfguard", "check", "-j", "2", "--format", "json", *args, "."]
+
+
+def _gone(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def _interrupt_after(delay: float, cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
+    child = subprocess.Popen(_command(*args), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
+    time.sleep(delay)
+    os.killpg(child.pid, signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        pytest.fail(f"hung after Ctrl-C at {delay:.3f} s")
+    for _ in range(50):  # a worker the run left behind keeps the group alive
+        if _gone(child.pid):
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(child.pid, signal.SIGKILL)
+        pytest.fail(f"a process outlived the run interrupted at {delay:.3f} s")
+    return subprocess.CompletedProcess(child.args, child.returncode, out, err)
+
+
+def test_ctrl_c_at_any_moment_of_a_parallel_run(tmp_path):
+    tree = tmp_path / "tree"
+    generate_corpus(str(tree), 300, seed=18)
+    (tree / "pyproject.toml").write_text("[tool.tfguard]\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    outcomes = {"interrupted": 0, "finished": 0, "python start-up": 0}
+    for attempt in range(TRIES):
+        delay = SPREAD_S * attempt / TRIES
+        args = ("--no-cache",) if attempt % 2 else ()  # every other run reads and writes the cache
+        done = _interrupt_after(delay, tree, env, *args)
+        if done.returncode == 130:
+            assert (done.stdout, done.stderr) == ("", INTERRUPTED), f"Ctrl-C at {delay:.3f} s"
+            outcomes["interrupted"] += 1
+        elif done.returncode == 1 and done.stdout:  # the run ended before the signal came
+            assert json.loads(done.stdout)["errors"] == [] and "Traceback" not in done.stderr
+            outcomes["finished"] += 1
+        else:
+            # Python itself was still starting (runpy looking for tfguard, "Could not import runpy module"):
+            # that is not tfguard's code, and the process ends by the signal (a shell reports 130) or with 1.
+            assert done.returncode in (-signal.SIGINT, 1), (delay, done.returncode, done.stderr)
+            assert "tfguard" not in done.stderr and done.stdout == "", f"Ctrl-C at {delay:.3f} s: {done.stderr}"
+            outcomes["python start-up"] += 1
+    assert outcomes["interrupted"] >= TRIES // 2, outcomes
+
+    # The cache the interrupted runs wrote is valid: a warm run reports what a run without the cache does.
+    cached = subprocess.run(_command(), cwd=tree, env=env, capture_output=True, text=True, timeout=300)
+    fresh = subprocess.run(_command("--no-cache"), cwd=tree, env=env, capture_output=True, text=True, timeout=300)
+    assert cached.returncode == fresh.returncode == 1
+    assert json.loads(cached.stdout) == json.loads(fresh.stdout)
