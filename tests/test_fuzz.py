@@ -31,11 +31,12 @@ def test_the_harness_sees_what_it_counts(monkeypatch):
     import fuzz as harness
 
     report = FuzzReport()
-    check_program("import", "import tensorflow as tf\nprint 'python 2'\n", report)  # not valid: TFG000 is right
+    broken = "import tensorflow as tf\nx = (1,\n"  # broken in Python 3 and 2 alike: TFG000 is right
+    check_program("import", broken, report)
     assert (report.programs, report.valid, report.tfg000_on_valid) == (1, 0, [])
 
     monkeypatch.setattr(harness, "compiles", lambda program: True)  # pretend CPython took it
-    check_program("import", "import tensorflow as tf\nprint 'python 2'\n", report)
+    check_program("import", broken, report)
     assert [problem.kind for problem in report.tfg000_on_valid] == ["TFG000 on valid code"]
 
     def explode(source, path):
