@@ -31,14 +31,29 @@ def _main() -> int:
         from tfguard.cli import main
     except KeyboardInterrupt:  # Ctrl-C while starting up
         sys.stderr.write("tfguard: interrupted\n")
-        sys.stderr.flush()
-        # Not sys.exit: after an import cut short, CPython may end the process by SIGINT (status -2) instead.
-        os._exit(130)
+        _exit_now(130)
     try:
-        return main()
+        status = main()
     finally:
         # From here on a Ctrl-C ends the process at once, without a traceback from interpreter shutdown.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if status == 130:  # interrupted: workers are stopped and the cache written; end with 130, not by SIGINT
+        _exit_now(status)
+    return status
+
+
+def _exit_now(status: int) -> None:
+    """Flush the output and end the process with ``status``, skipping interpreter shutdown.
+
+    After a KeyboardInterrupt that cut an import short, CPython ends the process
+    by SIGINT (status -2) whatever status it was given.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from tfguard import __version__
 from tfguard.cli import check, demo, report, rules, run
 from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError
 from tfguard.static.config import ConfigError
+from tfguard.static.engine import caused_by_interrupt
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,5 +76,7 @@ def _run(argv: Optional[Sequence[str]]) -> int:
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - the last guard against a traceback
+        if caused_by_interrupt(exc):
+            raise KeyboardInterrupt from None
         print(f"{PROG}: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_ERROR

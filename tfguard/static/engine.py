@@ -248,8 +248,26 @@ def check_one(
         checked = check_bytes(data, path, settings, project)
         dependencies = hash_dependencies(checked.dependencies)
     except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
+        if caused_by_interrupt(exc):  # Ctrl-C that Python wrapped (a RuntimeError from __set_name__...)
+            raise KeyboardInterrupt from None
         return FileOutcome(path, digest, error=f"internal error: {type(exc).__name__}: {exc}")
     return FileOutcome(path, digest, checked.findings, dependencies, python2=checked.python2)
+
+
+def caused_by_interrupt(exc: Optional[BaseException]) -> bool:
+    """Return whether ``exc`` is, or was raised while handling, a KeyboardInterrupt.
+
+    Python wraps an exception raised in some places (``__set_name__`` while a
+    class is created, so while astroid is imported) in a RuntimeError: a Ctrl-C
+    there must still read as Ctrl-C, not as an internal error.
+    """
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 #: The settings and project of the run a worker process serves, set once by :func:`_start_worker`.
