@@ -259,6 +259,29 @@ def test_builder_names_every_op_line_and_the_run():
         ),
         pytest.param(
             """
+            class VideoTest(tf.test.TestCase):
+                def RunModel(self, model, features):
+                    with tf.Session() as session:
+                        session.run(tf.global_variables_initializer())
+                        return session.run(model, {"x:0": features})
+            """,
+            [],
+            id="test-case-helper",
+        ),
+        pytest.param(
+            """
+            def validate(probtype, value):
+                probs = tf.nn.softmax(probtype)
+                return tf.get_default_session().run(probs, {"x:0": value})
+            def test_probtypes():
+                validate(tf.zeros([3]), 1.0)
+                validate(tf.ones([4]), 2.0)
+            """,
+            [],
+            id="called-from-a-test",
+        ),
+        pytest.param(
+            """
             def helper(x):
                 return tf.nn.softmax(x)
             sess = tf.Session()

@@ -97,8 +97,8 @@ def _per_call_builder(
 
     The function's summary (what it builds) is the costly part: it is asked for last.
     """
-    if function.name in ("__init__", "main") or function.name.startswith("test"):
-        return None  # setup, the script's driver, a test case: each runs once
+    if function.name in ("__init__", "main") or function.name.startswith("test") or _in_test_case(function):
+        return None  # setup, the script's driver, a test: each runs once (a TestCase gets a fresh graph per test)
     if any(module.session_loop_of(call) is not None for call in calls):
         return None  # a step loop of its own: setup plus training, not per-call growth
     found = None
@@ -340,13 +340,27 @@ def _site_pattern(module: ModuleAnalysis, call: nodes.Call, depth: int) -> str:
     scope = owner_scope(call)
     if scope is None:
         return UNKNOWN
-    if isinstance(scope, nodes.Module) or scope.name in ("__init__", "main"):
+    if isinstance(scope, nodes.Module) or scope.name in ("__init__", "main") or _is_test(scope):
         return ONCE
     if depth >= _MAX_CALLER_DEPTH:
         return UNKNOWN
     # Called once per call of its caller: as often as the caller is (in a loop too, where the session-loop
     # rules report the caller's call).
     return call_pattern(module, scope, depth + 1)
+
+
+def _is_test(function: FunctionNode) -> bool:
+    """A test function or a test case's method: the test runner calls it once."""
+    return function.name.startswith(("test", "setUp")) or _in_test_case(function)
+
+
+def _in_test_case(function: FunctionNode) -> bool:
+    """Whether ``function`` is a method of a class deriving from a ``...TestCase`` (``tf.test.TestCase`` resets the
+    default graph before each test, so what a test helper builds does not pile up)."""
+    cls = function.parent.frame() if function.parent is not None else None
+    if not isinstance(cls, nodes.ClassDef):
+        return False
+    return any(base.as_string().endswith("TestCase") for base in cls.bases)
 
 
 def _in_comprehension(node: nodes.NodeNG) -> bool:
