@@ -385,3 +385,18 @@ def test_clipping_weights_after_the_update_is_no_split_run():
 
 def test_reading_the_loss_after_the_update_is_a_split_run():
     assert found(WGAN.replace("SECOND", "loss, feed_dict={x: [[1.0] * 4]}"), "TFG203") == [(11, "TFG203")]
+
+
+# -- a loop with one literal iteration repeats nothing ------------------------------------------------
+
+def test_a_single_iteration_loop_is_no_session_loop():
+    loop = """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32)
+        with tf.Session() as sess:
+            for step in range(COUNT):
+                sess.run(tf.square(x), {x: 1.0})
+                print(sess.run(x, {x: 1.0}))
+        """
+    assert found(loop.replace("COUNT", "1")) == []
+    assert found(loop.replace("COUNT", "2")) == [(5, "TFG102"), (6, "TFG203")]
