@@ -33,10 +33,10 @@ def test_benchmark_prints_the_table_and_the_targets(tmp_path):
     assert lines[13].startswith("PASS    cold -j 1, --no-cache, cold -j 2 and warm reports identical")
     parallel = lines[15:]
     assert parallel[0].split()[:3] == ["tree", "run", "wall"]
-    runs = [line.split(")")[1].split()[:2] for line in parallel[2:8]]
-    assert runs == [["-j", "1"], ["-j", "2"], ["default", "-j"]] * 2
-    assert parallel[9].startswith("PASS    reports identical across -j 1, -j 2 and the default")
-    assert parallel[10].startswith("PASS    default -j on the small project: in-process like -j 1")
+    runs = [line.split(")")[1].split()[:2] for line in parallel[2:11]]
+    assert runs == [["-j", "1"], ["-j", "2"], ["default", "-j"]] * 3
+    assert parallel[12].startswith("PASS    reports identical across -j 1, -j 2 and the default")
+    assert parallel[13].startswith("PASS    default -j on the tiny project: in-process like -j 1")
     assert not (tmp_path / ".tfguard_cache").exists(), "the benchmark keeps its cache in its own temporary folder"
 
 

@@ -85,8 +85,8 @@ def test_chunks_are_runs_of_neighbours_heaviest_first():
 
 def test_automatic_jobs_give_each_process_enough_code():
     kib = 1024
-    assert automatic_jobs(100 * kib, cpus=8) == 1
-    assert automatic_jobs(600 * kib, cpus=8) == 2
+    assert automatic_jobs(20 * kib, cpus=8) == 1
+    assert automatic_jobs(70 * kib, cpus=8) == 2
     assert automatic_jobs(100 * 1024 * kib, cpus=8) == 8
     assert automatic_jobs(100 * 1024 * kib, cpus=1) == 1
 
