@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
 
 from astroid import nodes
@@ -18,36 +17,23 @@ from tfguard.static.analysis.elements import iteration_element
 from tfguard.static.analysis.inference import ParameterInference
 from tfguard.static.analysis.scopes import FUNCTIONS, position
 from tfguard.static.analysis.star_imports import star_imported_value
-
-MODULE = "module"  # a TF module, class or function name (``tf.train.Saver``)
-SESSION = "session"
-RUNNER = "runner"  # a callable from ``sess.make_callable``
-GRAPH = "graph"
-TF = "tf"  # any object that came from TensorFlow: tensor, op, variable, dataset, layer…
-FUNCTION = "function"  # a function or method defined in this module
-CLASS = "class"  # a class defined in this module
-INSTANCE = "instance"  # an instance of a class defined in this module
-PYMODULE = "pymodule"  # a module of the checked project (``node`` is its astroid Module)
+from tfguard.static.analysis.values import (  # noqa: F401 - the kinds are read from here by the rules too
+    CLASS,
+    FUNCTION,
+    GRAPH,
+    INSTANCE,
+    MODULE,
+    PYMODULE,
+    RUNNER,
+    SESSION,
+    TF,
+    Value,
+)
 
 #: Deepest chain of expressions and bindings followed for one query; beyond it a value is unknown.
 MAX_RESOLUTION_DEPTH = 120
 
 _SESSION_PARAM = re.compile(r"(^|_)(sess|session)($|_|\d)", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Value:
-    """What an expression is known to hold.
-
-    ``api`` is the canonical TF name for MODULE values and the producing API
-    for TF values; ``tensor`` is True when operators on the value build ops;
-    ``node`` is the FunctionDef/ClassDef for FUNCTION, CLASS and INSTANCE values.
-    """
-
-    kind: str
-    api: str = ""
-    tensor: bool = False
-    node: Optional[nodes.NodeNG] = None
 
 
 _IN_PROGRESS = object()

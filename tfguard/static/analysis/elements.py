@@ -3,23 +3,23 @@
 ``tf.trainable_variables()``, ``tf.global_variables()``, ``tf.get_collection(...)`` and their kin return
 Python lists of graph objects; each element is a TensorFlow object (a variable, for the variable lists),
 so ``v.assign(...)`` on it builds an op like on any variable.
+
+``dataflow`` parameters are the module's :class:`~tfguard.static.analysis.dataflow.Dataflow` (typed ``Any``: the
+dataflow imports this module, not the other way round).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Any, Optional
 
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
-
-if TYPE_CHECKING:  # pragma: no cover
-    from tfguard.static.analysis.dataflow import Dataflow, Value
+from tfguard.static.analysis.values import TF, Value
 
 
-def iteration_element(dataflow: "Dataflow", loop: nodes.NodeNG) -> Optional["Value"]:
+def iteration_element(dataflow: Any, loop: nodes.NodeNG) -> Optional[Value]:
     """Return what each element of a ``for`` loop's (or comprehension's) iterable holds, if it is a graph list."""
-    from tfguard.static.analysis.dataflow import TF, Value
 
     iterable = dataflow.value(loop.iter)
     if iterable is None or iterable.kind != TF:

@@ -8,18 +8,19 @@ and a parameter is known only when every call site passes the same kind of value
 Where a parameter has no call site at all, a method called on it (``self.net.checkpoint(...)``) falls back
 to the one class of the module and of the project modules it imports that defines a method of that name,
 and only when that method builds or runs the graph (the caller checks that).
+
+``dataflow`` parameters are the module's :class:`~tfguard.static.analysis.dataflow.Dataflow` (typed ``Any``: the
+dataflow imports this module, not the other way round).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional
 
 from astroid import nodes
 
 from tfguard.static.analysis.scopes import FUNCTIONS
-
-if TYPE_CHECKING:  # pragma: no cover
-    from tfguard.static.analysis.dataflow import Dataflow, Value
+from tfguard.static.analysis.values import CLASS, INSTANCE, PYMODULE, Value
 
 #: More call sites than this: the parameter is left unknown (a utility called from everywhere).
 MAX_CALL_SITES = 16
@@ -31,7 +32,7 @@ NO_CALL_SITE = object()
 class ParameterInference:
     """Infers parameters from call sites, for one module's :class:`~tfguard.static.analysis.dataflow.Dataflow`."""
 
-    def __init__(self, dataflow: "Dataflow") -> None:
+    def __init__(self, dataflow: Any) -> None:
         self.dataflow = dataflow
         self._sites: Dict[int, Optional[List[nodes.Call]]] = {}
         self._methods: Optional[Dict[str, List[nodes.NodeNG]]] = None
@@ -43,7 +44,7 @@ class ParameterInference:
             return None
         if not sites:
             return NO_CALL_SITE
-        values: List[Optional["Value"]] = []
+        values: List[Optional[Value]] = []
         for call, skip in sites:
             argument = argument_for(call, function, target.name, skip)
             if argument is UNKNOWN_ARGUMENT:
@@ -93,7 +94,6 @@ class ParameterInference:
         return found[0] if len(found) == 1 else None
 
     def _known_classes(self) -> Iterable[nodes.ClassDef]:
-        from tfguard.static.analysis.dataflow import CLASS, PYMODULE
 
         # Module-level bindings only (``module.locals``): cheap, and where classes and imports live.
         seen = set()
@@ -160,7 +160,7 @@ def _default_of(arguments: nodes.Arguments, name: str) -> Optional[nodes.NodeNG]
     return None
 
 
-def uninferred_parameter(dataflow: "Dataflow", expr: nodes.NodeNG) -> bool:
+def uninferred_parameter(dataflow: Any, expr: nodes.NodeNG) -> bool:
     """Return whether ``expr`` is a parameter (or ``self.x`` set only from one) whose function has no call site.
 
     Such a receiver may get the unique-method fallback (:meth:`ParameterInference.unique_method`).
@@ -172,7 +172,6 @@ def uninferred_parameter(dataflow: "Dataflow", expr: nodes.NodeNG) -> bool:
         bindings = dataflow.definitions(expr, expr.name)
         return bool(bindings) and all(_is_uncalled_parameter(dataflow, binding) for binding in bindings)
     if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name):
-        from tfguard.static.analysis.dataflow import INSTANCE
 
         owner = dataflow.value(expr.expr)
         if owner is None or owner.kind != INSTANCE:
@@ -190,7 +189,7 @@ def uninferred_parameter(dataflow: "Dataflow", expr: nodes.NodeNG) -> bool:
     return False
 
 
-def _is_uncalled_parameter(dataflow: "Dataflow", binding: nodes.NodeNG) -> bool:
+def _is_uncalled_parameter(dataflow: Any, binding: nodes.NodeNG) -> bool:
     if not (isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Arguments)):
         return False
     function = binding.parent.parent
@@ -202,7 +201,7 @@ def _is_uncalled_parameter(dataflow: "Dataflow", binding: nodes.NodeNG) -> bool:
     return dataflow.inference.call_sites(function) == []
 
 
-def _owner_dataflow(dataflow: "Dataflow", node: nodes.NodeNG) -> Optional["Dataflow"]:
+def _owner_dataflow(dataflow: Any, node: nodes.NodeNG) -> Optional[Any]:
     """Return the dataflow of the module ``node`` belongs to (call sites are looked for there)."""
     if node.root() is dataflow.module:
         return dataflow

@@ -4,24 +4,25 @@ astroid is kept from following star imports (it would parse whatever they name, 
 so a name with no binding in the file is looked up here, in the project modules the file star-imports:
 the names in their ``__all__`` when they define one as a literal list or tuple of strings, else their
 public module-level names.
+
+``dataflow`` parameters are the module's :class:`~tfguard.static.analysis.dataflow.Dataflow` (typed ``Any``: the
+dataflow imports this module, not the other way round).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Set
+from typing import Any, Optional, Set
 
 from astroid import nodes
 
-if TYPE_CHECKING:  # pragma: no cover
-    from tfguard.static.analysis.dataflow import Dataflow, Value
+from tfguard.static.analysis.values import PYMODULE, Value
 
 
-def star_imported_value(dataflow: "Dataflow", name: str) -> Optional["Value"]:
+def star_imported_value(dataflow: Any, name: str) -> Optional[Value]:
     """Return what ``name`` holds when a ``from m import *`` of a project module binds it, else None.
 
     The last star import that exports ``name`` wins, as at run time.
     """
-    from tfguard.static.analysis.dataflow import PYMODULE
 
     if dataflow.project is None:
         return None
