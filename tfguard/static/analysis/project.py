@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set
 
 from astroid import nodes
 
-from tfguard.static.drivers import DriverScan, module_file
+from tfguard.static.drivers import DriverScan
 from tfguard.static.parsing import ParseFailure, decode_source, parse_module
 from tfguard.static.project_root import ROOT_MARKERS, find_project_root, package_base  # noqa: F401 - ROOT_MARKERS re-exported
 
@@ -35,15 +35,13 @@ class Project:
         self._spellings = [(os.path.abspath(path), path) for path in checked_paths]
         #: Whether files that are not Python 3 are read as Python 2 (see :mod:`tfguard.static.python2`).
         self.python2 = python2
-        self.search_paths: List[str] = [self.root]
-        src = os.path.join(self.root, "src")
-        if os.path.isdir(src):
-            self.search_paths.append(src)
         self._followed: "OrderedDict[str, Optional[ModuleAnalysis]]" = OrderedDict()
         self._by_module: Dict[int, "ModuleAnalysis"] = {}
         self._imports: Dict[str, Set[str]] = {}
-        #: Tells which files that never mention TensorFlow import project modules that do (driver scripts).
+        #: Tells which files that never mention TensorFlow import project modules that do (driver scripts),
+        #: and resolves imports to project files for both.
         self.drivers = DriverScan(self.root)
+        self.search_paths: List[str] = self.drivers.search_paths
 
     @classmethod
     def for_paths(cls, paths: Iterable[str]) -> "Project":
@@ -68,24 +66,11 @@ class Project:
     # -- imports --------------------------------------------------------------------
 
     def resolve(self, modname: str, importer: str, level: int = 0) -> Optional[str]:
-        """Return the project file that ``import modname`` in ``importer`` loads, if any."""
-        parts = [p for p in modname.split(".") if p] if modname else []
-        importer_dir = os.path.dirname(os.path.abspath(importer))
-        if level:
-            base = importer_dir
-            for _ in range(level - 1):
-                base = os.path.dirname(base)
-            bases = [base]
-        else:
-            if not parts:
-                return None
-            bases = [importer_dir, package_base(importer_dir), *self.search_paths]
-        for base in bases:
-            found = module_file(base, parts)
-            if found is not None and self._inside(found):
-                self._imports.setdefault(os.path.abspath(importer), set()).add(found)
-                return found
-        return None
+        """Return the project file that ``import modname`` in ``importer`` loads, if any (and remember the import)."""
+        found = self.drivers.resolve(modname, importer, level)
+        if found is not None:
+            self._imports.setdefault(os.path.abspath(importer), set()).add(found)
+        return found
 
     def analysis(self, path: str) -> Optional["ModuleAnalysis"]:
         """Return the analysis of a project file, parsing it on first use (None if unreadable)."""
@@ -161,6 +146,3 @@ class Project:
                 return full[2:] if spelled in (".", "./") and full.startswith("./") else full
         rel = os.path.relpath(path)
         return path if rel.startswith("..") else rel
-
-    def _inside(self, path: str) -> bool:
-        return os.path.commonpath([self.root, path]) == self.root
