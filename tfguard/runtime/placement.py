@@ -16,12 +16,13 @@ TensorFlow only when a step is traced.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections import Counter
 from time import perf_counter
 from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from tfguard.runtime.document import DataReport
 
 PLACEMENT_VERSION = 1
 #: TFG907 when this many tensors cross devices in the traced step.
@@ -396,29 +397,11 @@ def diagnose_placement(data: Dict[str, Any]) -> List[Dict[str, str]]:
 
 
 # -- the report -----------------------------------------------------------------------------------
-class PlacementReport:
+class PlacementReport(DataReport):
     """Where one traced step ran. Build it with `read_step` or `from_dict`; every field is in `to_dict()`."""
 
-    def __init__(self, data: Dict[str, Any]) -> None:
-        self._data = data
-
-    @classmethod
-    def from_dict(cls, data: Dict[str, Any]) -> "PlacementReport":
-        """Rebuild a report from `to_dict()` output (e.g. loaded from JSON)."""
-        if not isinstance(data, dict) or data.get("version") != PLACEMENT_VERSION:
-            raise ValueError("unsupported tfguard placement report version: %r" % (
-                data.get("version") if isinstance(data, dict) else data,))
-        return cls(json.loads(json.dumps(data)))
-
-    def to_dict(self) -> Dict[str, Any]:
-        """A JSON-serialisable copy with stable keys."""
-        return json.loads(json.dumps(self._data))
-
-    def __getattr__(self, name: str) -> Any:
-        data = self.__dict__.get("_data")
-        if data is not None and name in data:
-            return data[name]
-        raise AttributeError(name)
+    VERSION = PLACEMENT_VERSION
+    KIND = "placement report"
 
     @property
     def diagnostics(self) -> List[Tuple[str, str, str]]:

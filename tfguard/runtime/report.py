@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from tabulate import tabulate
 
 from tfguard.runtime.devicewatch import device_blocks
+from tfguard.runtime.document import DataReport
 
 REPORT_VERSION = 2
 #: Signatures and growth sites shown in the table; the JSON report has them all.
@@ -15,28 +15,10 @@ _TOP_SIGNATURES = 5
 _TABLE_ROWS = 10
 
 
-class Report:
+class Report(DataReport):
     """What a guard recorded. Build it with `Report.from_dict`; every field is in `to_dict()`."""
 
-    def __init__(self, data: Dict[str, Any]) -> None:
-        self._data = data
-
-    @classmethod
-    def from_dict(cls, data: Dict[str, Any]) -> "Report":
-        """Rebuild a report from `to_dict()` output (e.g. loaded from JSON)."""
-        if data.get("version") != REPORT_VERSION:
-            raise ValueError("unsupported tfguard report version: %r" % (data.get("version"),))
-        return cls(json.loads(json.dumps(data)))
-
-    def to_dict(self) -> Dict[str, Any]:
-        """A JSON-serialisable copy with stable keys."""
-        return json.loads(json.dumps(self._data))
-
-    def __getattr__(self, name: str) -> Any:
-        data = self.__dict__.get("_data")
-        if data is not None and name in data:
-            return data[name]
-        raise AttributeError(name)
+    VERSION = REPORT_VERSION
 
     @property
     def growth_sites(self) -> List[Tuple[str, int, int, int, str]]:
