@@ -257,11 +257,3 @@ def _leaf_name(expr: nodes.NodeNG) -> Optional[str]:
     if isinstance(expr, nodes.Name):
         return expr.name
     return None
-
-
-def _leaf_name(expr: nodes.NodeNG) -> Optional[str]:
-    if isinstance(expr, nodes.Attribute):
-        return expr.attrname
-    if isinstance(expr, nodes.Name):
-        return expr.name
-    return None
