@@ -6,6 +6,7 @@ import threading
 import tracemalloc
 
 from tfguard.runtime.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
+from tfguard.runtime.stats import CpuMarks
 
 
 class _Graph:
@@ -68,3 +69,30 @@ def test_slow_steps_are_folded_about_once_a_second():
     for step in range(2000):
         fast.record(loss, (), step * 1e-3, step * 1e-3 + 2e-4)
     assert 240 * RUN_FIELDS <= fast.drain_at <= 256 * RUN_FIELDS  # 1 ms steps: a quarter second, at most 256 runs
+
+
+def _rising_recorder() -> Recorder:
+    """Runs (back to back) that take longer steadily, from 0.3 ms to 0.6 ms over 2,000 runs of one signature."""
+    recorder, loss = _recorder(), _Tensor()
+    clock = 0.0
+    for step in range(2000):
+        took = 3e-4 * (1.0 + step / 2000.0)
+        recorder.record(loss, (), clock, clock + took)
+        clock += took + 1e-5
+    return recorder
+
+
+def test_a_trend_that_the_whole_run_does_not_show_is_no_slowdown(monkeypatch):
+    recorder = _rising_recorder()
+    monkeypatch.setattr(CpuMarks, "growth", lambda self: (1.0, 0.3))  # a passing bump, CPU per run fell
+    assert not recorder.slowdown()["slowdown_significant"]
+
+
+def test_a_trend_the_whole_run_shows_in_wall_and_cpu_time_is_a_slowdown(monkeypatch):
+    recorder = _rising_recorder()
+    monkeypatch.setattr(CpuMarks, "growth", lambda self: (1.6, 1.5))
+    verdict = recorder.slowdown()
+    assert verdict["slowdown_significant"] and not verdict["contention"]
+    monkeypatch.setattr(CpuMarks, "growth", lambda self: (1.6, 1.05))  # other jobs took the CPUs
+    verdict = recorder.slowdown()
+    assert verdict["contention"] and not verdict["slowdown_significant"]

@@ -416,9 +416,13 @@ class Recorder:
         # Another job on the machine stretches wall time per step, not the CPU time the
         # process itself spends per step; the program's own growing work raises both. Under
         # contention, the program's own slowdown is judged by its CPU time per run.
-        contention = bool(wall_growth is not None and cpu_growth is not None
-                          and wall_growth > 1.1 and cpu_growth - 1.0 < 0.5 * (wall_growth - 1.0))
+        marked = wall_growth is not None and cpu_growth is not None
+        contention = bool(marked and wall_growth > 1.1 and cpu_growth - 1.0 < 0.5 * (wall_growth - 1.0))
         own_slowdown = not contention or cpu_growth >= threshold
+        if marked and wall_growth <= 1.1 and cpu_growth < threshold:
+            # Over the whole run (last fifth against the first) neither wall nor CPU time per run rose:
+            # the trend is a passing bump (a busy machine for a while), not the program slowing down.
+            own_slowdown = False
         return {
             "dominant_signature": label if self.runs else None,
             "loop_start": self.loop_start(),
