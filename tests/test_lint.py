@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_ruff_is_clean():
     pytest.importorskip("ruff")
     result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--no-cache", "tfguard", "tests", "bench"],
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "tfguard", "tests", "bench", "tools"],
         cwd=ROOT, capture_output=True, text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
