@@ -400,3 +400,32 @@ def test_a_single_iteration_loop_is_no_session_loop():
         """
     assert found(loop.replace("COUNT", "1")) == []
     assert found(loop.replace("COUNT", "2")) == [(5, "TFG102"), (6, "TFG203")]
+
+
+# -- a session opened by `with` every so often (an evaluation) is no session per iteration -------------
+
+EVAL_SESSION = """\
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32)
+    train = tf.reduce_sum(x)
+
+
+    def inception_score(value):
+        with tf.Session() as s:
+            return s.run(train, {x: value})
+
+
+    with tf.Session() as sess:
+        for iteration in range(100000):
+            sess.run(train, {x: 1.0})
+            if GUARD:
+                inception_score(2.0)
+    """
+
+
+def test_a_session_closed_by_with_under_a_frequency_guard_is_silent():
+    assert found(EVAL_SESSION.replace("GUARD", "iteration % 1000 == 999"), "TFG105") == []
+
+
+def test_the_same_session_on_every_iteration_is_reported():
+    assert found(EVAL_SESSION.replace("GUARD", "True"), "TFG105") == [(15, "TFG105")]

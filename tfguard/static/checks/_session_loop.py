@@ -44,6 +44,10 @@ class LoopBuildRule(NodeRule):
         """Yield this rule's share of the module's session-loop findings."""
         return [f for f in session_loop_findings(module) if f.code == self.code]
 
+    def applies_at(self, module: ModuleAnalysis, node: nodes.NodeNG, loop: nodes.NodeNG, event: BuildEvent) -> bool:
+        """Return whether ``event`` (a site this rule claims, reached from ``node`` in ``loop``) is a finding."""
+        return True
+
     def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> str:
         """Return the finding's message: what is built, in which loop, and the fix."""
         site = event.site
@@ -93,7 +97,7 @@ def _claims(module: ModuleAnalysis, node, loop, rules: List[LoopBuildRule]) -> L
     ranked: Dict[str, LoopBuildRule] = {}
     for candidate in module.helper_events(event):
         rule = next((r for r in rules if r.claims(candidate.site)), None)
-        if rule is not None:
+        if rule is not None and rule.applies_at(module, node, loop, candidate):
             by_rule.setdefault(rule.code, []).append(candidate)
             ranked[rule.code] = rule
     if len(by_rule) > 1:

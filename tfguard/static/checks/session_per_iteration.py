@@ -1,6 +1,10 @@
 """TFG105: a new Session created on every iteration without a fresh graph."""
 
-from tfguard.static.analysis.events import BuildSite
+from astroid import nodes
+
+from tfguard.static.analysis.events import BuildEvent, BuildSite
+from tfguard.static.analysis.frequency import frequency
+from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.checks._session_loop import LoopBuildRule
 
 
@@ -21,3 +25,13 @@ class SessionPerIteration(LoopBuildRule):
     def claims(self, site: BuildSite) -> bool:
         """Claim Session and InteractiveSession constructors."""
         return site.creates_session and site.api in self.apis
+
+    def applies_at(self, module: ModuleAnalysis, node: nodes.NodeNG, loop: nodes.NodeNG, event: BuildEvent) -> bool:
+        """A session opened by ``with`` (so closed again) under a condition that changes between iterations
+        (``if step % 1000 == 0:``: an evaluation every so often) is made a few times over a run, not on every
+        iteration, and leaves nothing behind: no finding. Precision over recall."""
+        site = event.site.node
+        closed = isinstance(site.parent, (nodes.With, nodes.AsyncWith)) and any(
+            context is site for context, _ in site.parent.items)
+        return not closed or frequency(module).guard(node, loop) is None
+
