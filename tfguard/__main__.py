@@ -24,12 +24,26 @@ def _drop_working_folder() -> None:
 
 
 def _main() -> int:
+    swallowed = []
+    previous_hook = sys.unraisablehook
+
+    def note_lost_interrupt(unraisable) -> None:  # Ctrl-C in an import lock's callback: Python would print it
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            swallowed.append(True)
+            return
+        previous_hook(unraisable)
+
+    sys.unraisablehook = note_lost_interrupt
     try:
         _drop_working_folder()
         import signal
 
         from tfguard.cli import main
     except KeyboardInterrupt:  # Ctrl-C while starting up
+        swallowed.append(True)
+    finally:
+        sys.unraisablehook = previous_hook
+    if swallowed:
         sys.stderr.write("tfguard: interrupted\n")
         _exit_now(130)
     try:

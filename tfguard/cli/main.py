@@ -6,7 +6,7 @@ import argparse
 import io
 import os
 import sys
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from tfguard import __version__
 from tfguard.cli import check, demo, report, rules, run
@@ -53,18 +53,42 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     Bad input ends in one ``tfguard: error:`` line and status 2, Ctrl-C in one
     ``tfguard: interrupted`` line and status 130, never a traceback.
     """
+    swallowed: list = []
+    previous_hook = sys.unraisablehook
+    interrupted = False
     try:
-        return _run(argv)
+        status = _run(argv, swallowed)
     except KeyboardInterrupt:  # also when it comes while an error below is being reported
+        interrupted = True
+    finally:
+        sys.unraisablehook = previous_hook
+    if interrupted or swallowed:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    return status
 
 
-def _run(argv: Optional[Sequence[str]]) -> int:
+def _quiet_interrupts(swallowed: list) -> None:
+    """Ctrl-C that lands in a callback Python cannot raise from (an import lock's or a weak reference's) is
+    printed by Python as "Exception ignored ... KeyboardInterrupt" and lost; note it instead, so the run ends
+    as an interrupted run (one line, status 130)."""
+    previous_hook = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            swallowed.append(True)
+            return
+        previous_hook(unraisable)
+
+    sys.unraisablehook = hook
+
+
+def _run(argv: Optional[Sequence[str]], swallowed: list) -> int:
     try:
         args = build_parser().parse_args(argv)
-        if args.command != "run":  # `tfguard run` leaves the streams to the script it runs, as python would
+        if args.command != "run":  # `tfguard run` leaves the streams and hooks to the script it runs, as python would
             escape_what_the_streams_cannot_carry()
+            _quiet_interrupts(swallowed)
         return _COMMANDS[args.command](args)
     except (UsageError, ConfigError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
