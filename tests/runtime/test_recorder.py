@@ -96,3 +96,9 @@ def test_a_trend_the_whole_run_shows_in_wall_and_cpu_time_is_a_slowdown(monkeypa
     monkeypatch.setattr(CpuMarks, "growth", lambda self: (1.6, 1.05))  # other jobs took the CPUs
     verdict = recorder.slowdown()
     assert verdict["contention"] and not verdict["slowdown_significant"]
+
+
+def test_a_run_too_short_to_read_the_cpu_clock_gives_no_slowdown(monkeypatch):
+    recorder = _rising_recorder()
+    monkeypatch.setattr(CpuMarks, "growth", lambda self: (None, None))  # under ~1.5 s of runs: too few marks
+    assert not recorder.slowdown()["slowdown_significant"]

@@ -419,7 +419,11 @@ class Recorder:
         marked = wall_growth is not None and cpu_growth is not None
         contention = bool(marked and wall_growth > 1.1 and cpu_growth - 1.0 < 0.5 * (wall_growth - 1.0))
         own_slowdown = not contention or cpu_growth >= threshold
-        if marked and wall_growth <= 1.1 and cpu_growth < threshold:
+        if not marked:
+            # Too short a run to read the process CPU clock a few times (under ~1.5 s of runs): jitter of a
+            # fraction of a second is no evidence that the program slows down.
+            own_slowdown = False
+        elif wall_growth <= 1.1 and cpu_growth < threshold:
             # Over the whole run (last fifth against the first) neither wall nor CPU time per run rose:
             # the trend is a passing bump (a busy machine for a while), not the program slowing down.
             own_slowdown = False
