@@ -51,7 +51,7 @@ def test_growing_loop_slows_down_significantly(tf):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with g.as_default(), tfguard.watch(sess) as guard:
-            for _ in range(60):
+            for _ in range(80):  # about 3 s: long enough for the CPU-clock marks the slowdown verdict needs
                 sess.run(nodes[-1])
                 chunk = nodes[-1]
                 for _ in range(25):
@@ -62,7 +62,7 @@ def test_growing_loop_slows_down_significantly(tf):
     # Every step fetches a new tensor (its own signature), so the trend is judged on all runs.
     assert report.dominant_signature == "(all runs)"
     assert report.slowdown_significant and report.slowdown > 1.05
-    assert report.nodes_added >= 60 * 25
+    assert report.nodes_added >= 80 * 25
     assert "TFG901" in _codes(report) and "TFG902" in _codes(report)
     assert any(issubclass(w.category, tfguard.GraphGrowthWarning) for w in caught)
 
