@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar, Dict
+from typing import Any, ClassVar, Dict, Optional
 
 
 class DataReport:
@@ -34,3 +34,14 @@ class DataReport:
         if data is not None and name in data:
             return data[name]
         raise AttributeError(name)
+
+
+def format_seconds(value: Optional[float]) -> str:
+    """A duration for report tables, `1.234 ms` style; `-` when unknown."""
+    if value is None:
+        return "-"
+    if value >= 1.0:
+        return "%.3f s" % value
+    if value >= 1e-3:
+        return "%.3f ms" % (value * 1e3)
+    return "%.1f us" % (value * 1e6)

@@ -22,7 +22,7 @@ from collections import Counter
 from time import perf_counter
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from tfguard.runtime.document import DataReport
+from tfguard.runtime.document import DataReport, format_seconds
 
 PLACEMENT_VERSION = 1
 #: TFG907 when this many tensors cross devices in the traced step.
@@ -474,17 +474,6 @@ def display_path(path: str) -> str:
         return path
     relative = os.path.relpath(path)
     return path if relative.startswith(os.pardir) else relative
-
-
-def format_seconds(value: Optional[float]) -> str:
-    """`1.234 ms` style."""
-    if value is None:
-        return "-"
-    if value >= 1.0:
-        return "%.3f s" % value
-    if value >= 1e-3:
-        return "%.3f ms" % (value * 1e3)
-    return "%.1f us" % (value * 1e6)
 
 
 def format_bytes(value: Optional[int]) -> str:

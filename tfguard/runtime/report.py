@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from tabulate import tabulate
 
 from tfguard.runtime.devicewatch import device_blocks
-from tfguard.runtime.document import DataReport
+from tfguard.runtime.document import DataReport, format_seconds
 
 REPORT_VERSION = 2
 #: Signatures and growth sites shown in the table; the JSON report has them all.
@@ -46,10 +46,10 @@ class Report(DataReport):
             ["mode", d["mode"]],
             ["runs (guarding thread)", d["runs"]],
             ["runs (other threads)", d["other_thread_runs"]],
-            ["wall time", _seconds(d["wall_s"])],
-            ["time in sess.run", _seconds(d["run_s"])],
+            ["wall time", format_seconds(d["wall_s"])],
+            ["time in sess.run", format_seconds(d["run_s"])],
             ["host fraction", _percent(d["host_fraction"])],
-            ["time in Saver.save", "%s (%d saves)" % (_seconds(d["save_s"]), d["saves"])],
+            ["time in Saver.save", "%s (%d saves)" % (format_seconds(d["save_s"]), d["saves"])],
             ["graph nodes start/end/added", "%s / %s / %s" % (d["nodes_start"], d["nodes_end"], d["nodes_added"])],
             ["ops added: setup/one-time/repeated", "%s / %s / %s" % (
                 growth.get("setup", 0), growth.get("one-time", 0), growth.get("repeated", 0))],
@@ -77,9 +77,9 @@ class Report(DataReport):
             blocks.append("blocked graph changes\n" + table)
         signatures = d["signatures"]
         if signatures:
-            rows = [[_clip(sig["label"], 60), sig["count"], _seconds(sig["run_time"]["total"]),
-                     _seconds(sig["run_time"]["median"]), _seconds(sig["interval"]["median"]),
-                     _seconds(sig["interval"]["p95"])] for sig in signatures[:_TOP_SIGNATURES]]
+            rows = [[_clip(sig["label"], 60), sig["count"], format_seconds(sig["run_time"]["total"]),
+                     format_seconds(sig["run_time"]["median"]), format_seconds(sig["interval"]["median"]),
+                     format_seconds(sig["interval"]["p95"])] for sig in signatures[:_TOP_SIGNATURES]]
             headers = ["fetches <- feeds", "runs", "total run time", "run time median", "interval median",
                        "interval p95"]
             table = tabulate(rows, headers=headers, tablefmt="simple")
@@ -95,16 +95,6 @@ class Report(DataReport):
     def __repr__(self) -> str:
         return "Report(runs=%d, nodes_added=%d, diagnostics=%s)" % (
             self._data["runs"], self._data["nodes_added"], [c for c, _, _ in self.diagnostics])
-
-
-def _seconds(value: Optional[float]) -> str:
-    if value is None:
-        return "-"
-    if value >= 1.0:
-        return "%.3f s" % value
-    if value >= 1e-3:
-        return "%.3f ms" % (value * 1e3)
-    return "%.1f us" % (value * 1e6)
 
 
 def _clip(text: str, width: int = 50) -> str:
