@@ -34,11 +34,11 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import time
 from importlib.util import find_spec
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from tfguard.static.atomic import write_atomically
 from tfguard.static.config import Settings
 from tfguard.static.finding import ChainLink, Finding, Fix
 from tfguard.static.project_root import find_project_root
@@ -317,7 +317,7 @@ class ResultCache:
         pack = {"format": PACK_FORMAT, "entries": merged}
         try:
             self._prepare()
-            _write_atomically(self.pack_path, json.dumps(pack, separators=(",", ":")).encode("utf-8"))
+            write_atomically(self.pack_path, json.dumps(pack, separators=(",", ":")).encode("utf-8"))
         except OSError as exc:
             self.warning = f"cannot write the cache in {self.directory}: {exc.strerror or exc}; continuing without it"
             return
@@ -329,7 +329,7 @@ class ResultCache:
         for name, text in (("CACHEDIR.TAG", _CACHEDIR_TAG), (".gitignore", "*\n")):
             marker = os.path.join(self.directory, name)
             if not os.path.exists(marker):
-                _write_atomically(marker, text.encode("ascii"))
+                write_atomically(marker, text.encode("ascii"))
 
     def _remove_old_layout(self) -> None:
         try:
@@ -352,17 +352,3 @@ def _holds_only_old_entries(folder: str) -> bool:
                        for entry in entries)
     except OSError:
         return False
-
-
-def _write_atomically(target: str, data: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-", suffix=".part")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise

@@ -14,12 +14,12 @@ import io
 import os
 import re
 import stat
-import tempfile
 import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Set, Tuple
 
+from tfguard.static.atomic import write_atomically as replace_file
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_bytes, read_file
 from tfguard.static.finding import Finding, Fix
@@ -190,17 +190,4 @@ class Fixer:
 
 def write_atomically(path: str, data: bytes) -> None:
     """Write ``data`` to a temporary file next to ``path`` (same permissions), then rename it over ``path``."""
-    folder = os.path.dirname(os.path.abspath(path))
-    mode = stat.S_IMODE(os.stat(path).st_mode)
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tfguard-fix-", suffix=".py.part")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+    replace_file(path, data, prefix=".tfguard-fix-", mode=stat.S_IMODE(os.stat(path).st_mode))
