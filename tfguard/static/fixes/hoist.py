@@ -22,6 +22,7 @@ from tfguard.static.analysis.events import describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
+from tfguard.static.fixes.refusal import NoFix
 from tfguard.static.fixes.loops import (
     COLLECTION_READERS,
     IMPURE,
@@ -42,40 +43,41 @@ OPERATOR_NAMES = {"+": "sum", "-": "difference", "*": "product", "/": "quotient"
 
 
 def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
-    """Return the fix that builds ``node`` once, before its session loop, or None when there is none."""
+    """Return the fix that builds ``node`` once, before its session loop; raise :class:`NoFix` when there is none."""
     module = ctx.module
     if finding.chain:
-        return None  # the op is built in a helper: the fix belongs there
+        raise NoFix("the op is built in a helper the loop calls: the fix belongs in the helper")
     loop = module.session_loop_of(node)
     event = module.build_event(node)
     if loop is None or event is None or event.chain:
-        return None
+        raise NoFix("the op is built through a call tfguard cannot move")
     path = _path_to_loop(node, loop)
     if path is None:
-        return None
+        raise NoFix("the build runs in a nested function, lambda, class, comprehension or f-string of the loop")
     guarded, risky = path
     scan = ctx.scan(loop)
     status, why = scan.expression_status(node)
     if status == VARYING:
-        return None
+        raise NoFix(f"built before the loop it would compute another value: {why}")
     reasons: List[str] = [why] if status == IMPURE else []
     if risky:
         reasons.append(risky)
     if _reads_what_the_loop_builds(node, event.site.api, scan):
-        return None  # built before the loop it would miss what the loop adds: not even an unsafe fix
+        # built before the loop it would miss what the loop adds: not even an unsafe fix
+        raise NoFix("it reads the graph's collections (variables, summaries), which the loop still adds to")
     reasons.extend(_api_risk(event.site.api, guarded))
     applicability = UNSAFE if reasons else SAFE
     if not ctx.source.starts_line(loop):
-        return None
+        raise NoFix("the loop does not start its line, so there is no line before it to build on")
     statement = _movable_statement(ctx, node, loop, guarded)
     if statement is not None:
         edits, message = _move_statement(ctx, statement, loop)
     else:
         if isinstance(node.parent, nodes.Expr):
-            return None  # a bare expression statement that cannot move: nothing to name
+            raise NoFix("a bare expression statement that cannot move: nothing to name")
         edits, message = _name_expression(ctx, node, loop, event.site.api)
     if edits is None:
-        return None
+        raise NoFix("tfguard found no edit it could make here")
     if reasons:
         message += f" (unsafe: {'; '.join(dict.fromkeys(reasons))})"
     return Fix(applicability, message, tuple(edits))
@@ -104,8 +106,16 @@ def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool
     return (guarded, risky) if parent is loop else None
 
 
+#: APIs whose one object, built before the loop, writes or deletes other files than one built per iteration.
+FILE_KEEPING = frozenset({"tensorflow.train.Saver"})
+
+
 def _api_risk(api: str, guarded: bool) -> List[str]:
     reasons = []
+    if api in FILE_KEEPING:
+        reasons.append("one Saver keeps only its last `max_to_keep` checkpoints (5 by default) and deletes older "
+                       "ones, where a Saver per iteration deleted none of the others' files: the same weights, "
+                       "other files on disk")
     if creates_state(api):
         reasons.append("it creates state (variables, an iterator), so one object replaces one per iteration")
     if registers(api) and guarded:
