@@ -118,8 +118,11 @@ def _api_risk(api: str, guarded: bool) -> List[str]:
                        "other files on disk")
     if creates_state(api):
         reasons.append("it creates state (variables, an iterator), so one object replaces one per iteration")
-    if registers(api) and guarded:
-        reasons.append("the summary would exist even on iterations that skipped it")
+    if registers(api):
+        reasons.append("each summary op built in the loop gets a new tag (`loss`, `loss_1`, ...): one op built "
+                       "before the loop writes every value under one tag")
+        if guarded:
+            reasons.append("the summary would exist even on iterations that skipped it")
     return reasons
 
 

@@ -80,7 +80,7 @@ def _parallel_risk(ctx: FixContext, node: nodes.Call) -> str:
     found = _state_in(ctx, function, MAP_DEPTH, set())
     if not found:
         return ""
-    return (f"the map function builds `{found}`, which keeps state between calls (random draws): in parallel, "
+    return (f"the map function builds {found}, which keep state between calls (random draws): in parallel, "
             "which element gets which draw depends on timing, so runs stop being reproducible even with a seed "
             "and `deterministic=True` (TF 2.2+), which keeps only the order; stateless ops "
             "(`tf.random.stateless_uniform`) keep it")
@@ -97,7 +97,7 @@ def _state_in(ctx: FixContext, function: nodes.NodeNG, depth: int, seen: set) ->
             if event is not None and not event.chain:
                 ops = state_holding_ops(event.site.api)
                 if ops:
-                    return ops[0]
+                    return f"`{event.site.display}` (ops `{'`, `'.join(ops[:3])}`)"
             if isinstance(part, nodes.Call) and depth > 0:
                 callee = module.called_function(part)
                 if callee is not None and id(callee) not in seen and callee.root() is module.module:

@@ -19,7 +19,7 @@ from typing import Dict, Iterator, List, Optional, Set
 
 from astroid import nodes
 
-from tfguard.static.analysis.dataflow import INSTANCE
+from tfguard.static.analysis.dataflow import GRAPH, INSTANCE, MODULE, RUNNER, SESSION, TF
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, own_nodes
 
@@ -98,7 +98,13 @@ class LoopReach:
         if qualname is not None and qualname.startswith("tensorflow"):
             return  # a TF call changes no Python value
         if isinstance(func, nodes.Attribute) and module.dataflow.is_method_of_tf_object(func):
-            return  # sess.run(...), dataset.shuffle(...), writer.add_summary(...), saver.save(...)
+            return  # dataset.shuffle(...), writer.add_summary(...), saver.save(...)
+        if module.run_event(call) is not None:
+            return  # sess.run(...) changes no Python value it is given
+        if isinstance(func, nodes.Attribute):
+            receiver = module.value(func.expr)
+            if receiver is not None and receiver.kind in (SESSION, GRAPH, RUNNER, TF, MODULE):
+                return
         for keyword in call.keywords or ():
             if keyword.arg == "out":
                 self._note_change(keyword.value, f"is written by `{written}(out=...)`", own)
