@@ -19,7 +19,7 @@ from typing import Dict, Iterator, List, Optional, Set
 
 from astroid import nodes
 
-from tfguard.static.analysis.dataflow import GRAPH, INSTANCE, MODULE, RUNNER, SESSION, TF
+from tfguard.static.analysis.dataflow import GRAPH, INSTANCE, RUNNER, SESSION, TF
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, own_nodes
 
@@ -101,10 +101,6 @@ class LoopReach:
             return  # dataset.shuffle(...), writer.add_summary(...), saver.save(...)
         if module.run_event(call) is not None:
             return  # sess.run(...) changes no Python value it is given
-        if isinstance(func, nodes.Attribute):
-            receiver = module.value(func.expr)
-            if receiver is not None and receiver.kind in (SESSION, GRAPH, RUNNER, TF, MODULE):
-                return
         for keyword in call.keywords or ():
             if keyword.arg == "out":
                 self._note_change(keyword.value, f"is written by `{written}(out=...)`", own)
@@ -113,6 +109,10 @@ class LoopReach:
         if isinstance(func, nodes.Attribute) and leaf in MUTATING_METHODS:
             self._note_change(func.expr, f"is changed in place by `.{leaf}()`", own)
             return
+        if isinstance(func, nodes.Attribute):
+            receiver = module.value(func.expr)
+            if receiver is not None and receiver.kind in (SESSION, GRAPH, RUNNER, TF):
+                return  # a method of a session, graph or TF object changes no Python value
         target = self._target(call)
         if target is not None:
             if depth < MAX_DEPTH and id(target) not in self._seen:
