@@ -87,6 +87,7 @@ def test_json_and_sarif_carry_the_fix(train, run):
     assert fix["applicability"] == "safe" and fix["message"].startswith("Build `tf.argmax(logits, 1)` once")
     assert {"line": 7, "column": 18, "end_line": 7, "end_column": 38, "content": "argmax_op"} in fix["edits"]
     assert document["findings"][1]["fix"]["applicability"] == "unsafe"
+    assert all(f["no_fix"] is None for f in document["findings"] if f["fix"] is not None)
     sarif = json.loads(run("check", "--no-cache", "--format", "sarif", "train.py")[1])
     jsonschema.Draft4Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))).validate(sarif)
     change = sarif["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]
@@ -95,8 +96,10 @@ def test_json_and_sarif_carry_the_fix(train, run):
 
 
 def test_rule_page_says_whether_there_is_a_fix(run):
-    assert run("rule", "TFG101")[1].rstrip().endswith("Fix: safe (`tfguard check --fix` builds the Saver once, "
+    assert run("rule", "TFG102")[1].rstrip().endswith("Fix: safe (`tfguard check --fix` builds the op once, "
                                                        "before the loop)")
+    assert run("rule", "TFG101")[1].rstrip().splitlines()[-1].startswith(
+        "Fix: unsafe (`tfguard check --fix --unsafe-fixes` builds the Saver once")
     assert run("rule", "TFG202")[1].rstrip().splitlines()[-1].startswith("Fix: unsafe (")
     assert run("rule", "TFG104")[1].rstrip().endswith("Fix: none")
 
