@@ -37,7 +37,21 @@ def test_text_marks_safe_fixes_and_counts_them(train, run):
     status, out, err = run("check", "--no-cache", "train.py")
     assert status == 1
     assert "train.py:7:18: TFG102 [*] " in out and "train.py:8:13: TFG102 `" in out
-    assert err.splitlines()[-1] == "[*] 1 fixable with `--fix`. 1 more with `--fix --unsafe-fixes`."
+    assert err.splitlines()[-1] == "[*] 1 fixable with `--fix` (1 hidden fix can be enabled with `--unsafe-fixes`)."
+
+
+def test_with_no_safe_fix_the_summary_names_the_hidden_ones(empty_project, write, run):
+    write("train.py", TRAIN.replace("        sess.run(tf.argmax(logits, 1))\n", ""))
+    err = run("check", "--no-cache", "train.py")[2]
+    assert err.splitlines()[-1] == "No fixes available (1 hidden fix can be enabled with `--fix --unsafe-fixes`)."
+
+
+def test_show_fixes_gives_each_fix_or_why_there_is_none(empty_project, write, run):
+    write("train.py", TRAIN.replace("sess.run(tf.argmax(logits, 1))", "sess.run(tf.argmax(logits * step, 1))"))
+    out = run("check", "--no-cache", "--show-fixes", "train.py")[1]
+    assert "    no fix: built before the loop it would compute another value: `step` changes inside the loop\n" in out
+    assert "    fix (unsafe): Move `v = tf.Variable()` before the loop" in out
+    assert "fix" not in run("check", "--no-cache", "train.py")[1].replace("fixable", "")
 
 
 def test_diff_prints_the_change_writes_nothing_and_exits_1(train, run):

@@ -29,6 +29,8 @@ def add_options(check: argparse.ArgumentParser) -> None:
                        help="print a unified diff of what --fix would change and write nothing (exit 1 if any)")
     group.add_argument("--fix-only", action="store_true",
                        help="apply the fixes (like --fix) and report nothing else")
+    group.add_argument("--show-fixes", action="store_true",
+                       help="in the text output, give under each finding its fix (safe or unsafe) or why it has none")
 
 
 def wanted(args: argparse.Namespace) -> bool:
