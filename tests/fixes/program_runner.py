@@ -1,6 +1,7 @@
 """Run TF1 programs one after another in this process and write what each printed and how its graph grew.
 
-``python program_runner.py RESULT.json PROGRAM.py...``: every program runs in a fresh default graph
+``python program_runner.py RESULT.json PROGRAM.py...`` (``PROGRAM.py::arg1 arg2`` passes arguments in
+``sys.argv``): every program runs in a fresh default graph
 (``tf.compat.v1``, graph mode) with Python's, NumPy's and TensorFlow's seeds set to 0 first, its ``stdout``
 captured, and every session it opens watched by ``tfguard.watch``; the result maps each program's path to
 ``{"stdout", "error", "repeated": [lines whose growth was repeated], "runs"}``.  One process for many
@@ -55,7 +56,9 @@ def main(argv) -> int:
     base.__enter__, base.__exit__ = watched_enter, watched_exit
     output, programs = argv[0], argv[1:]
     results = {}
-    for path in programs:
+    for spec in programs:
+        path, _, arguments = spec.partition("::")
+        sys.argv = [path, *arguments.split()]
         tf.reset_default_graph()
         random.seed(0)
         np.random.seed(0)
@@ -70,7 +73,7 @@ def main(argv) -> int:
             error = traceback.format_exc(limit=-3)
         repeated = sorted({line for report in watched for (where, line, _, _, kind) in report.growth_sites
                            if kind == "repeated" and os.path.realpath(where) == os.path.realpath(path)})
-        results[path] = {"stdout": captured.getvalue(), "error": error, "repeated": repeated,
+        results[spec] = {"stdout": captured.getvalue(), "error": error, "repeated": repeated,
                          "sessions": len(watched)}
     base.__enter__, base.__exit__ = enter, exit_
     with open(output, "w", encoding="utf-8") as handle:
