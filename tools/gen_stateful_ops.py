@@ -58,7 +58,7 @@ def _wrapper_ops() -> Dict[int, str]:
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith("tensorflow.") or not name.rsplit(".", 1)[-1].startswith("gen_"):
             continue
-        for attr, value in vars(module).items():
+        for value in vars(module).values():
             if not isinstance(value, types.FunctionType) or value.__module__ != name:
                 continue
             try:

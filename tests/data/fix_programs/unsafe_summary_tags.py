@@ -1,4 +1,6 @@
-"""TFG107 (unsafe): a scalar summary built every step gets a new tag each time (`loss`, `loss_1`...); hoisted, one tag."""
+"""TFG107 (unsafe): a scalar summary built every step gets a new tag each time (`loss`, `loss_1`...).
+
+Hoisted, one op writes every value under one tag."""
 import numpy as np
 import tensorflow.compat.v1 as tf
 

@@ -22,7 +22,6 @@ from tfguard.static.analysis.events import describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
-from tfguard.static.fixes.refusal import NoFix
 from tfguard.static.fixes.loops import (
     COLLECTION_READERS,
     IMPURE,
@@ -30,6 +29,7 @@ from tfguard.static.fixes.loops import (
     creates_state,
     registers,
 )
+from tfguard.static.fixes.refusal import NoFix
 
 #: Names for the value a hoist binds, by the API's last name.
 NAMES = {

@@ -125,12 +125,19 @@ class LoopScan:
                     self.mutated.add(base)
         elif isinstance(node, nodes.Call):
             func = node.func
-            if isinstance(func, nodes.Attribute) and func.attrname in MUTATING_METHODS:
+            if isinstance(func, nodes.Attribute) and func.attrname in MUTATING_METHODS and not self._tf_call(node):
                 base = _base_name(func.expr)
                 if base is not None:
                     self.mutated.add(base)
         elif isinstance(node, nodes.Name):
             self.reads.append(node)
+
+    def _tf_call(self, call: nodes.Call) -> bool:
+        """``tf.add(...)``, ``dataset.shuffle(...)``: a TF API or a TF object's method, not a container's."""
+        name = self.module.call_qualname(call)
+        if name is not None and name.startswith("tensorflow"):
+            return True
+        return self.module.dataflow.is_method_of_tf_object(call.func)
 
     def expression_status(self, expr: nodes.NodeNG) -> Tuple[str, str]:
         """Return (INVARIANT | IMPURE | VARYING, why) for an expression inside the loop.
