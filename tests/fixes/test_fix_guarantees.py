@@ -64,7 +64,7 @@ def test_a_variable_created_in_the_loop_is_only_an_unsafe_fix():
     assert _fixes(LOOP.format(line="v = tf.Variable(0.0)")) == [("TFG102", "unsafe")]
 
 
-def test_a_build_in_a_helper_is_reported_but_not_fixed():
+def test_a_build_in_a_helper_is_an_unsafe_hoist_of_the_call():
     source = textwrap.dedent("""\
         import tensorflow as tf
 
@@ -76,7 +76,46 @@ def test_a_build_in_a_helper_is_reported_but_not_fixed():
             for step in range(10):
                 sess.run(metric(t))
     """)
-    assert _fixes(source) == [("TFG102", None)]
+    assert _fixes(source) == [("TFG102", "unsafe")]
+    [finding] = check_source(source, "t.py", SAFE_ONLY)
+    assert "`metric()` then runs once, before the loop" in finding.fix.message
+    assert check_source(source.replace("metric(t)", "metric(t * step)"), "t.py", SAFE_ONLY)[0].fix is None
+
+
+def test_a_helper_reading_what_the_loop_changes_gets_no_fix():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+
+        scale = 1.0
+
+        def metric(t):
+            return tf.reduce_mean(t) * scale
+
+        t = tf.placeholder(tf.float32)
+        with tf.Session() as sess:
+            for step in range(10):
+                scale = step
+                sess.run(metric(t))
+    """)
+    [finding] = check_source(source, "t.py", SAFE_ONLY)
+    assert finding.fix is None and "reads `scale`, which the loop changes" in finding.no_fix
+
+
+def test_a_build_in_the_inner_loop_moves_above_every_loop_it_does_not_depend_on(tmp_path):
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+
+        logits = tf.placeholder(tf.float32, [None, 2])
+        with tf.Session() as sess:
+            for epoch in range(3):
+                for step in range(10):
+                    sess.run(tf.argmax(logits, 1))
+                    sess.run(tf.reduce_sum(logits) * epoch)
+    """)
+    _, outcome, _ = _plan(tmp_path, source)
+    assert "with tf.Session() as sess:\n    argmax_op = tf.argmax(logits, 1)\n    for epoch" in outcome.fixed
+    assert "        product = tf.reduce_sum(logits) * epoch\n        for step" in outcome.fixed
+    assert outcome.after["TFG102"] == 1  # `* epoch` depends on the outer loop: hoisted above the inner one only
 
 
 def test_a_saver_while_the_loop_creates_variables_gets_no_fix():

@@ -31,6 +31,7 @@ SAFE = {
     "safe_get_next.py": {"TFG106": 1},
     "safe_assign.py": {"TFG108": 2},
     "safe_pipeline.py": {"TFG204": 1, "TFG205": 1},
+    "safe_nested_loops.py": {"TFG102": 1},  # moved above both loops, not only the inner one
     # class 7: the prefetch goes on the dataset, not on `tf.data` (it raised AttributeError)
     "crash7_iterator_function_form.py": {"TFG205": 2},
 }
@@ -40,6 +41,7 @@ UNSAFE = {
     "class5_saver_max_to_keep.py": ("TFG101", "max_to_keep", True),
     "class6_parallel_random_map.py": ("TFG204", "random_flip_left_right", False),  # timing decides: may match
     "unsafe_summary_tags.py": ("TFG107", "new tag", True),
+    "unsafe_helper_build.py": ("TFG102", "`accuracy_op()` then runs once", False),  # it only builds: same output
 }
 #: program -> words each refused finding's ``no_fix`` reason holds.
 REFUSED = {
@@ -147,6 +149,11 @@ def test_a_hoist_of_what_the_loop_changes_through_a_call_is_refused(runs, name):
         assert words in reasons
     for variant in ("safe", "unsafe"):
         assert _text(runs, variant, name) == _text(runs, "original", name)
+
+
+def test_the_nested_build_lands_above_the_outer_loop(runs):
+    text = _text(runs, "safe", "safe_nested_loops.py")
+    assert "    reduce_sum_op = tf.reduce_sum(x * 2.0)\n    for epoch in range(3):" in text
 
 
 def test_a_second_fix_changes_nothing(runs):

@@ -45,21 +45,24 @@ OPERATOR_NAMES = {"+": "sum", "-": "difference", "*": "product", "/": "quotient"
 def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
     """Return the fix that builds ``node`` once, before its session loop; raise :class:`NoFix` when there is none."""
     module = ctx.module
-    if finding.chain:
-        raise NoFix("the op is built in a helper the loop calls: the fix belongs in the helper")
     loop = module.session_loop_of(node)
     event = module.build_event(node)
-    if loop is None or event is None or event.chain:
+    if loop is None or event is None:
         raise NoFix("the op is built through a call tfguard cannot move")
+    reasons: List[str] = []
+    if finding.chain or event.chain:
+        reasons.append(_helper_risk(ctx, node, loop))
     path = _path_to_loop(node, loop)
     if path is None:
         raise NoFix("the build runs in a nested function, lambda, class, comprehension or f-string of the loop")
-    guarded, risky = path
     scan = ctx.scan(loop)
     status, why = scan.expression_status(node)
     if status == VARYING:
         raise NoFix(f"built before the loop it would compute another value: {why}")
-    reasons: List[str] = [why] if status == IMPURE else []
+    loop, scan, status, why, path = _outermost(ctx, node, loop, (scan, status, why, path))
+    guarded, risky = path
+    if status == IMPURE:
+        reasons.append(why)
     if risky:
         reasons.append(risky)
     if _reads_what_the_loop_builds(node, event.site.api, scan):
@@ -75,12 +78,55 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     else:
         if isinstance(node.parent, nodes.Expr):
             raise NoFix("a bare expression statement that cannot move: nothing to name")
-        edits, message = _name_expression(ctx, node, loop, event.site.api)
+        helper = finding.chain or event.chain
+        api = node.func.as_string() if helper and isinstance(node, nodes.Call) else event.site.api
+        edits, message = _name_expression(ctx, node, loop, api)
     if edits is None:
         raise NoFix("tfguard found no edit it could make here")
     if reasons:
         message += f" (unsafe: {'; '.join(dict.fromkeys(reasons))})"
     return Fix(applicability, message, tuple(edits))
+
+
+def _outermost(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG, found):
+    """Move the build above every enclosing loop it does not depend on, not only the innermost one.
+
+    Built above the inner of two loops only, the op would still be built once per outer iteration.
+    Returns (loop, scan, status, why, path) for the outermost such loop.
+    """
+    best = (loop, *found)
+    for outer in ctx.module.enclosing_loops(loop):
+        path = _path_to_loop(node, outer)
+        if path is None or not ctx.source.starts_line(outer):
+            break
+        scan = ctx.scan(outer)
+        status, why = scan.expression_status(node)
+        if status == VARYING:
+            break
+        best = (outer, scan, status, why, path)
+    return best
+
+
+def _helper_risk(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
+    """Why calling the helper that builds the op once, before the loop, may change the program; NoFix when it must.
+
+    Offered only for a call of a function of this file whose arguments and the globals it reads the loop does not
+    change (checked with the call's own expression by the caller); always unsafe.
+    """
+    module = ctx.module
+    helper = module.called_function(node) if isinstance(node, nodes.Call) else None
+    if helper is None or helper.root() is not module.module or not isinstance(helper, nodes.FunctionDef):
+        raise NoFix("the op is built in a helper the loop calls: the fix belongs in the helper")
+    if isinstance(helper.parent, nodes.ClassDef):
+        raise NoFix("the op is built in a method the loop calls: the fix belongs in the method")
+    scan = ctx.scan(loop)
+    for name in helper.nodes_of_class(nodes.Name):
+        if name.name in helper.locals:
+            continue
+        if scan.bound[name.name] or name.name in scan.mutated or name.name in scan.reach.changed:
+            raise NoFix(f"the helper `{helper.name}()` that builds the op reads `{name.name}`, which the loop changes")
+    return (f"`{helper.name}()` then runs once, before the loop, instead of on every iteration: whatever else it "
+            "does (counters, prints, files) happens once")
 
 
 def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool, str]]:
