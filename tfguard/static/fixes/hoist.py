@@ -2,13 +2,16 @@
 
 A statement ``name = build(...)`` (or a bare ``build(...)``) directly in the loop body moves, with
 its comments, to just before the loop; a build used inline (``sess.run(tf.argmax(y, 1))``) gets a
-fresh name bound before the loop and the use reads that name.  The fix is safe only when the
-expression reads nothing the loop changes (no name the loop binds or mutates), calls nothing but TF
-builds and pure builtins, and sits under no ``with``/``try`` of the loop.  Then the op built before
-the loop computes what the one built in the iteration did.  APIs that create state (variables,
-one-shot iterators) and summaries under a condition are unsafe (see :func:`_api_risk`); APIs whose
-result depends on what else the graph holds get no fix while the loop builds variables, summaries
-or calls building helpers (a later pass may move those first).
+fresh name bound before the loop and the use reads that name.  In nested loops it moves above the
+outermost loop it does not depend on.  The fix is safe only when the expression reads nothing the loop
+changes, in its body or through what it calls (:class:`~tfguard.static.fixes.loops.LoopScan`,
+:mod:`~tfguard.static.fixes.reach`), builds no op that holds state between runs
+(:mod:`~tfguard.static.fixes.stateful`), calls nothing but TF builds and pure builtins, and sits under no
+``with``/``try`` of the loop.  APIs that create state (variables, one-shot iterators), Savers (which
+delete older checkpoints), summaries (whose tags change) and builds in a helper are unsafe (see
+:func:`_api_risk`); APIs whose result depends on what else the graph holds get no fix while the loop
+builds variables, summaries or calls building helpers (a later pass may move those first).  Every
+refusal raises :class:`~tfguard.static.fixes.refusal.NoFix` with the reason the report gives.
 """
 
 from __future__ import annotations
