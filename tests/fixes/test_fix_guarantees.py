@@ -225,3 +225,9 @@ def test_autotune_is_spelled_with_the_module_s_tensorflow_alias():
     spelled = source.replace("prefetch(1)", "prefetch(tf1.data.AUTOTUNE)")
     [finding] = check_source(spelled, "t.py", SAFE_ONLY)
     assert finding.fix.edits[0].content == ", num_parallel_calls=tf1.data.AUTOTUNE"
+
+
+def test_a_python2_file_gets_no_fix_and_says_why():
+    source = LOOP.format(line="y = tf.reduce_mean(logits)\n        print y")
+    [finding] = check_source(source, "t.py", SAFE_ONLY)
+    assert finding.fix is None and "read as Python 2" in finding.no_fix

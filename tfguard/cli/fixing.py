@@ -40,7 +40,8 @@ def wanted(args: argparse.Namespace) -> bool:
 
 def allowed_fixes(result: CheckResult, settings: Settings) -> CheckResult:
     """Drop the fixes of codes that ``fixable``/``unfixable`` exclude, so that no report offers them."""
-    findings = [f if f.fix is None or settings.may_fix(f.code) else dataclasses.replace(f, fix=None)
+    findings = [f if f.fix is None or settings.may_fix(f.code) else dataclasses.replace(
+                    f, fix=None, no_fix=f"the configuration's `fixable`/`unfixable` keys exclude {f.code}")
                 for f in result.findings]
     return dataclasses.replace(result, findings=findings)
 
