@@ -37,7 +37,21 @@ def test_text_marks_safe_fixes_and_counts_them(train, run):
     status, out, err = run("check", "--no-cache", "train.py")
     assert status == 1
     assert "train.py:7:18: TFG102 [*] " in out and "train.py:8:13: TFG102 `" in out
-    assert err.splitlines()[-1] == "[*] 1 fixable with `--fix`. 1 more with `--fix --unsafe-fixes`."
+    assert err.splitlines()[-1] == "[*] 1 fixable with `--fix` (1 hidden fix can be enabled with `--unsafe-fixes`)."
+
+
+def test_with_no_safe_fix_the_summary_names_the_hidden_ones(empty_project, write, run):
+    write("train.py", TRAIN.replace("        sess.run(tf.argmax(logits, 1))\n", ""))
+    err = run("check", "--no-cache", "train.py")[2]
+    assert err.splitlines()[-1] == "No fixes available (1 hidden fix can be enabled with `--fix --unsafe-fixes`)."
+
+
+def test_show_fixes_gives_each_fix_or_why_there_is_none(empty_project, write, run):
+    write("train.py", TRAIN.replace("sess.run(tf.argmax(logits, 1))", "sess.run(tf.argmax(logits * step, 1))"))
+    out = run("check", "--no-cache", "--show-fixes", "train.py")[1]
+    assert "    no fix: built before the loop it would compute another value: `step` changes inside the loop\n" in out
+    assert "    fix (unsafe): Move `v = tf.Variable()` before the loop" in out
+    assert "fix" not in run("check", "--no-cache", "train.py")[1].replace("fixable", "")
 
 
 def test_diff_prints_the_change_writes_nothing_and_exits_1(train, run):
@@ -87,6 +101,7 @@ def test_json_and_sarif_carry_the_fix(train, run):
     assert fix["applicability"] == "safe" and fix["message"].startswith("Build `tf.argmax(logits, 1)` once")
     assert {"line": 7, "column": 18, "end_line": 7, "end_column": 38, "content": "argmax_op"} in fix["edits"]
     assert document["findings"][1]["fix"]["applicability"] == "unsafe"
+    assert all(f["no_fix"] is None for f in document["findings"] if f["fix"] is not None)
     sarif = json.loads(run("check", "--no-cache", "--format", "sarif", "train.py")[1])
     jsonschema.Draft4Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))).validate(sarif)
     change = sarif["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]
@@ -95,8 +110,10 @@ def test_json_and_sarif_carry_the_fix(train, run):
 
 
 def test_rule_page_says_whether_there_is_a_fix(run):
-    assert run("rule", "TFG101")[1].rstrip().endswith("Fix: safe (`tfguard check --fix` builds the Saver once, "
+    assert run("rule", "TFG102")[1].rstrip().endswith("Fix: safe (`tfguard check --fix` builds the op once, "
                                                        "before the loop)")
+    assert run("rule", "TFG101")[1].rstrip().splitlines()[-1].startswith(
+        "Fix: unsafe (`tfguard check --fix --unsafe-fixes` builds the Saver once")
     assert run("rule", "TFG202")[1].rstrip().splitlines()[-1].startswith("Fix: unsafe (")
     assert run("rule", "TFG104")[1].rstrip().endswith("Fix: none")
 

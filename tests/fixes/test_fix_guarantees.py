@@ -64,7 +64,7 @@ def test_a_variable_created_in_the_loop_is_only_an_unsafe_fix():
     assert _fixes(LOOP.format(line="v = tf.Variable(0.0)")) == [("TFG102", "unsafe")]
 
 
-def test_a_build_in_a_helper_is_reported_but_not_fixed():
+def test_a_build_in_a_helper_is_an_unsafe_hoist_of_the_call():
     source = textwrap.dedent("""\
         import tensorflow as tf
 
@@ -76,13 +76,53 @@ def test_a_build_in_a_helper_is_reported_but_not_fixed():
             for step in range(10):
                 sess.run(metric(t))
     """)
-    assert _fixes(source) == [("TFG102", None)]
+    assert _fixes(source) == [("TFG102", "unsafe")]
+    [finding] = check_source(source, "t.py", SAFE_ONLY)
+    assert "`metric()` then runs once, before the loop" in finding.fix.message
+    assert check_source(source.replace("metric(t)", "metric(t * step)"), "t.py", SAFE_ONLY)[0].fix is None
+
+
+def test_a_helper_reading_what_the_loop_changes_gets_no_fix():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+
+        scale = 1.0
+
+        def metric(t):
+            return tf.reduce_mean(t) * scale
+
+        t = tf.placeholder(tf.float32)
+        with tf.Session() as sess:
+            for step in range(10):
+                scale = step
+                sess.run(metric(t))
+    """)
+    [finding] = check_source(source, "t.py", SAFE_ONLY)
+    assert finding.fix is None and "reads `scale`, which the loop changes" in finding.no_fix
+
+
+def test_a_build_in_the_inner_loop_moves_above_every_loop_it_does_not_depend_on(tmp_path):
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+
+        logits = tf.placeholder(tf.float32, [None, 2])
+        with tf.Session() as sess:
+            for epoch in range(3):
+                for step in range(10):
+                    sess.run(tf.argmax(logits, 1))
+                    sess.run(tf.reduce_sum(logits) * epoch)
+    """)
+    _, outcome, _ = _plan(tmp_path, source)
+    assert "with tf.Session() as sess:\n    argmax_op = tf.argmax(logits, 1)\n    for epoch" in outcome.fixed
+    assert "        product = tf.reduce_sum(logits) * epoch\n        for step" in outcome.fixed
+    assert outcome.after["TFG102"] == 1  # `* epoch` depends on the outer loop: hoisted above the inner one only
 
 
 def test_a_saver_while_the_loop_creates_variables_gets_no_fix():
     source = LOOP.format(line="w = tf.get_variable('w', [1])\n        saver = tf.train.Saver()")
     assert ("TFG101", None) in _fixes(source)
-    assert ("TFG101", "safe") in _fixes(source.replace("tf.train.Saver()", "tf.train.Saver([x])"))
+    # with an explicit list it is a fix, unsafe like every Saver hoist: one Saver deletes the older checkpoints
+    assert ("TFG101", "unsafe") in _fixes(source.replace("tf.train.Saver()", "tf.train.Saver([x])"))
 
 
 def test_a_noqa_line_is_never_touched(tmp_path):
@@ -138,7 +178,7 @@ def test_two_fixes_in_one_statement_are_applied_together_and_a_second_run_change
 
 def test_the_only_statement_of_a_block_leaves_pass(tmp_path):
     source = LOOP.format(line="if step % 10 == 0:\n            saver = tf.train.Saver()")
-    _, outcome, _ = _plan(tmp_path, source)
+    _, outcome, _ = _plan(tmp_path, source, unsafe=True)
     assert "\n    saver = tf.train.Saver()\n    for step" in outcome.fixed
     assert "if step % 10 == 0:\n            pass\n" in outcome.fixed
 
@@ -185,3 +225,9 @@ def test_autotune_is_spelled_with_the_module_s_tensorflow_alias():
     spelled = source.replace("prefetch(1)", "prefetch(tf1.data.AUTOTUNE)")
     [finding] = check_source(spelled, "t.py", SAFE_ONLY)
     assert finding.fix.edits[0].content == ", num_parallel_calls=tf1.data.AUTOTUNE"
+
+
+def test_a_python2_file_gets_no_fix_and_says_why():
+    source = LOOP.format(line="y = tf.reduce_mean(logits)\n        print y")
+    [finding] = check_source(source, "t.py", SAFE_ONLY)
+    assert finding.fix is None and "read as Python 2" in finding.no_fix

@@ -15,6 +15,7 @@ from tfguard.static.config import Settings, load_settings, override, validate_se
 from tfguard.static.engine import check_paths
 from tfguard.static.reporters import REPORTERS
 from tfguard.static.reporters.text import fixable_summary, summary
+from tfguard.static.reporters.text import render as render_text
 from tfguard.static.workers import MIN_BYTES_PER_WORKER
 
 
@@ -114,7 +115,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.statistics:
         report = adoption.render_statistics(args, result)
     else:
-        report = REPORTERS[args.format](result)
+        report = render_text(result, show_fixes=True) if args.show_fixes and args.format == "text" else \
+            REPORTERS[args.format](result)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8", errors="backslashreplace") as handle:

@@ -54,7 +54,8 @@ def run_command(args: argparse.Namespace) -> int:
         os.makedirs(args.plot, exist_ok=True)
     print("== 1. tfguard check: the bundled scripts that reproduce the field reports ==\n")
     print(lint_table())
-    print("\n== 1b. tfguard check --diff %s: the fix --fix would apply ==\n" % BAD_SCRIPT)
+    print("\n== 1b. tfguard check --diff --unsafe-fixes %s: the fix (unsafe: one Saver deletes all but its last "
+          "max_to_keep checkpoints, where one Saver per step kept each of its own) ==\n" % BAD_SCRIPT)
     print(fix_diff())
     print("\n== 2. tfguard run: seed 003 (Saver built in the loop) and its fixed twin, %d steps each ==\n" % steps)
     with tempfile.TemporaryDirectory(prefix="tfguard-demo-") as work:
@@ -99,11 +100,12 @@ def lint_table() -> str:
 
 
 def fix_diff() -> str:
-    """The unified diff ``tfguard check --diff`` prints for the seed 003 script (nothing is written)."""
+    """The TFG101 part of what ``tfguard check --diff --unsafe-fixes`` prints for the seed 003 script (nothing is
+    written)."""
     from tfguard.static.config import Settings
     from tfguard.static.fixes.runner import Fixer
 
-    fixer = Fixer(Settings(), lambda finding: finding.fix is not None and finding.fix.applicability == "safe")
+    fixer = Fixer(Settings(), lambda finding: finding.fix is not None and finding.code == "TFG101")
     outcome = fixer.plan_file(os.path.join(DEMO_DIR, BAD_SCRIPT))
     return outcome.diff(label=BAD_SCRIPT).rstrip("\n")
 

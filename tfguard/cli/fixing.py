@@ -29,6 +29,8 @@ def add_options(check: argparse.ArgumentParser) -> None:
                        help="print a unified diff of what --fix would change and write nothing (exit 1 if any)")
     group.add_argument("--fix-only", action="store_true",
                        help="apply the fixes (like --fix) and report nothing else")
+    group.add_argument("--show-fixes", action="store_true",
+                       help="in the text output, give under each finding its fix (safe or unsafe) or why it has none")
 
 
 def wanted(args: argparse.Namespace) -> bool:
@@ -38,7 +40,8 @@ def wanted(args: argparse.Namespace) -> bool:
 
 def allowed_fixes(result: CheckResult, settings: Settings) -> CheckResult:
     """Drop the fixes of codes that ``fixable``/``unfixable`` exclude, so that no report offers them."""
-    findings = [f if f.fix is None or settings.may_fix(f.code) else dataclasses.replace(f, fix=None)
+    findings = [f if f.fix is None or settings.may_fix(f.code) else dataclasses.replace(
+                    f, fix=None, no_fix=f"the configuration's `fixable`/`unfixable` keys exclude {f.code}")
                 for f in result.findings]
     return dataclasses.replace(result, findings=findings)
 

@@ -46,7 +46,7 @@ from tfguard.static.project_root import find_project_root
 #: Name of the cache folder in the project root.
 CACHE_DIR_NAME = ".tfguard_cache"
 #: Bumped whenever the layout of a pack or of an entry changes.
-PACK_FORMAT = 3
+PACK_FORMAT = 4
 
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -149,7 +149,10 @@ def finding_from_dict(data: Dict[str, Any]) -> Finding:
     fields = dict(data)
     chain = tuple(ChainLink(**link) for link in fields.pop("chain"))
     fix = fields.pop("fix", None)
-    finding = Finding(**fields, chain=chain, fix=Fix.from_dict(fix) if fix is not None else None)
+    no_fix = fields.pop("no_fix", None) or ""
+    if not isinstance(no_fix, str):
+        raise ValueError("finding has a no_fix of the wrong type")
+    finding = Finding(**fields, chain=chain, fix=Fix.from_dict(fix) if fix is not None else None, no_fix=no_fix)
     if not all(isinstance(getattr(finding, name), kind) for name, kind in _FIELD_TYPES) or not all(
         isinstance(link.path, str) and isinstance(link.line, int) and isinstance(link.function, str)
         for link in chain

@@ -153,6 +153,10 @@ def _check_text_here(
         from tfguard.static.fixes.planner import attach_fixes
 
         findings = tuple(attach_fixes(analysis, source, findings, suppressions))
+    elif findings and conversion is not None:
+        from tfguard.static.fixes.planner import explain_python2
+
+        findings = tuple(explain_python2(findings))
     return FileCheck(findings, dependencies, python2=conversion is not None)
 
 

@@ -66,7 +66,8 @@ class Finding:
     ``end_column`` points one past the last character, as in SARIF.
     ``chain`` lists the helper-function hops when the offending op is built
     inside a function called from the reported line.  ``fix`` is the edit that
-    ``tfguard check --fix`` would make, when there is one (see :mod:`tfguard.static.fixes`).
+    ``tfguard check --fix`` would make, when there is one (see :mod:`tfguard.static.fixes`);
+    ``no_fix`` says why there is none.
     """
 
     path: str
@@ -80,6 +81,9 @@ class Finding:
     message: str
     chain: Tuple[ChainLink, ...] = field(default=())
     fix: Optional[Fix] = None
+    #: Why there is no fix (``fix`` is None): the rule has none, or what made this one impossible or unsafe to
+    #: plan ("" when there is a fix, or for a finding made before fixes were planned).
+    no_fix: str = ""
 
     def sort_key(self) -> tuple:
         """Order findings by path, line, column, code."""
@@ -90,4 +94,5 @@ class Finding:
         data = asdict(self)
         data["chain"] = [asdict(link) for link in self.chain]
         data["fix"] = self.fix.to_dict() if self.fix is not None else None
+        data["no_fix"] = self.no_fix or None if self.fix is None else None
         return data

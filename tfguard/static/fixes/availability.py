@@ -6,16 +6,19 @@ from typing import Dict, Tuple
 
 #: Rule code -> (applicability, one line on what the fix does).  Codes not listed have no fix.
 AVAILABLE: Dict[str, Tuple[str, str]] = {
-    "TFG101": ("safe", "builds the Saver once, before the loop"),
+    "TFG101": ("unsafe", "builds the Saver once, before the loop; one Saver deletes all but its last `max_to_keep` "
+                         "checkpoints"),
     "TFG102": ("safe", "builds the op once, before the loop"),
     "TFG103": ("safe", "builds the initializer once, before the loop"),
     "TFG106": ("safe", "builds `get_next()` once, before the loop; a one-shot iterator only as an unsafe fix"),
-    "TFG107": ("safe", "builds the summary op once, before the loop"),
+    "TFG107": ("unsafe", "builds the summary op once, before the loop; its values are then written under one tag "
+                         "instead of `loss`, `loss_1`..."),
     "TFG108": ("safe", "builds the assign op once, before the loop; `v.load(value, sess)` as an unsafe fix "
                        "when the value changes"),
     "TFG201": ("unsafe", "writes `writer.add_summary(sess.run(...), step)` only when `step % 100 == 0`"),
     "TFG202": ("unsafe", "saves only when `step % 1000 == 0`"),
-    "TFG204": ("safe", "passes `num_parallel_calls=tf.data.experimental.AUTOTUNE`"),
+    "TFG204": ("safe", "passes `num_parallel_calls=tf.data.experimental.AUTOTUNE`; unsafe when the map function "
+                       "draws random numbers"),
     "TFG205": ("safe", "ends the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"),
 }
 

@@ -9,6 +9,7 @@ from astroid import nodes
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.finding import UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
+from tfguard.static.fixes.refusal import NoFix
 
 #: Steps between two writes, as TensorFlow's own hooks default to.
 EVERY = {"TFG201": 100, "TFG202": 1000}
@@ -37,26 +38,30 @@ def plan_guard(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     evaluate the summary op every step (TFG201 would then report that fetch instead).
     """
     statement = node.parent
-    if finding.chain or not isinstance(statement, nodes.Expr) or statement.value is not node:
-        return None
+    if finding.chain:
+        raise NoFix("the write happens in a helper the loop calls: the fix belongs in the helper")
+    if not isinstance(statement, nodes.Expr) or statement.value is not node:
+        raise NoFix("the write is not a statement of its own that an `if` could wrap")
     loop = frequency(ctx.module).every_step_loop(node)
     counter = loop_counter(loop) if loop is not None else None
     if counter is None or ctx.scan(loop).bound[counter] != 1 or counter in ctx.scan(loop).mutated:
-        return None
+        raise NoFix("the loop has no step counter (`for step in range(...)` or `enumerate`) to test")
     written = node.args[0] if node.args else None
     if finding.code == "TFG201" and (not isinstance(written, nodes.Call) or ctx.module.run_event(written) is None):
-        return None  # a summary fetched by another sess.run every step would still be fetched every step
+        # a summary fetched by another sess.run every step would still be fetched every step
+        raise NoFix("the summary is fetched by a `sess.run` that runs every step anyway: fetch it only on the "
+                    "steps that write it")
     if "range" in ctx.module.module.locals or "enumerate" in ctx.module.module.locals:
-        return None  # not the builtins
+        raise NoFix("`range`/`enumerate` are not the builtins in this module")
     source = ctx.source
     if not (source.starts_line(statement) and source.ends_line(statement) and source.starts_line(loop)):
-        return None
+        raise NoFix("the statement shares its line with other code")
     if any(n.lineno != n.end_lineno for n in statement.nodes_of_class((nodes.Const, nodes.JoinedStr))):
-        return None
+        raise NoFix("re-indenting would change a string that spans lines")
     body_indent, loop_indent = source.indent(loop.body[0].fromlineno), source.indent(loop.lineno)
     unit = body_indent[len(loop_indent):] if body_indent.startswith(loop_indent) else ""
     if not unit or unit.strip(" \t"):
-        return None
+        raise NoFix("the loop's indentation cannot be read")
     indent = source.indent(statement.fromlineno)
     every = EVERY[finding.code]
     lines = [f"{indent}if {counter} % {every} == 0:{source.newline}"]

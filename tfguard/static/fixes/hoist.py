@@ -2,13 +2,16 @@
 
 A statement ``name = build(...)`` (or a bare ``build(...)``) directly in the loop body moves, with
 its comments, to just before the loop; a build used inline (``sess.run(tf.argmax(y, 1))``) gets a
-fresh name bound before the loop and the use reads that name.  The fix is safe only when the
-expression reads nothing the loop changes (no name the loop binds or mutates), calls nothing but TF
-builds and pure builtins, and sits under no ``with``/``try`` of the loop.  Then the op built before
-the loop computes what the one built in the iteration did.  APIs that create state (variables,
-one-shot iterators) and summaries under a condition are unsafe (see :func:`_api_risk`); APIs whose
-result depends on what else the graph holds get no fix while the loop builds variables, summaries
-or calls building helpers (a later pass may move those first).
+fresh name bound before the loop and the use reads that name.  In nested loops it moves above the
+outermost loop it does not depend on.  The fix is safe only when the expression reads nothing the loop
+changes, in its body or through what it calls (:class:`~tfguard.static.fixes.loops.LoopScan`,
+:mod:`~tfguard.static.fixes.reach`), builds no op that holds state between runs
+(:mod:`~tfguard.static.fixes.stateful`), calls nothing but TF builds and pure builtins, and sits under no
+``with``/``try`` of the loop.  APIs that create state (variables, one-shot iterators), Savers (which
+delete older checkpoints), summaries (whose tags change) and builds in a helper are unsafe (see
+:func:`_api_risk`); APIs whose result depends on what else the graph holds get no fix while the loop
+builds variables, summaries or calls building helpers (a later pass may move those first).  Every
+refusal raises :class:`~tfguard.static.fixes.refusal.NoFix` with the reason the report gives.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from tfguard.static.fixes.loops import (
     creates_state,
     registers,
 )
+from tfguard.static.fixes.refusal import NoFix
 
 #: Names for the value a hoist binds, by the API's last name.
 NAMES = {
@@ -42,43 +46,90 @@ OPERATOR_NAMES = {"+": "sum", "-": "difference", "*": "product", "/": "quotient"
 
 
 def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
-    """Return the fix that builds ``node`` once, before its session loop, or None when there is none."""
+    """Return the fix that builds ``node`` once, before its session loop; raise :class:`NoFix` when there is none."""
     module = ctx.module
-    if finding.chain:
-        return None  # the op is built in a helper: the fix belongs there
     loop = module.session_loop_of(node)
     event = module.build_event(node)
-    if loop is None or event is None or event.chain:
-        return None
+    if loop is None or event is None:
+        raise NoFix("the op is built through a call tfguard cannot move")
+    reasons: List[str] = []
+    if finding.chain or event.chain:
+        reasons.append(_helper_risk(ctx, node, loop))
     path = _path_to_loop(node, loop)
     if path is None:
-        return None
-    guarded, risky = path
+        raise NoFix("the build runs in a nested function, lambda, class, comprehension or f-string of the loop")
     scan = ctx.scan(loop)
     status, why = scan.expression_status(node)
     if status == VARYING:
-        return None
-    reasons: List[str] = [why] if status == IMPURE else []
+        raise NoFix(f"built before the loop it would compute another value: {why}")
+    loop, scan, status, why, path = _outermost(ctx, node, loop, (scan, status, why, path))
+    guarded, risky = path
+    if status == IMPURE:
+        reasons.append(why)
     if risky:
         reasons.append(risky)
     if _reads_what_the_loop_builds(node, event.site.api, scan):
-        return None  # built before the loop it would miss what the loop adds: not even an unsafe fix
+        # built before the loop it would miss what the loop adds: not even an unsafe fix
+        raise NoFix("it reads the graph's collections (variables, summaries), which the loop still adds to")
     reasons.extend(_api_risk(event.site.api, guarded))
     applicability = UNSAFE if reasons else SAFE
     if not ctx.source.starts_line(loop):
-        return None
+        raise NoFix("the loop does not start its line, so there is no line before it to build on")
     statement = _movable_statement(ctx, node, loop, guarded)
     if statement is not None:
         edits, message = _move_statement(ctx, statement, loop)
     else:
         if isinstance(node.parent, nodes.Expr):
-            return None  # a bare expression statement that cannot move: nothing to name
-        edits, message = _name_expression(ctx, node, loop, event.site.api)
+            raise NoFix("a bare expression statement that cannot move: nothing to name")
+        helper = finding.chain or event.chain
+        api = node.func.as_string() if helper and isinstance(node, nodes.Call) else event.site.api
+        edits, message = _name_expression(ctx, node, loop, api)
     if edits is None:
-        return None
+        raise NoFix("tfguard found no edit it could make here")
     if reasons:
         message += f" (unsafe: {'; '.join(dict.fromkeys(reasons))})"
     return Fix(applicability, message, tuple(edits))
+
+
+def _outermost(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG, found):
+    """Move the build above every enclosing loop it does not depend on, not only the innermost one.
+
+    Built above the inner of two loops only, the op would still be built once per outer iteration.
+    Returns (loop, scan, status, why, path) for the outermost such loop.
+    """
+    best = (loop, *found)
+    for outer in ctx.module.enclosing_loops(loop):
+        path = _path_to_loop(node, outer)
+        if path is None or not ctx.source.starts_line(outer):
+            break
+        scan = ctx.scan(outer)
+        status, why = scan.expression_status(node)
+        if status == VARYING:
+            break
+        best = (outer, scan, status, why, path)
+    return best
+
+
+def _helper_risk(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
+    """Why calling the helper that builds the op once, before the loop, may change the program; NoFix when it must.
+
+    Offered only for a call of a function of this file whose arguments and the globals it reads the loop does not
+    change (checked with the call's own expression by the caller); always unsafe.
+    """
+    module = ctx.module
+    helper = module.called_function(node) if isinstance(node, nodes.Call) else None
+    if helper is None or helper.root() is not module.module or not isinstance(helper, nodes.FunctionDef):
+        raise NoFix("the op is built in a helper the loop calls: the fix belongs in the helper")
+    if isinstance(helper.parent, nodes.ClassDef):
+        raise NoFix("the op is built in a method the loop calls: the fix belongs in the method")
+    scan = ctx.scan(loop)
+    for name in helper.nodes_of_class(nodes.Name):
+        if name.name in helper.locals:
+            continue
+        if scan.bound[name.name] or name.name in scan.mutated or name.name in scan.reach.changed:
+            raise NoFix(f"the helper `{helper.name}()` that builds the op reads `{name.name}`, which the loop changes")
+    return (f"`{helper.name}()` then runs once, before the loop, instead of on every iteration: whatever else it "
+            "does (counters, prints, files) happens once")
 
 
 def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool, str]]:
@@ -104,12 +155,23 @@ def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool
     return (guarded, risky) if parent is loop else None
 
 
+#: APIs whose one object, built before the loop, writes or deletes other files than one built per iteration.
+FILE_KEEPING = frozenset({"tensorflow.train.Saver"})
+
+
 def _api_risk(api: str, guarded: bool) -> List[str]:
     reasons = []
+    if api in FILE_KEEPING:
+        reasons.append("one Saver keeps only its last `max_to_keep` checkpoints (5 by default) and deletes older "
+                       "ones, where a Saver per iteration deleted none of the others' files: the same weights, "
+                       "other files on disk")
     if creates_state(api):
         reasons.append("it creates state (variables, an iterator), so one object replaces one per iteration")
-    if registers(api) and guarded:
-        reasons.append("the summary would exist even on iterations that skipped it")
+    if registers(api):
+        reasons.append("each summary op built in the loop gets a new tag (`loss`, `loss_1`, ...): one op built "
+                       "before the loop writes every value under one tag")
+        if guarded:
+            reasons.append("the summary would exist even on iterations that skipped it")
     return reasons
 
 

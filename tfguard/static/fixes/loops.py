@@ -9,6 +9,8 @@ from astroid import nodes
 
 from tfguard.static.analysis.module import OPERATOR_NODES, ModuleAnalysis
 from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes, position
+from tfguard.static.fixes.reach import LoopReach
+from tfguard.static.fixes.stateful import state_holding_ops
 
 #: Methods that change the object they are called on: a name they are called on is not loop-invariant.
 MUTATING_METHODS = frozenset({
@@ -83,6 +85,8 @@ class LoopScan:
     def __init__(self, module: ModuleAnalysis, loop: nodes.NodeNG) -> None:
         self.module = module
         self.loop = loop
+        #: What the loop changes through the functions and methods it calls.
+        self.reach = LoopReach(module, loop)
         self.bound: Counter = Counter()
         self.mutated: Set[str] = set()
         self.stored_chains: Set[Tuple[str, ...]] = set()
@@ -121,34 +125,69 @@ class LoopScan:
                     self.mutated.add(base)
         elif isinstance(node, nodes.Call):
             func = node.func
-            if isinstance(func, nodes.Attribute) and func.attrname in MUTATING_METHODS:
+            if isinstance(func, nodes.Attribute) and func.attrname in MUTATING_METHODS and not self._tf_call(node):
                 base = _base_name(func.expr)
                 if base is not None:
                     self.mutated.add(base)
         elif isinstance(node, nodes.Name):
             self.reads.append(node)
 
+    def _tf_call(self, call: nodes.Call) -> bool:
+        """``tf.add(...)``, ``dataset.shuffle(...)``: a TF API or a TF object's method, not a container's."""
+        name = self.module.call_qualname(call)
+        if name is not None and name.startswith("tensorflow"):
+            return True
+        return self.module.dataflow.is_method_of_tf_object(call.func)
+
     def expression_status(self, expr: nodes.NodeNG) -> Tuple[str, str]:
         """Return (INVARIANT | IMPURE | VARYING, why) for an expression inside the loop.
 
-        VARYING: it reads a name the loop binds or mutates (no hoist possible);
-        IMPURE: it calls something that is neither a TF build nor a pure builtin,
-        so its value may change between iterations (an unsafe hoist).
+        VARYING: it reads a name or attribute the loop changes, in its body or through what it calls
+        (no hoist possible); IMPURE: it reads something the loop may change, calls something that is
+        neither a TF build nor a pure builtin, or builds an op that holds state between runs (an unsafe
+        hoist).
         """
         impure = ""
+        reach = self.reach
         for node in expr.nodes_of_class(nodes.NodeNG):
             if isinstance(node, _UNHOISTABLE):
                 return VARYING, f"it contains a `{type(node).__name__}`"
             if isinstance(node, nodes.Name):
                 if self.bound[node.name] or node.name in self.mutated:
                     return VARYING, f"`{node.name}` changes inside the loop"
+                if node.name in reach.changed:
+                    return VARYING, reach.changed[node.name]
+                if not impure and node.name in reach.may_change:
+                    impure = reach.may_change[node.name]
             elif isinstance(node, nodes.Attribute):
                 chain = _chain(node)
                 if chain is not None and any(_prefix(chain, stored) for stored in self.stored_chains):
                     return VARYING, f"`{'.'.join(chain)}` changes inside the loop"
-            elif isinstance(node, nodes.Call) and not impure and not self._pure_call(node):
+                if node.attrname in reach.stored_attributes and not self._is_tf(node):
+                    return VARYING, (f"`{node.as_string()}` may change: `{reach.stored_attributes[node.attrname]}()`, "
+                                     f"which the loop calls, stores `.{node.attrname}`")
+            if isinstance(node, nodes.Call) and not impure and not self._pure_call(node):
                 impure = f"it calls `{node.func.as_string()}`, whose result may change between iterations"
+            if isinstance(node, (nodes.Call, *OPERATOR_NODES)) and not impure:
+                impure = self._state_held(node)
         return (IMPURE, impure) if impure else (INVARIANT, "")
+
+    def _is_tf(self, node: nodes.NodeNG) -> bool:
+        value = self.module.value(node)
+        return value is not None and value.kind in ("tf", "module")
+
+    def _state_held(self, node: nodes.NodeNG) -> str:
+        """Why building ``node`` once gives other values than building it per iteration, or ""."""
+        event = self.module.build_event(node)
+        if event is None or event.chain:
+            return ""
+        ops = state_holding_ops(event.site.api)
+        if not ops:
+            return ""
+        shown = ", ".join(f"`{op}`" for op in ops[:3]) + (" ..." if len(ops) > 3 else "")
+        return (f"`{event.site.display}` builds {shown}, an op that keeps state between runs (random draws, "
+                "a variable, queue, reader or iterator): one op run every iteration computes other values "
+                "than a new one built per iteration")
 
     def _pure_call(self, call: nodes.Call) -> bool:
         event = self.module.build_event(call)

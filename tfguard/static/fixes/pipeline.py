@@ -6,9 +6,15 @@ from typing import Optional
 
 from astroid import nodes
 
-from tfguard.static.analysis.dataflow import FUNCTION
-from tfguard.static.finding import SAFE, Edit, Finding, Fix
+from tfguard.static.analysis.dataflow import FUNCTION, TF
+from tfguard.static.analysis.scopes import FUNCTIONS
+from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
+from tfguard.static.fixes.refusal import NoFix
+from tfguard.static.fixes.stateful import state_holding_ops
+
+#: How many helper calls deep a map function is read for ops that hold state.
+MAP_DEPTH = 4
 
 AUTOTUNE_NAMES = frozenset({"tensorflow.data.experimental.AUTOTUNE", "tensorflow.data.AUTOTUNE"})
 ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
@@ -33,19 +39,72 @@ def autotune(ctx: FixContext) -> Optional[str]:
 def plan_parallel_map(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
     """Add ``num_parallel_calls=AUTOTUNE`` to a ``.map()``/``.interleave()`` call."""
     if not isinstance(node, nodes.Call) or not isinstance(node.func, nodes.Attribute):
-        return None
+        raise NoFix("not a `.map()` call tfguard can edit")
     arguments = [*node.args, *(node.keywords or ())]
     if not arguments or any(isinstance(a, nodes.Starred) for a in node.args) or any(
         k.arg is None for k in node.keywords or ()
     ):
-        return None
+        raise NoFix("the call passes `*args` or `**kwargs`, so where the argument goes is unknown")
     spelling = autotune(ctx)
     if spelling is None:
-        return None
+        raise NoFix("the module reaches TensorFlow through no name tfguard could spell AUTOTUNE with")
     last = max(arguments, key=lambda a: (a.end_lineno, a.end_col_offset))
     line, column = ctx.source.end(last)
-    return Fix(SAFE, f"Pass `num_parallel_calls={spelling}` to `.{node.func.attrname}()`",
+    message = f"Pass `num_parallel_calls={spelling}` to `.{node.func.attrname}()`"
+    risk = _parallel_risk(ctx, node)
+    if risk:
+        message += f" (unsafe: {risk})"
+    return Fix(UNSAFE if risk else SAFE, message,
                (Edit(line, column, line, column, f", num_parallel_calls={spelling}"),))
+
+
+def _map_function(node: nodes.Call) -> Optional[nodes.NodeNG]:
+    if node.args:
+        return node.args[0]
+    return next((k.value for k in node.keywords or () if k.arg in ("map_func", "func")), None)
+
+
+def _parallel_risk(ctx: FixContext, node: nodes.Call) -> str:
+    """Why running the map function on several elements at once may change the elements, or ""."""
+    given = _map_function(node)
+    function: Optional[nodes.NodeNG] = None
+    if isinstance(given, nodes.Lambda):
+        function = given
+    elif given is not None:
+        value = ctx.module.value(given) if isinstance(given, (nodes.Name, nodes.Attribute)) else None
+        if value is not None and value.kind == FUNCTION:
+            function = value.node
+    if function is None:
+        return ("tfguard cannot read the map function, and one that draws random numbers or keeps state gives "
+                "other elements when calls run in parallel")
+    found = _state_in(ctx, function, MAP_DEPTH, set())
+    if not found:
+        return ""
+    return (f"the map function builds {found}, which keep state between calls (random draws): in parallel, "
+            "which element gets which draw depends on timing, so runs stop being reproducible even with a seed "
+            "and `deterministic=True` (TF 2.2+), which keeps only the order; stateless ops "
+            "(`tf.random.stateless_uniform`) keep it")
+
+
+def _state_in(ctx: FixContext, function: nodes.NodeNG, depth: int, seen: set) -> str:
+    """The first state-holding op ``function`` (or a project helper it calls) builds, or ""."""
+    module = ctx.module
+    seen.add(id(function))
+    body = [function.body] if isinstance(function, nodes.Lambda) else list(module.own_nodes(function))
+    for root in body:
+        for part in root.nodes_of_class((nodes.Call, nodes.BinOp), skip_klass=(*FUNCTIONS, nodes.ClassDef)):
+            event = module.build_event(part)
+            if event is not None and not event.chain:
+                ops = state_holding_ops(event.site.api)
+                if ops:
+                    return f"`{event.site.display}` (ops `{'`, `'.join(ops[:3])}`)"
+            if isinstance(part, nodes.Call) and depth > 0:
+                callee = module.called_function(part)
+                if callee is not None and id(callee) not in seen and callee.root() is module.module:
+                    found = _state_in(ctx, callee, depth - 1, seen)
+                    if found:
+                        return found
+    return ""
 
 
 def _consumed(ctx: FixContext, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
@@ -60,6 +119,11 @@ def _consumed(ctx: FixContext, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         if keyword.arg == "input_fn":  # estimator.train(input_fn=...): the function's return is the pipeline
             value = keyword.value
             return value.body if isinstance(value, nodes.Lambda) else value
+    if ctx.module.call_qualname(node) in ITERATOR_FUNCTIONS:
+        # tf.data.make_one_shot_iterator(ds): the dataset is the argument, not ``tf.data``
+        if node.args:
+            return node.args[0]
+        return next((k.value for k in node.keywords or () if k.arg == "dataset"), None)
     func = node.func
     if isinstance(func, nodes.Attribute) and func.attrname in ITERATOR_METHODS:
         return func.expr
@@ -67,8 +131,6 @@ def _consumed(ctx: FixContext, node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         if node.args:
             return node.args[0]
         return next((k.value for k in node.keywords or () if k.arg == "x"), None)
-    if node.args and ctx.module.call_qualname(node) in ITERATOR_FUNCTIONS:
-        return node.args[0]
     return None
 
 
@@ -94,14 +156,20 @@ def plan_prefetch(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Opti
     """End the consumed pipeline with ``.prefetch(AUTOTUNE)`` where it is consumed."""
     expr = _consumed(ctx, node)
     spelling = autotune(ctx)
-    if expr is None or spelling is None:
-        return None
+    if expr is None:
+        raise NoFix("tfguard cannot tell which expression is the dataset consumed here")
+    if spelling is None:
+        raise NoFix("the module reaches TensorFlow through no name tfguard could spell AUTOTUNE with")
     function = _function_of(ctx, expr)
     if function is not None:
         # A pipeline built by a function (an input_fn): prefetch at its one return, which serves every caller.
         expr = _single_return_value(function, ctx)
         if expr is None:
-            return None
+            raise NoFix("the dataset comes from a function in another file, or one with more than one `return`")
+    held = ctx.module.value(expr)
+    if held is not None and held.kind != TF:
+        # ``tf.data.prefetch(...)`` would compile and re-check cleanly, then fail at run time
+        raise NoFix(f"`{ctx.source.node_text(expr)}` is not a dataset")
     source = ctx.source
     start, end = source.start(expr), source.end(expr)
     edits = [Edit(end[0], end[1], end[0], end[1], f".prefetch({spelling})")]

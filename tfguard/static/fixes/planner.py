@@ -13,6 +13,7 @@ from tfguard.static.finding import Finding, Fix
 from tfguard.static.fixes import assign, frequency, hoist, pipeline
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.edits import apply_fixes
+from tfguard.static.fixes.refusal import PYTHON2, UNPLANNED, NoFix, no_rule_fix
 from tfguard.static.fixes.source import SourceText
 from tfguard.static.suppression import Suppressions
 
@@ -20,7 +21,14 @@ Planner = Callable[[FixContext, Finding, nodes.NodeNG], Optional[Fix]]
 
 
 def _hoist_or_load(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
-    return hoist.plan_hoist(ctx, finding, node) or assign.plan_load(ctx, finding, node)
+    try:
+        hoisted = hoist.plan_hoist(ctx, finding, node)
+    except NoFix as refused:
+        load = assign.plan_load(ctx, finding, node)
+        if load is None:
+            raise
+        return dataclasses.replace(load, message=f"{load.message} (not hoisted: {refused})")
+    return hoisted or assign.plan_load(ctx, finding, node)
 
 
 #: Rule code -> the function that plans its fix; rules not listed have none (see availability.py).
@@ -41,23 +49,40 @@ PLANNERS: Dict[str, Planner] = {
 def attach_fixes(
     analysis: ModuleAnalysis, text: str, findings: Sequence[Finding], suppressions: Suppressions
 ) -> List[Finding]:
-    """Return ``findings`` with a fix on each one that has a fix which parses and touches no ``# noqa`` line."""
+    """Return ``findings`` with a fix on each one that has a fix which parses and touches no ``# noqa`` line.
+
+    Every other finding gets the reason it has none in ``no_fix``.
+    """
     wanted = [f for f in findings if f.code in PLANNERS and f.path == analysis.path]
-    if not wanted:
-        return list(findings)
-    ctx = FixContext(analysis, SourceText(text))
-    located = _nodes_at(analysis.module, {_key(f) for f in wanted})
+    reasons: Dict[int, str] = {id(f): no_rule_fix(f.code) for f in findings if f.code not in PLANNERS}
     fixed: Dict[int, Fix] = {}
-    for finding in wanted:
-        for node in located.get(_key(finding), ()):
-            try:
-                fix = PLANNERS[finding.code](ctx, finding, node)
-            except Exception:  # noqa: BLE001 - a fix that cannot be planned is no fix; the finding stays
-                fix = None
-            if fix is not None and _acceptable(text, fix, suppressions):
-                fixed[id(finding)] = fix
-                break
-    return [dataclasses.replace(f, fix=fixed[id(f)]) if id(f) in fixed else f for f in findings]
+    if wanted:
+        ctx = FixContext(analysis, SourceText(text))
+        located = _nodes_at(analysis.module, {_key(f) for f in wanted})
+        for finding in wanted:
+            reason = UNPLANNED
+            for node in located.get(_key(finding), ()):
+                try:
+                    fix = PLANNERS[finding.code](ctx, finding, node)
+                except NoFix as refused:
+                    reason = str(refused)  # several nodes share one span: the innermost one's reason is kept
+                    continue
+                except Exception:  # noqa: BLE001 - a fix that cannot be planned is no fix; the finding stays
+                    fix = None
+                if fix is not None:
+                    if _acceptable(text, fix, suppressions):
+                        fixed[id(finding)] = fix
+                        break
+                    reason = "the fix would touch a line with a `# noqa` comment, or not parse"
+            if id(finding) not in fixed:
+                reasons[id(finding)] = reason
+    return [dataclasses.replace(f, fix=fixed[id(f)]) if id(f) in fixed
+            else dataclasses.replace(f, no_fix=reasons[id(f)]) if id(f) in reasons else f for f in findings]
+
+
+def explain_python2(findings: Sequence[Finding]) -> List[Finding]:
+    """Return the findings of a Python 2 file, each saying why it has no fix."""
+    return [dataclasses.replace(f, no_fix=PYTHON2) for f in findings]
 
 
 def _key(finding: Finding) -> Tuple[int, int, int, int]:

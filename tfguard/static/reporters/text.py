@@ -21,11 +21,20 @@ def format_finding(finding: Finding) -> List[str]:
     return lines
 
 
-def render(result: CheckResult) -> str:
-    """Return every finding, then every file error as ``path: error: message``."""
+def fix_lines(finding: Finding) -> List[str]:
+    """Return the ``--show-fixes`` line of a finding: its fix and how safe it is, or why it has none."""
+    if finding.fix is not None:
+        return [f"    fix ({finding.fix.applicability}): {finding.fix.message}"]
+    return [f"    no fix: {finding.no_fix}"] if finding.no_fix else []
+
+
+def render(result: CheckResult, show_fixes: bool = False) -> str:
+    """Return every finding (with ``show_fixes``, each one's fix or why it has none), then every file error."""
     lines: List[str] = []
     for finding in sorted(result.findings, key=Finding.sort_key):
         lines.extend(format_finding(finding))
+        if show_fixes:
+            lines.extend(fix_lines(finding))
     lines.extend(f"{error.path}: error: {error.message}" for error in sorted(result.errors, key=lambda e: e.path))
     return "".join(line + "\n" for line in lines)
 
@@ -51,12 +60,17 @@ def summary(result: CheckResult) -> str:
 
 
 def fixable_summary(result: CheckResult) -> str:
-    """Return ``N fixable with `--fix`.`` (and how many more with ``--unsafe-fixes``), or "" when none is."""
+    """Return what ``--fix`` could do, as ruff says it, or "" when no finding has a fix.
+
+    ``[*] 2 fixable with `--fix` (1 hidden fix can be enabled with `--unsafe-fixes`).``, or, with no safe fix,
+    ``No fixes available (1 hidden fix can be enabled with `--fix --unsafe-fixes`).``
+    """
     safe = sum(1 for f in result.findings if f.fix is not None and f.fix.applicability == SAFE)
     unsafe = sum(1 for f in result.findings if f.fix is not None and f.fix.applicability == UNSAFE)
-    parts = []
+    hidden = (f"{unsafe} hidden fix{'' if unsafe == 1 else 'es'} can be enabled with "
+              f"`{'--unsafe-fixes' if safe else '--fix --unsafe-fixes'}`")
     if safe:
-        parts.append(f"[*] {safe} fixable with `--fix`.")
+        return f"[*] {safe} fixable with `--fix`" + (f" ({hidden})." if unsafe else ".")
     if unsafe:
-        parts.append(f"{unsafe} more with `--fix --unsafe-fixes`.")
-    return " ".join(parts)
+        return f"No fixes available ({hidden})."
+    return ""

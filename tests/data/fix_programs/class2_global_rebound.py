@@ -1,0 +1,17 @@
+"""Class 2 (now refused): `anneal()`, called in the loop, rebinds the global `temperature`."""
+import numpy as np
+import tensorflow.compat.v1 as tf
+
+temperature = 1.0
+logits = tf.constant(np.linspace(-1.0, 1.0, 4, dtype=np.float32))
+
+
+def anneal(epoch):
+    global temperature
+    temperature = 1.0 / (1 + epoch)
+
+
+with tf.Session() as sess:
+    for epoch in range(4):
+        anneal(epoch)
+        print(epoch, sess.run(tf.nn.softmax(logits / temperature)).round(6).tolist())

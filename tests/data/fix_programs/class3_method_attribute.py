@@ -1,0 +1,20 @@
+"""Class 3 (now refused): `sched.step()` halves `self.temperature`, which the op built in the loop reads."""
+import numpy as np
+import tensorflow.compat.v1 as tf
+
+
+class Schedule:
+    def __init__(self):
+        self.temperature = 2.0
+
+    def step(self):
+        self.temperature *= 0.5
+
+
+sched = Schedule()
+logits = tf.constant(np.linspace(-1.0, 1.0, 4, dtype=np.float32))
+
+with tf.Session() as sess:
+    for epoch in range(4):
+        sched.step()
+        print(epoch, sess.run(tf.nn.softmax(logits / sched.temperature)).round(6).tolist())

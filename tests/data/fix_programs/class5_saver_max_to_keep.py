@@ -1,0 +1,19 @@
+"""Class 5 (now unsafe): eight Savers, one per epoch, keep every checkpoint; one Saver keeps the last five."""
+import os
+import shutil
+import tempfile
+
+import tensorflow.compat.v1 as tf
+
+w = tf.Variable(1.0)
+grow = tf.assign_add(w, 1.0)
+folder = tempfile.mkdtemp()
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for epoch in range(8):
+        sess.run(grow)
+        saver = tf.train.Saver(max_to_keep=5)
+        saver.save(sess, os.path.join(folder, "model"), global_step=epoch)
+print(sorted(name for name in os.listdir(folder) if name.endswith(".index")))
+shutil.rmtree(folder)
