@@ -108,16 +108,17 @@ def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: D
                     code, severity, name, record["origin"], message))
     if budget is not None:
         failures += _budget_failures(sessions, budget)
-    warnings = sorted({code for record in sessions for code, severity, _ in record["diagnostics"]
-                       if severity != "info"})
+    errors = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "error"})
+    warnings = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "warning"})
     known_new = [r["new_ops_after_warmup"] for r in sessions if r["new_ops_after_warmup"] is not None]
     steps = [r["step_s"] for r in sessions if r["step_s"] is not None]
     hosts = [r["host_fraction"] for r in sessions if r["host_fraction"] is not None]
     slowdowns = [r["slowdown"] for r in sessions if r["slowdown"] is not None]
     if failures:
         label = "FAILED"
-    elif warnings:
-        label = "warning " + ", ".join(warnings)
+    elif errors or warnings:  # reported, not failing (--tfguard-fail-on does not name them)
+        label = "; ".join(part for part in ("error: " + ", ".join(errors) if errors else "",
+                                            "warning: " + ", ".join(warnings) if warnings else "") if part)
     elif not any(r["runs"] for r in sessions):
         label = "no runs"
     else:
