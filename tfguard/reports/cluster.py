@@ -47,6 +47,8 @@ class Task:
         self.chief = False  # settled by the cluster (see _mark_chief)
         # A `tfguard run` document is its busiest session's report.to_dict() plus the run's facts.
         self.report = Report.from_dict(document) if "mode" in document else None
+        series = document.get("all_runs_series") if self.report is not None else None
+        self._intervals = sorted(point[1] for point in series["points"]) if isinstance(series, dict) else []
 
     @property
     def has_session(self) -> bool:
@@ -63,14 +65,23 @@ class Task:
 
     @property
     def steps(self) -> int:
-        """Runs of the training step."""
-        dominant = self.dominant()
-        return dominant["count"] if dominant else 0
+        """Runs of the training thread (a MonitoredSession's hooks' own runs are not counted)."""
+        return self.report.runs if self.report else 0
 
     def step_time(self, key: str) -> Optional[float]:
-        """``median`` or ``p95`` of the interval between training steps, in seconds."""
-        dominant = self.dominant()
-        return dominant["interval"][key] if dominant else None
+        """``median`` or ``p95`` of the interval between consecutive runs of the training thread, in seconds.
+
+        From the report's series of all runs (one point per run up to its series cap, bucket means beyond), so
+        that a chief whose summary runs alternate with plain runs is timed per step, not per signature; the
+        dominant signature's intervals when a report has no such series.
+        """
+        values = self._intervals
+        if not values:
+            dominant = self.dominant()
+            return dominant["interval"][key] if dominant else None
+        if key == "median":
+            return _median(values)
+        return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
 
     def summary_runs(self) -> int:
         """Runs that fetched summary ops."""
