@@ -208,8 +208,9 @@ def test_fixture_sessions_testcase_methods_and_the_explicit_guard(pytester):
     lines = path.read_text().splitlines()
     sites = {tag: next(n for n, line in enumerate(lines, 1) if tag in line) for tag in ("FIXTURE", "TESTCASE")}
     plain = pytester.runpytest("-p", "no:cacheprovider")
-    # tf.test.TestCase's own deprecated test_session method is collected and skipped
-    assert _outcomes(plain) == {"passed": 3, "skipped": 1}  # the explicit guard works without --tfguard, and fails nothing
+    # The explicit guard works without --tfguard, and fails nothing (tf.test.TestCase's own deprecated
+    # test_session method is collected and skipped).
+    assert _outcomes(plain) == {"passed": 3, "skipped": 1}
     result = pytester.runpytest("-p", "no:cacheprovider", "--tfguard")
     outcomes = {report.head_line: report.outcome for report in result.reprec.getreports("pytest_runtest_logreport")
                 if report.when == "call"}

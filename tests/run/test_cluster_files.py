@@ -1,0 +1,78 @@
+"""Naming a task's report (TF_CONFIG, chief) and `tfguard report`'s cluster view on bad input; no TensorFlow."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tfguard.reports.task_files import task_file_name
+from tfguard.runtime.cluster_task import task_from_tf_config
+from tfguard.runtime.report import REPORT_VERSION
+
+
+def _tf_config(cluster, job, index):
+    return {"TF_CONFIG": json.dumps({"cluster": cluster, "task": {"type": job, "index": index}})}
+
+
+@pytest.mark.parametrize(("cluster", "job", "index", "chief"), [
+    ({"ps": ["h:1"], "worker": ["h:2", "h:3"]}, "worker", 0, True),  # no chief job: worker 0 is the chief
+    ({"ps": ["h:1"], "worker": ["h:2", "h:3"]}, "worker", 1, False),
+    ({"chief": ["h:0"], "worker": ["h:2"]}, "worker", 0, False),  # a chief job: worker 0 is a plain worker
+    ({"chief": ["h:0"], "worker": ["h:2"]}, "chief", 0, True),
+    ({"master": ["h:0"], "ps": ["h:1"]}, "master", 0, True),
+    ({"ps": ["h:1"], "worker": ["h:2"]}, "ps", 0, False),
+])
+def test_tf_config_names_the_task_and_the_chief(cluster, job, index, chief):
+    task = task_from_tf_config(_tf_config(cluster, job, index))
+    assert task == {"job": job, "index": index, "chief": chief, "cluster_jobs": sorted(cluster),
+                    "source": "TF_CONFIG"}
+    assert task_file_name(task, "host", 7) == "%s-%d.json" % (job, index)
+
+
+@pytest.mark.parametrize("value", ["", "{", "[]", '{"cluster": {}}', '{"task": {"index": 1}}',
+                                   '{"task": {"type": "worker", "index": -1}}'])
+def test_tf_config_without_a_task_names_none(value):
+    assert task_from_tf_config({"TF_CONFIG": value}) is None
+    assert task_file_name(None, "build-host.local", 41) == "build-host.local-41.json"
+
+
+def test_a_task_name_never_leaves_the_folder():
+    task = {"job": "../evil/job", "index": 2}
+    assert task_file_name(task, "h", 1) == "_evil_job-2.json"
+
+
+def _write(path, document):
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_cluster_view_of_tasks_without_sessions_judges_nothing(tmp_path, run):
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    for index in (0, 1):
+        _write(folder / ("ps-%d.json" % index), {"version": REPORT_VERSION, "command": ["train.py"],
+                                                "exit_status": 0, "session_count": 0})
+    status, out, err = run("report", str(folder))
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == "tfguard cluster report: 2 tasks (ps-0, ps-1)"
+    assert "  straggler: not judged, fewer than two tasks with 10 or more steps" in out
+    assert "  costly chief: not judged, no chief among the reports (no chief/master job, no worker-0)" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["{dir}/empty"], "no *.json reports in {dir}/empty"),
+    (["{dir}/nothing-*.json"], "no reports match {dir}/nothing-*.json"),
+    (["{dir}/ps-0.json", "{dir}/missing.json"], "report not found: {dir}/missing.json"),
+    (["{dir}/ps-0.json", "{dir}/other.json"], "{dir}/other.json is not a tfguard runtime report (version 2)"),
+    (["{dir}/ps-0.json", "{dir}/ps-0.json", "--plot", "{dir}/x.png"], "--plot draws one report; give one FILE.json"),
+    (["{dir}", "--straggler-margin", "0.5"], "--straggler-margin needs a number above 1, got '0.5'"),
+    (["{dir}", "--hook-margin", "lots"], "--hook-margin needs a number above 0 and at most 1, got 'lots'"),
+])
+def test_bad_cluster_input_is_one_line_and_status_2(tmp_path, run, args, message):
+    (tmp_path / "empty").mkdir()
+    _write(tmp_path / "ps-0.json", {"version": REPORT_VERSION, "command": ["ps.py"], "session_count": 0})
+    _write(tmp_path / "other.json", {"version": 99})
+    status, out, err = run("report", *[arg.format(dir=tmp_path) for arg in args])
+    assert (status, out) == (2, "")
+    assert err == "tfguard: error: %s\n" % message.format(dir=tmp_path)
