@@ -76,3 +76,32 @@ def test_bad_cluster_input_is_one_line_and_status_2(tmp_path, run, args, message
     status, out, err = run("report", *[arg.format(dir=tmp_path) for arg in args])
     assert (status, out) == (2, "")
     assert err == "tfguard: error: %s\n" % message.format(dir=tmp_path)
+
+
+def test_reports_saved_by_hand_are_named_by_their_file_and_the_slow_one_straggles(tmp_path, run):
+    """`json.dump(guard.report.to_dict(), ...)` into worker-<index>.json, as README's GuardHook recipe does."""
+    tf = pytest.importorskip("tensorflow")
+    import time
+
+    import tfguard
+
+    v1 = tf.compat.v1
+    for index, pause in ((0, 0.0), (1, 0.01), (2, 0.0)):
+        graph = tf.Graph()
+        with graph.as_default():
+            x = v1.placeholder(tf.float32, [])
+            y = x + 1.0
+        with v1.Session(graph=graph) as sess, tfguard.watch(sess, warn=False) as guard:
+            for step in range(12):
+                sess.run(y, {x: float(step)})
+                time.sleep(pause)
+        _write(tmp_path / ("worker-%d.json" % index), guard.report.to_dict())
+    status, out, err = run("report", str(tmp_path))
+    assert (status, err) == (0, "")
+    table = out.split("\n\n")[1]
+    rows = {line.split()[0]: line.split() for line in table.splitlines() if line.startswith("worker-")}
+    assert [rows[name][1] for name in ("worker-0", "worker-1", "worker-2")] == ["chief", "worker", "worker"]
+    assert [rows[name][2] for name in ("worker-0", "worker-1", "worker-2")] == ["12", "12", "12"]
+    stragglers = [line for line in out.splitlines() if line.startswith("  straggler:")]
+    assert len(stragglers) == 1 and stragglers[0].startswith("  straggler: worker-1 steps take ")
+    assert "  costly chief: none" in out

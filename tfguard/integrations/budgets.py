@@ -89,11 +89,25 @@ def session_record(guarded: Any) -> Dict[str, Any]:
         "warmup_runs": guarded.mark.warmup_runs,
         "step_s": step_time(report),
         "host_fraction": report.host_fraction if report.runs >= report.options["min_runs"] else None,
-        "slowdown": getattr(report, "slowdown", None),
+        "slowdown": _judged_slowdown(report),
         "growth_sites": ["%s:%d (%s, %s)" % (path, line, _plural(ops, "op"), kind)
                          for path, line, ops, _events, kind in report.growth_sites if kind != "setup"][:3],
         "diagnostics": [list(d) for d in report.diagnostics],
     }
+
+
+def _judged_slowdown(report: Any) -> Optional[float]:
+    """The report's slowdown ratio when its slowdown test could judge the run, else None.
+
+    A run too short for the test (under about 1.5 s of runs: too few readings of the process CPU clock, so no
+    ``wall_per_run_growth``) is never judged slower, and its raw ratio is jitter: it is not shown.
+    """
+    ratio = getattr(report, "slowdown", None)
+    if ratio is None:
+        return None
+    if getattr(report, "slowdown_significant", False) or getattr(report, "wall_per_run_growth", None) is not None:
+        return ratio
+    return None
 
 
 def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: Dict[str, str]) -> Dict[str, Any]:

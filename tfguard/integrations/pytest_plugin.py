@@ -196,7 +196,7 @@ def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
         new = v["new_ops_after_warmup"]
         rows.append([v["nodeid"], len(v["sessions"]), v["runs"], v["ops_added"], "-" if new is None else new,
                      format_seconds(v["step_s"]), "-" if v["host_fraction"] is None else "%.0f%%" % (
-                         v["host_fraction"] * 100), "-" if v["slowdown"] is None else "x%.2f" % v["slowdown"],
+                         v["host_fraction"] * 100), "too short" if v["slowdown"] is None else "x%.2f" % v["slowdown"],
                      ", ".join(v["codes"]) or "-", v["label"]])
     failed = sum(1 for v in used if v["failures"])
     lines = ["%d test%s guarded: %d used a TensorFlow session, %d failed its guard" % (

@@ -75,8 +75,9 @@ class ServerWatch:
     def _patch(self, tensorflow: Any) -> None:
         if self._hook is not None and self._hook in sys.meta_path:
             sys.meta_path.remove(self._hook)
-        try:
-            cls = tensorflow.distribute.Server
+        try:  # tf.distribute.Server; TF 1.x before 1.14 has it as tf.train.Server only (the same class)
+            distribute = getattr(tensorflow, "distribute", None)
+            cls = getattr(distribute, "Server", None) or tensorflow.train.Server
             original = cls.__dict__["__init__"]
         except Exception:  # another TensorFlow layout: the task then comes from TF_CONFIG only
             return
