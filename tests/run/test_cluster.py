@@ -1,5 +1,9 @@
 """A real parameter-server cluster on 127.0.0.1 (1 ps + 2 workers, one process each, all stopped by the test),
-each worker under `tfguard run --json-dir`, then `tfguard report DIR` side by side."""
+each task under `tfguard run --json-dir`, then `tfguard report DIR` side by side.
+
+The cluster spec names 127.0.0.1 only, so every connection stays on the loopback; TensorFlow's gRPC server itself
+listens on all interfaces (it hard-codes 0.0.0.0/[::]), on ephemeral ports, for the seconds the test runs.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 
 import pytest
 
@@ -105,3 +107,36 @@ def test_reports_saved_by_hand_are_named_by_their_file_and_the_slow_one_straggle
     stragglers = [line for line in out.splitlines() if line.startswith("  straggler:")]
     assert len(stragglers) == 1 and stragglers[0].startswith("  straggler: worker-1 steps take ")
     assert "  costly chief: none" in out
+
+
+def test_json_dir_names_a_process_outside_a_cluster_by_host_and_pid(tmp_path, run, monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    script = tmp_path / "hello.py"
+    script.write_text("print('hello')\n")
+    folder = tmp_path / "reports" / "new"  # created when missing
+    status, out, err = run("run", "--json-dir", str(folder), str(script))
+    assert (status, out) == (0, "hello\n")
+    [written] = list(folder.iterdir())
+    assert written.name == task_file_name(None, socket.gethostname(), os.getpid())
+    assert json.loads(written.read_text())["task"] is None
+    assert err.endswith("tfguard: wrote %s (no cluster task known: TF_CONFIG unset, no tf.distribute.Server "
+                        "created)\n" % written)
+
+
+def test_json_dir_takes_the_task_from_tf_config(tmp_path, run, monkeypatch):
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"chief": ["h:1"], "worker": ["h:2"]},
+                                                "task": {"type": "chief", "index": 0}}))
+    script = tmp_path / "hello.py"
+    script.write_text("print('hello')\n")
+    status, _, err = run("run", "--quiet", "--json-dir", str(tmp_path / "reports"), str(script))
+    assert (status, err) == (0, "")
+    document = json.loads((tmp_path / "reports" / "chief-0.json").read_text())
+    assert document["task"] == {"job": "chief", "index": 0, "chief": True, "cluster_jobs": ["chief", "worker"],
+                                "source": "TF_CONFIG"}
+
+
+def test_json_dir_that_is_a_file_is_a_usage_error(tmp_path, run):
+    script = tmp_path / "hello.py"
+    script.write_text("print('hello')\n")
+    status, out, err = run("run", "--json-dir", str(script), str(script))
+    assert (status, out, err) == (2, "", "tfguard: error: --json-dir %s is a file, not a folder\n" % script)

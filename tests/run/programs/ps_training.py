@@ -1,10 +1,11 @@
-"""Parameter-server training, one task per process, bound to 127.0.0.1 only.
+"""Parameter-server training, one task per process.
 
 The task comes from TF_CONFIG, or from classic TF1 flags (``--ps_hosts --worker_hosts --job_name
 --task_index``). The ps serves until ``--stop_file`` appears, then exits. Worker 0, the chief, saves a
 checkpoint every global step and summaries every 2, and creates ``--ready_file`` once its session is up;
 another worker waits for that file (so that it never sleeps out the 30 s a non-chief waits for an uninitialised
-model), then trains, pausing ``--pause`` seconds after each of its ``--steps`` steps.
+model), then trains, pausing ``--pause`` seconds after each of its ``--steps`` steps. Its addresses are the
+caller's (127.0.0.1 in the tests).
 """
 
 import argparse
