@@ -42,7 +42,7 @@ def cluster_reports(tmp_path_factory, tensorflow_installed):
     assert launcher.returncode == 0, out + err
     assert "statuses: ps 0, worker-0 0, worker-1 0" in out
     assert out.count("done worker") == 2
-    return folder / "reports", err
+    return folder / "reports", folder / "hook" / "worker-1.json"
 
 
 def test_each_task_names_its_report_by_task(cluster_reports):
@@ -78,3 +78,16 @@ def test_report_puts_the_workers_side_by_side_and_flags_the_straggler_and_the_ch
     assert files.stdout.splitlines()[0] == "tfguard cluster report: 2 tasks (worker-0, worker-1)"
     assert files.stdout == by_glob.stdout
     assert "straggler: worker-1" in files.stdout
+
+
+def test_a_guard_hook_report_saved_by_hand_sits_beside_the_run_reports(cluster_reports):
+    """README's recipe: GuardHook in MonitoredTrainingSession's hooks, its report saved as worker-<index>.json."""
+    reports, hook_report = cluster_reports
+    saved = json.loads(hook_report.read_text())
+    assert "task" not in saved and saved["mode"] == "hook"
+    assert saved["runs"] == STEPS  # the hook sees the loop's runs only, not the session's own set-up runs
+    assert json.loads((reports / "worker-1.json").read_text())["runs"] >= STEPS
+    done = tfguard("report", reports / "worker-0.json", hook_report)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "tfguard cluster report: 2 tasks (worker-0, worker-1)"
+    assert "  straggler: worker-1 steps take " in done.stdout

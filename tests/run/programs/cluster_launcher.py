@@ -2,7 +2,8 @@
 
 `cluster_launcher.py REPORTS_DIR WORK_DIR STEPS PAUSE`: TensorFlow is imported once, here, and each task's
 process is forked from this one (so that a test pays for one TensorFlow import, not three). The ps is given its
-task by TF1 flags (its report is named from the Server it creates), the workers by TF_CONFIG. When both
+task by TF1 flags (its report is named from the Server it creates), the workers by TF_CONFIG; worker 1 also saves
+its GuardHook's report as WORK_DIR/hook/worker-1.json. When both
 workers are done (or after 200 s) the ps is told to stop; a task still running then is killed. Exits 0 when
 every task exited 0.
 """
@@ -64,9 +65,11 @@ cluster = {"ps": ["127.0.0.1:%d" % ps_port], "worker": ["127.0.0.1:%d" % chief_p
 stop_file, ready_file = os.path.join(work, "stop"), os.path.join(work, "chief-ready")
 ps = start(["--ps_hosts", cluster["ps"][0], "--worker_hosts", ",".join(cluster["worker"]), "--job_name", "ps",
             "--task_index", "0", "--stop_file", stop_file])
+os.makedirs(os.path.join(work, "hook"), exist_ok=True)
 common = ["--steps", steps, "--checkpoint_dir", os.path.join(work, "checkpoints"), "--ready_file", ready_file]
 workers = [start(common, {"cluster": cluster, "task": {"type": "worker", "index": 0}}),
-           start(common + ["--pause", pause], {"cluster": cluster, "task": {"type": "worker", "index": 1}})]
+           start(common + ["--pause", pause, "--hook_json", os.path.join(work, "hook", "worker-1.json")],
+                 {"cluster": cluster, "task": {"type": "worker", "index": 1}})]
 statuses = wait(workers, time.time() + 200)
 open(stop_file, "w").close()
 statuses.update(wait([ps], time.time() + 30))
