@@ -31,6 +31,17 @@ def test_runtime_imports_nothing_from_the_static_side_or_the_command_line():
     assert not leaks
 
 
+def test_integrations_and_reports_stand_on_the_runtime_not_on_the_static_side():
+    leaks = {name for folder in ("integrations", "reports") for name in _imports_of(folder)
+             if name.startswith("tfguard.static")}
+    assert not leaks
+    above_runtime = {name for name in _imports_of("runtime") if name.startswith(("tfguard.integrations",
+                                                                                 "tfguard.reports"))}
+    assert not above_runtime
+    reports_on_the_plugin = {name for name in _imports_of("reports") if name.startswith("tfguard.integrations")}
+    assert not reports_on_the_plugin
+
+
 def test_static_side_imports_neither_tensorflow_nor_the_runtime_nor_the_command_line():
     leaks = {name for name in _imports_of("static")
              if name.split(".")[0] == "tensorflow" or name.startswith(("tfguard.runtime", "tfguard.cli"))}

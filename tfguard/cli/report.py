@@ -1,4 +1,6 @@
-"""``tfguard report FILE.json``: print (and plot) a report saved by ``tfguard run --json``."""
+"""``tfguard report FILE.json``: print (and plot) a report saved by ``tfguard run --json``.
+
+Several files, a folder or a glob get the cluster view instead (cluster_report.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import os
 import sys
 from typing import Any, Dict
 
+from tfguard.cli import cluster_report
 from tfguard.cli.errors import UsageError
 
 
@@ -16,9 +19,12 @@ def add_parser(commands: Any) -> None:
     report = commands.add_parser("report", help="print (and plot) a runtime report saved as JSON",
                                  description="Print the tables of a report written by `tfguard run --json` "
                                              "(or a `report.to_dict()` saved as JSON).")
-    report.add_argument("file", metavar="FILE.json", help="the saved report")
+    report.add_argument("file", metavar="FILE.json", nargs="+",
+                        help="the saved report; several, a folder or a glob (one per cluster task, as "
+                             "`tfguard run --json-dir` writes them) put the tasks side by side")
     report.add_argument("--plot", metavar="PNG", help="also draw step interval and graph size against step "
                                                       "into this PNG file (needs tfguard[plot])")
+    cluster_report.add_arguments(report)
 
 
 def load_document(path: str) -> Dict[str, Any]:
@@ -47,6 +53,9 @@ def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard report``; return the exit status."""
     from tfguard.runtime.runner import render_document
 
+    if cluster_report.is_cluster(args.file):
+        return cluster_report.run_cluster(args, load_document)
+    args.file = args.file[0]
     document = load_document(args.file)
     if args.plot and "mode" not in document:
         raise UsageError("%s has no session to plot" % args.file)

@@ -36,6 +36,9 @@ def add_parser(commands: Any) -> None:
                      "warnings; information, such as one-time graph growth, never fails (comma-separated: %s)"
                      % ", ".join("%s=%s" % item for item in FAIL_ON.items()))
     run.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE")
+    run.add_argument("--json-dir", metavar="DIR", help="also write the report as JSON into DIR, named "
+                     "<job>-<task>.json by the cluster task (TF_CONFIG, or the tf.distribute.Server the script "
+                     "creates), else <host>-<pid>.json; `tfguard report DIR` puts the tasks side by side")
     run.add_argument("--tensorboard", metavar="LOGDIR", help="write tfguard/step_interval, tfguard/graph_ops and "
                      "tfguard/host_fraction as TensorBoard scalars to LOGDIR")
     run.add_argument("--tensorboard-every", metavar="N", help="with --tensorboard: also write every N runs, "
@@ -113,6 +116,8 @@ def _check_paths(args: argparse.Namespace) -> None:
         folder = os.path.dirname(os.path.abspath(args.json))
         if not os.path.isdir(folder) or os.path.isdir(args.json):
             raise UsageError("cannot write --json %s: no such folder" % args.json)
+    if args.json_dir and os.path.exists(args.json_dir) and not os.path.isdir(args.json_dir):
+        raise UsageError("--json-dir %s is a file, not a folder" % args.json_dir)
     if args.tensorboard and os.path.isfile(args.tensorboard):
         raise UsageError("--tensorboard %s is a file, not a folder" % args.tensorboard)
     if args.tensorboard_every and not args.tensorboard:
@@ -133,10 +138,18 @@ def run_command(args: argparse.Namespace) -> int:
     watcher = SessionWatcher(freeze_after=freeze_after, max_steps=max_steps, logdir=args.tensorboard,
                              tensorboard_every=every, placement_at=placement_at)
     watcher.install()
+    tasks = None
+    if args.json_dir:
+        from tfguard.reports.task_files import TaskNaming
+
+        tasks = TaskNaming(args.json_dir)
+        tasks.install()
     try:
         status = execute(args.target, args.module, MaxStepsReached)
     finally:
         sessions = watcher.finish()
+        if tasks is not None:
+            tasks.uninstall()
     sys.stdout.flush()
     command = (["-m"] if args.module else []) + list(args.target)
     if watcher.stopped_by_max_steps:
@@ -154,6 +167,8 @@ def run_command(args: argparse.Namespace) -> int:
         except OSError as exc:
             print("tfguard: error: cannot write %s: %s" % (args.json, exc.strerror or exc), file=sys.stderr)
             return status or 2
+    if tasks is not None and not tasks.write(document, quiet=args.quiet):
+        return status or 2
     if status == 0 and fail_on:
         fired = fired_codes(document)
         failing = [name for name, code in fail_on.items() if code in fired]

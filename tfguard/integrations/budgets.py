@@ -1,0 +1,193 @@
+"""One test's verdict: the ``@pytest.mark.tfguard(...)`` budgets and ``--tfguard-fail-on`` checked on its reports.
+
+Works on the public Report only (fields, ``diagnostics``), so that a verdict here says what the runtime's own
+report says. The verdict is plain JSON-ready data: it travels from an xdist worker to the controller on the
+test's report.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional, Sequence
+
+from tfguard.integrations.guarded_test import DEFAULT_WARMUP_RUNS
+
+#: The marker's keyword arguments, all optional.
+BUDGET_NAMES = ("max_new_ops", "warmup_runs", "max_step_ms", "max_input_bound")
+#: What a guarded test fails on without --tfguard-fail-on: the graph keeps growing (TFG901 error).
+DEFAULT_FAIL_ON = {"growth": "TFG901"}
+
+
+class BudgetError(ValueError):
+    """A ``@pytest.mark.tfguard`` marker with a bad argument (one line, names the argument)."""
+
+
+class Budget:
+    """The budgets one test asserts (``None``: not asserted)."""
+
+    def __init__(self, max_new_ops: Optional[int] = None, warmup_runs: int = DEFAULT_WARMUP_RUNS,
+                 max_step_ms: Optional[float] = None, max_input_bound: Optional[float] = None) -> None:
+        self.max_new_ops = max_new_ops
+        self.warmup_runs = warmup_runs
+        self.max_step_ms = max_step_ms
+        self.max_input_bound = max_input_bound
+
+    @classmethod
+    def from_marker(cls, args: Sequence[Any], kwargs: Dict[str, Any]) -> "Budget":
+        """Check a marker's arguments; a bad one raises BudgetError."""
+        if args:
+            raise BudgetError("takes keyword arguments only (%s)" % ", ".join(BUDGET_NAMES))
+        unknown = sorted(set(kwargs) - set(BUDGET_NAMES))
+        if unknown:
+            raise BudgetError("unknown argument %s (known: %s)" % (unknown[0], ", ".join(BUDGET_NAMES)))
+        budget = cls()
+        for name in ("max_new_ops", "warmup_runs"):
+            if kwargs.get(name) is not None:
+                value = kwargs[name]
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise BudgetError("%s must be a whole number of at least 0, got %r" % (name, value))
+                setattr(budget, name, value)
+        if kwargs.get("max_step_ms") is not None:
+            budget.max_step_ms = _number(kwargs["max_step_ms"], "max_step_ms", low=0.0, high=math.inf)
+        if kwargs.get("max_input_bound") is not None:
+            budget.max_input_bound = _number(kwargs["max_input_bound"], "max_input_bound", low=0.0, high=1.0)
+        return budget
+
+    def asserted(self) -> List[str]:
+        """``["max_new_ops=0", ...]``: the budgets this test asserts."""
+        return ["%s=%s" % (name, getattr(self, name)) for name in ("max_new_ops", "max_step_ms", "max_input_bound")
+                if getattr(self, name) is not None]
+
+
+def _number(value: Any, name: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low < value <= high:
+        bound = "above 0" if high == math.inf else "above %g and at most %g" % (low, high)
+        raise BudgetError("%s must be a number %s, got %r" % (name, bound, value))
+    return float(value)
+
+
+def step_time(report: Any) -> Optional[float]:
+    """Seconds per step of a session: the median interval between runs of its dominant fetch signature (its
+    run time when it ran once); None without runs."""
+    signatures = report.signatures
+    if not signatures:
+        return None
+    label = getattr(report, "dominant_signature", None)
+    dominant = next((s for s in signatures if s["label"] == label), None) or max(signatures, key=lambda s: s["count"])
+    return dominant["interval"]["median"] if dominant["interval"]["median"] is not None \
+        else dominant["run_time"]["median"]
+
+
+def session_record(guarded: Any) -> Dict[str, Any]:
+    """The JSON-ready facts of one guarded session (a GuardedSession)."""
+    report = guarded.report
+    return {
+        "origin": guarded.origin,
+        "runs": report.runs,
+        "nodes_added": report.nodes_added,
+        "new_ops_after_warmup": guarded.new_ops_after_warmup,
+        "warmup_runs": guarded.mark.warmup_runs,
+        "step_s": step_time(report),
+        "host_fraction": report.host_fraction if report.runs >= report.options["min_runs"] else None,
+        "slowdown": _judged_slowdown(report),
+        "growth_sites": ["%s:%d (%s, %s)" % (path, line, _plural(ops, "op"), kind)
+                         for path, line, ops, _events, kind in report.growth_sites if kind != "setup"][:3],
+        "diagnostics": [list(d) for d in report.diagnostics],
+    }
+
+
+def _judged_slowdown(report: Any) -> Optional[float]:
+    """The report's slowdown ratio when its slowdown test could judge the run, else None.
+
+    A run too short for the test (under about 1.5 s of runs: too few readings of the process CPU clock, so no
+    ``wall_per_run_growth``) is never judged slower, and its raw ratio is jitter: it is not shown.
+    """
+    ratio = getattr(report, "slowdown", None)
+    if ratio is None:
+        return None
+    if getattr(report, "slowdown_significant", False) or getattr(report, "wall_per_run_growth", None) is not None:
+        return ratio
+    return None
+
+
+def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: Dict[str, str]) -> Dict[str, Any]:
+    """The test's verdict from its sessions' records: totals, failures (one line each) and a short label."""
+    failures: List[str] = []
+    codes = set(fail_on.values())
+    for record in sessions:
+        for code, severity, message in record["diagnostics"]:
+            if code in codes and severity != "info":
+                name = next(n for n, c in fail_on.items() if c == code)
+                failures.append("%s %s (--tfguard-fail-on %s), session %s: %s" % (
+                    code, severity, name, record["origin"], message))
+    if budget is not None:
+        failures += _budget_failures(sessions, budget)
+    errors = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "error"})
+    warnings = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "warning"})
+    known_new = [r["new_ops_after_warmup"] for r in sessions if r["new_ops_after_warmup"] is not None]
+    steps = [r["step_s"] for r in sessions if r["step_s"] is not None]
+    hosts = [r["host_fraction"] for r in sessions if r["host_fraction"] is not None]
+    slowdowns = [r["slowdown"] for r in sessions if r["slowdown"] is not None]
+    if failures:
+        label = "FAILED"
+    elif errors or warnings:  # reported, not failing (--tfguard-fail-on does not name them)
+        label = "; ".join(part for part in ("error: " + ", ".join(errors) if errors else "",
+                                            "warning: " + ", ".join(warnings) if warnings else "") if part)
+    elif not any(r["runs"] for r in sessions):
+        label = "no runs"
+    else:
+        label = "ok"
+    return {
+        "sessions": sessions,
+        "runs": sum(r["runs"] for r in sessions),
+        "ops_added": sum(r["nodes_added"] for r in sessions),
+        "new_ops_after_warmup": sum(known_new) if known_new else None,
+        "step_s": max(steps) if steps else None,
+        "host_fraction": max(hosts) if hosts else None,
+        "slowdown": max(slowdowns) if slowdowns else None,
+        "codes": sorted({code for r in sessions for code, _, _ in r["diagnostics"]}),
+        "failures": failures,
+        "label": label,
+    }
+
+
+def _plural(count: int, noun: str) -> str:
+    return "%d %s%s" % (count, noun, "" if count == 1 else "s")
+
+
+def _budget_failures(sessions: List[Dict[str, Any]], budget: Budget) -> List[str]:
+    failures = []
+    ran = [r for r in sessions if r["runs"]]
+    if budget.max_new_ops is not None:
+        warmed = [r for r in ran if r["new_ops_after_warmup"] is not None]
+        if not warmed:
+            failures.append("max_new_ops=%d not checked: no session ran past its %s (most runs: %d)" % (
+                budget.max_new_ops, _plural(budget.warmup_runs, "warm-up run"),
+                max((r["runs"] for r in sessions), default=0)))
+        else:
+            total = sum(r["new_ops_after_warmup"] for r in warmed)
+            if total > budget.max_new_ops:
+                worst = max(warmed, key=lambda r: r["new_ops_after_warmup"])
+                sites = "; grew at " + ", ".join(worst["growth_sites"]) if worst["growth_sites"] else ""
+                failures.append("max_new_ops=%d exceeded: %s added after %s (session %s: %d)%s" % (
+                    budget.max_new_ops, _plural(total, "op"), _plural(budget.warmup_runs, "warm-up run"),
+                    worst["origin"], worst["new_ops_after_warmup"], sites))
+    if budget.max_step_ms is not None:
+        timed = [r for r in ran if r["step_s"] is not None]
+        if not timed:
+            failures.append("max_step_ms=%g not checked: no session ran" % budget.max_step_ms)
+        for record in timed:
+            if record["step_s"] * 1e3 > budget.max_step_ms:
+                failures.append("max_step_ms=%g exceeded: steps took %.3f ms (median; session %s, %d runs)" % (
+                    budget.max_step_ms, record["step_s"] * 1e3, record["origin"], record["runs"]))
+    if budget.max_input_bound is not None:
+        judged = [r for r in ran if r["host_fraction"] is not None]
+        if not judged:
+            failures.append("max_input_bound=%g not checked: no session made enough runs to judge its host "
+                            "fraction (the runtime's min_runs)" % budget.max_input_bound)
+        for record in judged:
+            if record["host_fraction"] > budget.max_input_bound:
+                failures.append("max_input_bound=%g exceeded: the device waited on Python %.0f%% of the time "
+                                "(session %s, %d runs)" % (budget.max_input_bound, record["host_fraction"] * 100,
+                                                           record["origin"], record["runs"]))
+    return failures

@@ -1,0 +1,207 @@
+"""Guard the TensorFlow sessions of one pytest test: those it creates, and those it hands to ``tfguard_guard``.
+
+Sessions are watched as ``tfguard run`` watches them (the runtime's SessionWatcher, installed from the test's
+set-up to the end of its call), so a session made by a function-scoped fixture or a ``tf.test.TestCase``'s
+``self.session()`` is covered. Each guarded session also notes the graph size after its warm-up runs, which
+the reports do not keep per run, so that a budget of new ops counts only what was built after warm-up.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from typing import Any, Dict, List, Optional
+
+#: Default of the marker's ``warmup_runs``: what the first run builds (lazily made ops) is set-up.
+DEFAULT_WARMUP_RUNS = 1
+
+
+class WarmupMark:
+    """Counts one session's runs and keeps its graph size right after the ``warmup_runs``-th run."""
+
+    __slots__ = ("graph", "warmup_runs", "runs", "nodes_after_warmup")
+
+    def __init__(self, graph: Any, warmup_runs: int) -> None:
+        self.graph = graph
+        self.warmup_runs = warmup_runs
+        self.runs = 0
+        self.nodes_after_warmup: Optional[int] = graph.version if warmup_runs == 0 else None
+
+    def count_run(self) -> None:
+        """Note one finished run."""
+        self.runs += 1
+        if self.runs == self.warmup_runs:
+            self.nodes_after_warmup = self.graph.version
+
+    def new_ops(self, nodes_end: int) -> Optional[int]:
+        """Ops added after warm-up, None when the session never finished its warm-up runs."""
+        if self.nodes_after_warmup is None:
+            return None
+        return max(0, nodes_end - self.nodes_after_warmup)
+
+
+class GuardedSession:
+    """One guarded session of a test: where it came from, its final report and its warm-up mark."""
+
+    def __init__(self, origin: str, report: Any, mark: WarmupMark) -> None:
+        #: ``"created at tests/test_x.py:12"`` or ``"tfguard_guard at tests/test_x.py:20"``.
+        self.origin = origin
+        self.report = report
+        self.mark = mark
+
+    @property
+    def new_ops_after_warmup(self) -> Optional[int]:
+        """Ops added to the graph after the warm-up runs (None: warm-up not finished)."""
+        return self.mark.new_ops(self.report.nodes_end)
+
+
+def _watcher_class() -> type:
+    """The SessionWatcher that also counts each watched session's runs (imported on first use: TensorFlow's
+    patches are only ever installed for a guarded test)."""
+    from tfguard.runtime.autowatch import SessionWatcher
+
+    class TestSessionWatcher(SessionWatcher):
+        """`tfguard run`'s watcher, with a warm-up mark per session and the session's identity kept."""
+
+        def __init__(self, warmup_runs: int, test_file: Optional[str]) -> None:
+            super().__init__()
+            self.warmup_runs = warmup_runs
+            self.test_file = test_file
+            self.marks: Dict[int, WarmupMark] = {}
+            self.session_ids: Dict[int, int] = {}
+
+        def _begin(self, session: Any) -> None:
+            super()._begin(session)
+            watched = self.sessions[-1]
+            test_line = _line_in(self.test_file)
+            if test_line is not None:  # the test's own line, not a helper's (tf.test.TestCase.session)
+                watched.created_at = test_line
+            self.marks[watched.number] = WarmupMark(session.graph, self.warmup_runs)
+            self.session_ids[watched.number] = id(session)
+
+        def _after_run(self, watched: Any) -> None:
+            mark = self.marks.get(watched.number)
+            if mark is not None:
+                mark.count_run()
+            super()._after_run(watched)
+
+    return TestSessionWatcher
+
+
+class TestGuard:
+    """Everything tfguard guards in one test; ``finish()`` returns the guarded sessions."""
+
+    __test__ = False  # not a test class, whatever pytest's python_classes say
+
+    def __init__(self, warmup_runs: int = DEFAULT_WARMUP_RUNS, watch_sessions: bool = True,
+                 test_file: Optional[str] = None) -> None:
+        self.warmup_runs = warmup_runs
+        self._watcher: Any = _watcher_class()(warmup_runs, test_file) if watch_sessions else None
+        self._explicit: List[Any] = []  # (block, mark, session id) of tfguard_guard blocks
+        self.sessions: Optional[List[GuardedSession]] = None
+        self.setup_error: Optional[str] = None
+
+    def start(self) -> None:
+        """Watch every session created from now on (patches TensorFlow when the test imports it)."""
+        if self._watcher is not None:
+            self._watcher.install()
+
+    def guard(self, session: Any, frozen: bool = False, **options: Any) -> "ExplicitGuard":
+        """A ``with`` block guarding `session` (``tfguard.watch``, or ``tfguard.frozen`` with frozen=True)."""
+        block = ExplicitGuard(session, frozen, self.warmup_runs, options)
+        self._explicit.append(block)
+        return block
+
+    def finish(self) -> List[GuardedSession]:
+        """End the watch (idempotent) and return the guarded sessions, explicit blocks first."""
+        if self.sessions is not None:
+            return self.sessions
+        found = []
+        explicit_ids = set()
+        for block in self._explicit:
+            if block.guard is not None and block.entered:
+                block.close_if_open()
+                explicit_ids.add(block.session_id)
+                found.append(GuardedSession("tfguard_guard at %s" % block.site, block.guard.report, block.mark))
+        if self._watcher is not None:
+            watcher = self._watcher
+            for watched in watcher.finish():
+                if watcher.session_ids.get(watched.number) in explicit_ids:
+                    continue  # the test guarded this one itself: its own block's report stands for it
+                found.append(GuardedSession("created at %s" % watched.created_at, watched.report,
+                                            watcher.marks[watched.number]))
+            self.setup_error = watcher.setup_error
+        self.sessions = found
+        return found
+
+
+class ExplicitGuard:
+    """``with tfguard_guard(sess) as g:``: a tfguard guard whose warm-up is marked for the test's budgets.
+
+    ``as g`` gives the tfguard Guard itself (``g.report``), as ``with tfguard.watch(sess) as g`` would.
+    """
+
+    def __init__(self, session: Any, frozen: bool, warmup_runs: int, options: Dict[str, Any]) -> None:
+        import tfguard
+
+        self.guard = (tfguard.frozen if frozen else tfguard.watch)(session, **options)
+        self.session_id = id(session)
+        self.mark = WarmupMark(session.graph, warmup_runs)
+        self.entered = False
+        self._open = False
+        self._session = session
+        self._tapped_run: Any = None
+        self.site = _caller_site()
+
+    def __enter__(self) -> Any:
+        guard = self.guard.__enter__()
+        self.entered = self._open = True
+        tapped_run, mark = self._session.run, self.mark
+
+        @functools.wraps(tapped_run)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            result = tapped_run(*args, **kwargs)
+            mark.count_run()
+            return result
+
+        self._tapped_run = tapped_run
+        self._session.run = run
+        return guard
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        self._open = False
+        self._session.run = self._tapped_run  # the guard then restores what it found
+        return self.guard.__exit__(exc_type, exc, tb)
+
+    def close_if_open(self) -> None:
+        """End a block the test left open (an exception between ``__enter__`` and ``__exit__``)."""
+        if self._open:
+            self.__exit__(None, None, None)
+
+
+def _caller_site() -> str:
+    """``path:line`` of the test code that called ``tfguard_guard(...)``."""
+    frame = sys._getframe(1)
+    here = os.path.dirname(os.path.abspath(__file__))
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+        frame = frame.f_back
+    return "<unknown>" if frame is None else _site(frame)
+
+
+def _line_in(test_file: Optional[str]) -> Optional[str]:
+    """``path:line`` of the innermost frame of the stack running in `test_file`, None when none is."""
+    if test_file is None:
+        return None
+    frame = sys._getframe(1)
+    while frame is not None:
+        if os.path.abspath(frame.f_code.co_filename) == test_file:
+            return _site(frame)
+        frame = frame.f_back
+    return None
+
+
+def _site(frame: Any) -> str:
+    path = frame.f_code.co_filename
+    relative = path if path.startswith("<") else os.path.relpath(path)
+    return "%s:%d" % (path if relative.startswith(os.pardir) else relative, frame.f_lineno)

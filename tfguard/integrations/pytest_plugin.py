@@ -1,0 +1,208 @@
+"""The pytest plugin (entry point ``pytest11``): ``pytest --tfguard`` gives every test that uses a TensorFlow
+session its own verdict.
+
+- ``--tfguard`` guards every test; ``@pytest.mark.tfguard(...)`` guards one test (and sets its budgets).
+  Without either, the plugin does nothing: no TensorFlow patch, no output, no verdict.
+- A guarded test fails when its graph keeps growing after warm-up (TFG901 error), or on the diagnostics
+  ``--tfguard-fail-on`` names (the names of ``tfguard run --fail-on``; ``none`` to only report), or when it
+  exceeds a marker budget: ``max_new_ops``/``warmup_runs``, ``max_step_ms``, ``max_input_bound``.
+- ``tfguard_guard(sess)`` guards a session explicitly (``with tfguard_guard(sess) as g: ...``).
+- The verdicts travel on the test reports (pytest-xdist workers included); the controller prints the table.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterator, List, Optional
+
+import pytest
+
+from tfguard.integrations.budgets import DEFAULT_FAIL_ON, Budget, BudgetError, session_record, verdict
+from tfguard.integrations.guarded_test import DEFAULT_WARMUP_RUNS, TestGuard
+
+MARKER = "tfguard"
+#: The attribute of a test's "call" report that carries its verdict (plain data, so xdist serialises it).
+REPORT_ATTRIBUTE = "tfguard"
+_GUARD = pytest.StashKey[TestGuard]()
+_BUDGET = pytest.StashKey[Optional[Budget]]()
+_VERDICT = pytest.StashKey[Dict[str, Any]]()
+
+
+def pytest_addoption(parser: Any) -> None:
+    """``--tfguard`` and ``--tfguard-fail-on``."""
+    group = parser.getgroup("tfguard", "tfguard: guard the TensorFlow sessions of each test")
+    group.addoption("--tfguard", action="store_true", default=False,
+                    help="guard every test's TensorFlow sessions: a verdict per test, a summary table at the "
+                         "end, and a test whose graph keeps growing after warm-up (TFG901) fails")
+    group.addoption("--tfguard-fail-on", metavar="NAMES", default=None,
+                    help="fail a guarded test when these diagnostics fire as errors or warnings: "
+                         "comma-separated names of `tfguard run --fail-on` (growth, slowdown, input-bound, "
+                         "summaries, saves, cpu-fallback), or `none` to only report (default: growth)")
+
+
+def fail_on_codes(value: Optional[str]) -> Dict[str, str]:
+    """``--tfguard-fail-on`` as {name: code}; a bad value raises pytest.UsageError."""
+    from tfguard.cli.run import FAIL_ON
+
+    if value is None:
+        return dict(DEFAULT_FAIL_ON)
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    if names == ["none"]:
+        return {}
+    unknown = [name for name in names if name not in FAIL_ON]
+    if unknown or not names:
+        raise pytest.UsageError("--tfguard-fail-on: unknown name %r (choose from %s, or none)" % (
+            (unknown or [value])[0], ", ".join(FAIL_ON)))
+    return {name: FAIL_ON[name] for name in names}
+
+
+def pytest_configure(config: Any) -> None:
+    """Declare the marker and register the session's plugin object."""
+    config.addinivalue_line("markers", "tfguard(max_new_ops=None, warmup_runs=%d, max_step_ms=None, "
+                                       "max_input_bound=None): guard this test's TensorFlow sessions (tfguard) and "
+                                       "fail it when it exceeds a budget" % DEFAULT_WARMUP_RUNS)
+    plugin = TfguardPlugin(config.getoption("tfguard"), fail_on_codes(config.getoption("tfguard_fail_on")))
+    config.pluginmanager.register(plugin, "tfguard-session")
+
+
+@pytest.fixture
+def tfguard_guard(request: Any) -> Iterator[Any]:
+    """``tfguard_guard(sess, frozen=False, **options)``: a ``with`` block guarding `sess` (``tfguard.watch``, or
+    ``tfguard.frozen`` with frozen=True); ``as g`` gives the guard, ``g.report`` its report. In a guarded test
+    (``--tfguard`` or the marker) the block's report is part of the test's verdict and budgets."""
+    state = request.node.stash.get(_GUARD, None)
+    if state is not None:
+        yield state.guard
+        return
+    budget = _budget_of(request.node)
+    local = TestGuard(budget.warmup_runs if budget else DEFAULT_WARMUP_RUNS, watch_sessions=False)
+    try:
+        yield local.guard
+    finally:
+        local.finish()
+
+
+def _budget_of(item: Any) -> Optional[Budget]:
+    marker = item.get_closest_marker(MARKER)
+    if marker is None:
+        return None
+    try:
+        return Budget.from_marker(marker.args, marker.kwargs)
+    except BudgetError as exc:
+        raise pytest.UsageError("%s: @pytest.mark.tfguard %s" % (item.nodeid, exc)) from None
+
+
+class TfguardPlugin:
+    """The hooks of one pytest run: guard each guarded test, judge it, and print the table at the end."""
+
+    def __init__(self, everywhere: bool, fail_on: Dict[str, str]) -> None:
+        self.everywhere = everywhere
+        self.fail_on = fail_on
+        #: Verdicts of the tests of this run (from this process's tests, or from xdist workers' reports).
+        self.verdicts: List[Dict[str, Any]] = []
+        self.guarded_tests = 0
+
+    def pytest_collection_modifyitems(self, items: List[Any]) -> None:
+        """Check every marker's arguments before any test runs (a bad one is a usage error)."""
+        for item in items:
+            _budget_of(item)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item: Any) -> Iterator[None]:
+        """Start watching before the fixtures run, so that a session a fixture creates is guarded too."""
+        budget = _budget_of(item)
+        if self.everywhere or budget is not None:
+            state = TestGuard(budget.warmup_runs if budget else DEFAULT_WARMUP_RUNS,
+                              test_file=os.path.abspath(str(item.path)))
+            item.stash[_GUARD] = state
+            item.stash[_BUDGET] = budget
+            state.start()
+        yield
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: Any) -> Iterator[None]:
+        """Judge the test right after its body (and a TestCase's tearDown) ran."""
+        yield
+        self._judge(item)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item: Any, nextitem: Any) -> Iterator[None]:
+        """End the watch of a test whose set-up failed (its call never ran)."""
+        state = item.stash.get(_GUARD, None)
+        if state is not None:
+            state.finish()
+        yield
+
+    def _judge(self, item: Any) -> None:
+        state = item.stash.get(_GUARD, None)
+        if state is None:
+            return
+        self.guarded_tests += 1
+        records = [session_record(guarded) for guarded in state.finish()]
+        result = verdict(records, item.stash.get(_BUDGET, None), self.fail_on)
+        result["nodeid"] = item.nodeid
+        result["budgets"] = item.stash[_BUDGET].asserted() if item.stash.get(_BUDGET, None) else []
+        if state.setup_error:
+            result["failures"].insert(0, "could not watch sessions: %s" % state.setup_error)
+            result["label"] = "FAILED"
+        item.stash[_VERDICT] = result
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: Any, call: Any) -> Iterator[None]:
+        """Put the verdict on the test's report, and fail a passing test whose verdict fails."""
+        outcome = yield
+        if call.when != "call":
+            return
+        result = item.stash.get(_VERDICT, None)
+        if result is None:
+            return
+        report = outcome.get_result()
+        setattr(report, REPORT_ATTRIBUTE, result)
+        if result["failures"] and report.passed:
+            report.outcome = "failed"
+            report.longrepr = failure_text(result)
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        """Collect verdicts (an xdist controller gets them on its workers' reports)."""
+        result = getattr(report, REPORT_ATTRIBUTE, None)
+        if report.when == "call" and isinstance(result, dict):
+            self.verdicts.append(result)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The per-test table, like pytest-benchmark's, when any test was guarded."""
+        if not self.verdicts and not (self.everywhere or self.guarded_tests):
+            return
+        terminalreporter.write_sep("-", "tfguard")
+        for line in summary_lines(self.verdicts):
+            terminalreporter.write_line(line)
+
+
+def failure_text(result: Dict[str, Any]) -> str:
+    """The failure shown for a test its guard failed: the test, then one line per reason (with the sites)."""
+    lines = ["tfguard: %s failed its guard:" % result["nodeid"]]
+    lines += ["  " + failure for failure in result["failures"]]
+    return "\n".join(lines)
+
+
+def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
+    """The end-of-run table: one row per test that used a session, and a count of the others."""
+    from tabulate import tabulate
+
+    from tfguard.runtime.document import format_seconds
+
+    used = [v for v in verdicts if v["sessions"]]
+    rows = []
+    for v in sorted(used, key=lambda v: v["nodeid"]):
+        new = v["new_ops_after_warmup"]
+        rows.append([v["nodeid"], len(v["sessions"]), v["runs"], v["ops_added"], "-" if new is None else new,
+                     format_seconds(v["step_s"]), "-" if v["host_fraction"] is None else "%.0f%%" % (
+                         v["host_fraction"] * 100), "too short" if v["slowdown"] is None else "x%.2f" % v["slowdown"],
+                     ", ".join(v["codes"]) or "-", v["label"]])
+    failed = sum(1 for v in used if v["failures"])
+    lines = ["%d test%s guarded: %d used a TensorFlow session, %d failed its guard" % (
+        len(verdicts), "" if len(verdicts) == 1 else "s", len(used), failed)]
+    if rows:
+        lines += tabulate(rows, headers=["test", "sessions", "runs", "ops added", "after warm-up", "step median",
+                                         "host", "slowdown", "diagnostics", "verdict"],
+                          tablefmt="simple", disable_numparse=True).splitlines()
+    return lines

@@ -1,0 +1,235 @@
+"""A TF1 cluster's tasks side by side, from one saved runtime report per task (``tfguard report DIR``).
+
+Each task's row: steps, step-time median/p95, host fraction, repeated growth sites, Saver.save and summary
+cost, diagnostics. Two flags, each with its margin printed:
+
+- straggler: a task whose median step is at least ``straggler_margin`` times the median of the other
+  tasks' median steps (tasks with at least ``MIN_STEPS`` steps are compared; fewer than two: no verdict);
+- costly chief: the chief, when the time its hooks cost (Saver.save, plus summary runs' time over plain
+  steps) is at least ``hook_margin`` of its wall time and more than any other task's.
+
+A task's own diagnostics are its report's; nothing here re-judges them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from tabulate import tabulate
+
+from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS
+from tfguard.runtime.document import format_seconds
+from tfguard.runtime.report import Report
+
+_FILE_TASK = re.compile(r"^(?P<job>[A-Za-z_][A-Za-z0-9_]*)-(?P<index>\d+)$")
+_CHIEF_JOBS = ("chief", "master")
+
+
+class Task:
+    """One task's report and the facts the cluster view compares."""
+
+    def __init__(self, path: str, document: Dict[str, Any]) -> None:
+        self.path = path
+        self.document = document
+        task = document.get("task") if isinstance(document.get("task"), dict) else None
+        stem = os.path.splitext(os.path.basename(path))[0]
+        match = _FILE_TASK.match(stem)
+        if task is not None:
+            self.job, self.index = str(task["job"]), int(task["index"])
+        elif match:
+            self.job, self.index = match.group("job"), int(match.group("index"))
+        else:
+            self.job, self.index = None, None
+        self.name = "%s-%d" % (self.job, self.index) if self.job is not None else stem
+        self.declared_chief: Optional[bool] = task.get("chief") if task is not None else None
+        self.chief = False  # settled by the cluster (see _mark_chief)
+        # A `tfguard run` document is its busiest session's report.to_dict() plus the run's facts.
+        self.report = Report.from_dict(document) if "mode" in document else None
+        series = document.get("all_runs_series") if self.report is not None else None
+        self._intervals = sorted(point[1] for point in series["points"]) if isinstance(series, dict) else []
+
+    @property
+    def has_session(self) -> bool:
+        """Whether the task created a TensorFlow session."""
+        return self.report is not None
+
+    def dominant(self) -> Optional[Dict[str, Any]]:
+        """The task's training step: its report's dominant fetch signature (else its most frequent one)."""
+        if self.report is None or not self.report.signatures:
+            return None
+        label = getattr(self.report, "dominant_signature", None)
+        signatures = self.report.signatures
+        return next((s for s in signatures if s["label"] == label), None) or max(signatures, key=lambda s: s["count"])
+
+    @property
+    def steps(self) -> int:
+        """Runs of the training thread (a MonitoredSession's hooks' own runs are not counted)."""
+        return self.report.runs if self.report else 0
+
+    def step_time(self, key: str) -> Optional[float]:
+        """``median`` or ``p95`` of the interval between consecutive runs of the training thread, in seconds.
+
+        From the report's series of all runs (one point per run up to its series cap, bucket means beyond), so
+        that a chief whose summary runs alternate with plain runs is timed per step, not per signature; the
+        dominant signature's intervals when a report has no such series.
+        """
+        values = self._intervals
+        if not values:
+            dominant = self.dominant()
+            return dominant["interval"][key] if dominant else None
+        if key == "median":
+            return _median(values)
+        return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
+
+    def summary_runs(self) -> int:
+        """Runs that fetched summary ops."""
+        return sum(s["count"] for s in self.report.signatures if s["summary_ops"]) if self.report else 0
+
+    def hook_seconds(self) -> Tuple[float, float]:
+        """(Saver.save seconds, summary runs' seconds over plain training steps)."""
+        if self.report is None:
+            return 0.0, 0.0
+        plain = [s for s in self.report.signatures if not s["summary_ops"] and s["run_time"]["median"] is not None]
+        base = max(plain, key=lambda s: s["count"])["run_time"]["median"] if plain else 0.0
+        summaries = sum(s["count"] * max(0.0, s["run_time"]["median"] - base) for s in self.report.signatures
+                        if s["summary_ops"] and s["run_time"]["median"] is not None)
+        return self.report.save_s, summaries
+
+    def hook_share(self) -> Optional[float]:
+        """Hooks' time as a share of the task's wall time."""
+        if self.report is None or not self.report.wall_s:
+            return None
+        return sum(self.hook_seconds()) / self.report.wall_s
+
+    def repeated_sites(self) -> List[Tuple[str, int, int, int, str]]:
+        """Growth sites that kept adding ops as steps went by."""
+        return [s for s in self.report.growth_sites if s[4] == "repeated"] if self.report else []
+
+
+def _mark_chief(tasks: List[Task]) -> None:
+    declared = [t for t in tasks if t.declared_chief]
+    if declared:
+        for task in declared:
+            task.chief = True
+        return
+    chiefs = [t for t in tasks if t.job in _CHIEF_JOBS]
+    if not chiefs and not any(t.declared_chief is False and t.job == "worker" and t.index == 0 for t in tasks):
+        chiefs = [t for t in tasks if t.job == "worker" and t.index == 0]
+    for task in chiefs:
+        task.chief = True
+
+
+class ClusterView:
+    """The tasks of one cluster, their table and the flags."""
+
+    def __init__(self, tasks: Sequence[Task], straggler_margin: float = DEFAULT_STRAGGLER_MARGIN,
+                 hook_margin: float = DEFAULT_HOOK_MARGIN) -> None:
+        self.tasks = sorted(tasks, key=lambda t: (t.job is None, t.job or "", t.index or 0, t.name))
+        _mark_chief(self.tasks)
+        self.straggler_margin = straggler_margin
+        self.hook_margin = hook_margin
+
+    def stragglers(self) -> Tuple[List[Tuple[Task, float, float]], Optional[str]]:
+        """([(task, its median step, the others' median)], why no verdict or None)."""
+        timed = [t for t in self.tasks if t.steps >= MIN_STEPS and t.step_time("median")]
+        if len(timed) < 2:
+            return [], "fewer than two tasks with %d or more steps" % MIN_STEPS
+        found = []
+        for task in timed:
+            others = sorted(t.step_time("median") for t in timed if t is not task)
+            middle = _median(others)
+            if task.step_time("median") >= self.straggler_margin * middle:
+                found.append((task, task.step_time("median"), middle))
+        return found, None
+
+    def costly_chief(self) -> Optional[Tuple[Task, float]]:
+        """(chief, its hooks' share of wall time) when the chief's hooks cost the most, over the margin."""
+        shares = {t.name: t.hook_share() for t in self.tasks if t.has_session}
+        for task in self.tasks:
+            share = shares.get(task.name)
+            if not task.chief or share is None or share < self.hook_margin:
+                continue
+            if all(other_share is None or other_share < share for name, other_share in shares.items()
+                   if name != task.name):
+                return task, share
+        return None
+
+    def render(self) -> str:
+        """The side-by-side table, the flags with their margins, then each task's growth sites and diagnostics."""
+        names = ", ".join(t.name for t in self.tasks)
+        blocks = ["tfguard cluster report: %d task%s (%s)" % (len(self.tasks), "" if len(self.tasks) == 1 else "s",
+                                                           names)]
+        rows = [self._row(task) for task in self.tasks]
+        blocks.append(tabulate(rows, headers=["task", "role", "steps", "step median", "step p95", "host",
+                                              "Saver.save", "summary runs", "hooks", "repeated growth",
+                                              "diagnostics"], tablefmt="simple", disable_numparse=True))
+        blocks.append(self._flags())
+        for task in self.tasks:
+            lines = self._details(task)
+            if lines:
+                blocks.append("\n".join(lines))
+        return "\n\n".join(blocks)
+
+    def _row(self, task: Task) -> List[Any]:
+        role = "chief" if task.chief else (task.job or "?")
+        if not task.has_session:
+            return [task.name, role, "-", "-", "-", "-", "-", "-", "-", "-", "no TensorFlow session"]
+        report = task.report
+        save_s, _ = task.hook_seconds()
+        share = task.hook_share()
+        sites = task.repeated_sites()
+        codes = sorted({code for code, severity, _ in report.diagnostics if severity != "info"})
+        return [task.name, role, task.steps, format_seconds(task.step_time("median")),
+                format_seconds(task.step_time("p95")),
+                "-" if report.host_fraction is None else "%.0f%%" % (report.host_fraction * 100),
+                "%s (%d)" % (format_seconds(save_s), report.saves), task.summary_runs(),
+                "-" if share is None else "%.0f%%" % (share * 100),
+                "%d site%s" % (len(sites), "" if len(sites) == 1 else "s") if sites else "-",
+                ", ".join(codes) or "-"]
+
+    def _flags(self) -> str:
+        lines = ["flags (straggler: median step at least x%.2f the other tasks' median; costly chief: its hooks, "
+                 "Saver.save and summary runs over plain steps, take at least %.0f%% of its wall time and more "
+                 "than any other task's)" % (self.straggler_margin, self.hook_margin * 100)]
+        stragglers, why_not = self.stragglers()
+        if why_not:
+            lines.append("  straggler: not judged, %s" % why_not)
+        for task, own, middle in stragglers:
+            lines.append("  straggler: %s steps take %s (median), x%.2f the other tasks' %s" % (
+                task.name, format_seconds(own), own / middle, format_seconds(middle)))
+        if not stragglers and not why_not:
+            lines.append("  straggler: none")
+        costly = self.costly_chief()
+        if costly is not None:
+            task, share = costly
+            save_s, summary_s = task.hook_seconds()
+            note = ""
+            if any(t is task for t, _, _ in stragglers):
+                note = "; this is why the chief straggles: move saves and summaries further apart"
+            lines.append("  costly chief: %s's hooks took %.0f%% of its wall time (Saver.save %s in %d saves, "
+                         "summary runs %s over plain steps in %d runs)%s" % (
+                             task.name, share * 100, format_seconds(save_s), task.report.saves,
+                             format_seconds(summary_s), task.summary_runs(), note))
+        elif any(t.chief for t in self.tasks):
+            lines.append("  costly chief: none")
+        else:
+            lines.append("  costly chief: not judged, no chief among the reports (no chief/master job, no worker-0)")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _details(task: Task) -> List[str]:
+        if not task.has_session:
+            return []
+        lines = []
+        for path, line, ops, events, _kind in task.repeated_sites()[:5]:
+            lines.append("  graph growth: %s:%d, %d ops in %d growth events" % (path, line, ops, events))
+        for code, severity, message in task.report.diagnostics:
+            lines.append("  %s %s: %s" % (code, severity, message))
+        return ["%s (%s)" % (task.name, task.path)] + lines if lines else []
+
+
+def _median(values: List[float]) -> float:
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
