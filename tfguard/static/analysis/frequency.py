@@ -52,12 +52,20 @@ class StepAnalysis:
         return self._direct_runs[key]
 
     def _has_nested_session_loop(self, loop: nodes.NodeNG) -> bool:
+        """Whether ``loop`` runs a nested step loop (or calls a function that runs one) on every iteration.
+
+        Only an unguarded one makes ``loop`` an epoch loop: a validation helper called under
+        ``if step % steps_per_epoch == 0:`` runs its own loop now and then, and ``loop`` still steps.
+        """
         key = id(loop)
         if key not in self._nested_session_loop:
             self._nested_session_loop[key] = any(
-                (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
-                or (isinstance(node, COMPREHENSIONS) and self._runs_the_graph(node))
-                or self.module.calls_step_loop(node)
+                (
+                    (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
+                    or (isinstance(node, COMPREHENSIONS) and self._runs_the_graph(node))
+                    or self.module.calls_step_loop(node)
+                )
+                and self.guard(node, loop) is None
                 for node in self.iteration_nodes(loop)
             )
         return self._nested_session_loop[key]
