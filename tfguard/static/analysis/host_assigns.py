@@ -19,7 +19,7 @@ size of the model per call. The facts here say which assignments do that:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from astroid import nodes
 
@@ -28,11 +28,12 @@ from tfguard.static.analysis.dataflow import SESSION, TF
 from tfguard.static.analysis.elements import iteration_element
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.per_call import ONCE, call_pattern
-from tfguard.static.analysis.scopes import FUNCTIONS, FunctionNode, function_label, own_nodes, position
+from tfguard.static.analysis.scopes import FUNCTIONS, FunctionNode, function_label, own_nodes, owner_scope, position
 
 #: Build-site APIs of assignments (module functions and variable methods).
 ASSIGN_APIS = frozenset({"tensorflow.assign", "tensorflow.assign_add", "tensorflow.assign_sub"})
 ASSIGN_METHODS = frozenset({".assign", ".assign_add", ".assign_sub"})
+_METHOD_NAMES = frozenset(name[1:] for name in ASSIGN_METHODS)
 #: Builtins that turn a host value into another host value.
 _HOST_BUILTINS = frozenset({"float", "int", "list", "tuple", "dict", "sorted", "reversed", "abs", "round"})
 #: Calls whose result is host data read from a file (``pickle.load(f)``, ``h5py.File(p)[name]``, ``json.load``).
@@ -64,11 +65,16 @@ def host_assigns(module: ModuleAnalysis) -> List[HostAssign]:
 
 
 def _find(module: ModuleAnalysis) -> List[HostAssign]:
+    # Few calls are assignments: take the calls whose last written name is ``assign*`` from the module's index
+    # and group them by function, so only those functions are looked at.
+    by_function: Dict[int, Tuple[FunctionNode, List[nodes.Call]]] = {}
+    for call in module.candidate_calls(ASSIGN_APIS, _METHOD_NAMES):
+        scope = owner_scope(call)
+        if isinstance(scope, FUNCTIONS) and not _is_setup(scope):
+            by_function.setdefault(id(scope), (scope, []))[1].append(call)
     found: List[HostAssign] = []
-    for function in module.nodes_of(*FUNCTIONS):
-        if _is_setup(function):
-            continue
-        sites = [node for node in own_nodes(function) if isinstance(node, nodes.Call) and _assign_site(module, node)]
+    for function, calls in by_function.values():
+        sites = [call for call in calls if _assign_site(module, call)]
         if not sites or not _runs_the_graph(module, function):
             continue
         candidates = []
