@@ -15,6 +15,7 @@ from astroid import nodes
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.elements import iteration_element
 from tfguard.static.analysis.inference import ParameterInference
+from tfguard.static.analysis.library_runs import is_runner_factory
 from tfguard.static.analysis.scopes import FUNCTIONS, position
 from tfguard.static.analysis.star_imports import star_imported_value
 from tfguard.static.analysis.values import (  # noqa: F401 - the kinds are read from here by the rules too
@@ -280,6 +281,8 @@ class Dataflow:
         callee = self.value(func)
         if callee is not None:
             if callee.kind == MODULE:
+                if is_runner_factory(callee.api) and not tfapi.is_tf_name(callee.api):
+                    return Value(RUNNER, api=callee.api)  # ``U.function(inputs, outputs)``
                 return self._tf_call(callee.api)
             if callee.kind == TF and not self.is_method_of_tf_object(func):
                 return Value(TF, api=f"{callee.api}()", tensor=True)

@@ -4,8 +4,10 @@ A pipeline's chain is followed back from an expression to its source
 (``tf.data.TFRecordDataset(...)``, ``Dataset.from_tensor_slices(...)``) through
 method chains, parenthesised multi-line chains, reassignments
 (``ds = ds.map(f)``) and calls to functions of the same module that return a
-dataset.  Unknown links (a dataset passed in as a parameter) end the chain
-as *unknown*, and rules stay silent about it.
+dataset.  Parameters (what the function's call sites pass), project module
+attributes and object attributes are followed too (:mod:`~tfguard.static.analysis.dataset_flow`).
+Unknown links (a parameter no call site of its module fills with a known
+pipeline) end the chain as *unknown*, and rules stay silent about it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Dict, List, Optional
 
 from astroid import nodes
 
+from tfguard.static.analysis.dataset_flow import attribute_chain, passed_in_chain
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import is_ancestor, own_nodes, position
 
@@ -93,7 +96,8 @@ class DatasetAnalysis:
             return self._call_chain(expr, depth)
         if isinstance(expr, nodes.Name):
             chains = [
-                self.chain(binding.parent.value, depth + 1) if _is_assignment(binding) else None
+                self.chain(binding.parent.value, depth + 1) if _is_assignment(binding)
+                else passed_in_chain(self, binding, depth) if _is_parameter(binding) else None
                 for binding in self._reaching_bindings(expr)
             ]
             known = [c for c in chains if c is not None]
@@ -104,6 +108,8 @@ class DatasetAnalysis:
             return known[0]
         if isinstance(expr, nodes.NamedExpr):
             return self.chain(expr.value, depth + 1)
+        if isinstance(expr, nodes.Attribute):
+            return attribute_chain(self, expr, depth)
         return None
 
     def _reaching_bindings(self, name: nodes.Name) -> List[nodes.NodeNG]:
@@ -152,6 +158,10 @@ class DatasetAnalysis:
         # The pipeline that lacks a prefetch decides, so a missing one is not hidden by another return.
         known.sort(key=self.has_prefetch)
         return [call, *known[0]]
+
+
+def _is_parameter(binding: nodes.NodeNG) -> bool:
+    return isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Arguments)
 
 
 def _is_assignment(binding: nodes.NodeNG) -> bool:

@@ -11,6 +11,7 @@ blocks are not guards.
 
 from __future__ import annotations
 
+import re
 from typing import Dict, FrozenSet, Iterator, List, Optional
 
 from astroid import nodes
@@ -52,12 +53,20 @@ class StepAnalysis:
         return self._direct_runs[key]
 
     def _has_nested_session_loop(self, loop: nodes.NodeNG) -> bool:
+        """Whether ``loop`` runs a nested step loop (or calls a function that runs one) on every iteration.
+
+        Only an unguarded one makes ``loop`` an epoch loop: a validation helper called under
+        ``if step % steps_per_epoch == 0:`` runs its own loop now and then, and ``loop`` still steps.
+        """
         key = id(loop)
         if key not in self._nested_session_loop:
             self._nested_session_loop[key] = any(
-                (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
-                or (isinstance(node, COMPREHENSIONS) and self._runs_the_graph(node))
-                or self.module.calls_step_loop(node)
+                (
+                    (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
+                    or (isinstance(node, COMPREHENSIONS) and self._runs_the_graph(node))
+                    or self.module.calls_step_loop(node)
+                )
+                and self.guard(node, loop) is None
                 for node in self.iteration_nodes(loop)
             )
         return self._nested_session_loop[key]
@@ -135,6 +144,8 @@ class StepAnalysis:
             return weak if parts and all(p == weak for p in parts) else UNKNOWN_ODDS
         if _is_modulo(test):
             return MOSTLY_TRUE
+        if is_warm_up_threshold(test):
+            return MOSTLY_TRUE
         if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in ("==", "!="):
             if _is_modulo(test.left) or _is_modulo(test.ops[0][1]):
                 return RARELY_TRUE if test.ops[0][0] == "==" else MOSTLY_TRUE
@@ -208,6 +219,51 @@ class StepAnalysis:
 
 #: How often a condition holds, for :meth:`StepAnalysis.odds`.
 RARELY_TRUE, MOSTLY_TRUE, UNKNOWN_ODDS = "rarely", "mostly", "unknown"
+
+
+def is_warm_up_threshold(test: nodes.NodeNG) -> bool:
+    """``self.replay_buffer.count() > REPLAY_START_SIZE``, ``step >= LEARN_START``: a warm-up test.
+
+    A counter (``len(...)``, a ``count()``/``size()`` call, a name like ``step``/``t``/``episode``/``count``, or
+    a global step's ``eval()``) compared with ``>``/``>=`` against an UPPER_CASE constant (or an expression of
+    such constants and numbers, ``MEMORY_CAPACITY / 20``) holds on every step after the first few: training
+    code waits for a replay buffer or a learning start, then runs on. A bare number (``if it > 100:``) or a
+    value such as a loss (``if loss_value > 10.0:``) is not a warm-up test: its odds are unknown.
+    """
+    if not (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in (">", ">=")):
+        return False
+    return _counter_like(test.left) and _upper_constant(test.ops[0][1])
+
+
+_COUNTER = re.compile(r"(^|_)(t|i|step|steps|count|counter|size|len|episode|episodes|iter|iteration|frame|frames)($|_)",
+                      re.IGNORECASE)
+
+
+def _counter_like(expr: nodes.NodeNG) -> bool:
+    if isinstance(expr, nodes.Call):
+        func = expr.func
+        if isinstance(func, nodes.Name) and func.name == "len":
+            return True
+        if isinstance(func, nodes.Attribute) and func.attrname in ("count", "size", "__len__"):
+            return True
+        if isinstance(func, nodes.Attribute) and func.attrname == "eval":
+            return _counter_like(func.expr)
+        return False
+    name = expr.name if isinstance(expr, nodes.Name) else expr.attrname if isinstance(expr, nodes.Attribute) else ""
+    return bool(name) and _COUNTER.search(name) is not None
+
+
+def _upper_constant(expr: nodes.NodeNG) -> bool:
+    """An UPPER_CASE name or attribute, or arithmetic of those and numbers with at least one such name."""
+    if isinstance(expr, nodes.BinOp) and expr.op in ("/", "//", "*", "+", "-"):
+        parts = (expr.left, expr.right)
+        return all(_upper_constant(p) or _is_number(p) for p in parts) and any(_upper_constant(p) for p in parts)
+    name = expr.name if isinstance(expr, nodes.Name) else expr.attrname if isinstance(expr, nodes.Attribute) else ""
+    return bool(name) and name.isupper()
+
+
+def _is_number(expr: nodes.NodeNG) -> bool:
+    return isinstance(expr, nodes.Const) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
 
 
 def _is_modulo(expr: nodes.NodeNG) -> bool:

@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
-from tfguard.static.analysis.dataflow import INSTANCE, SESSION
+from tfguard.static.analysis.dataflow import GRAPH, INSTANCE, SESSION
 from tfguard.static.analysis.events import BuildEvent, RunEvent
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, FunctionNode, function_label, own_nodes, owner_scope, position
@@ -212,11 +212,42 @@ def _made_session(module: ModuleAnalysis, function: FunctionNode, call: nodes.Ca
         return LongLivedSession(f"`{call.func.as_string()}()`, the process's session")
     if api not in _PLAIN_SESSIONS:
         return None
-    if len(call.args) >= 2 or any(k.arg in ("graph", None) for k in call.keywords or ()):
+    if any(k.arg is None for k in call.keywords or ()):
         return None
+    keyword = next((k.value for k in call.keywords or () if k.arg == "graph"), None)
+    graph = call.args[1] if len(call.args) >= 2 else keyword
+    if graph is not None:
+        kept = _long_lived_graph(module, function, graph)
+        if kept is None:
+            return None
+        return LongLivedSession(f"`{call.func.as_string()}()` made here on {kept}", made_here=True)
     if module.fresh_graph_before(call, function):
         return None
     return LongLivedSession(f"`{call.func.as_string()}()` made here on the default graph", made_here=True)
+
+
+def _long_lived_graph(module: ModuleAnalysis, function: FunctionNode, graph: nodes.NodeNG) -> Optional[str]:
+    """How the graph a session is made on outlives the call, as prose, or None (made here, or unknown).
+
+    ``tf.Session(graph=graph)`` with ``graph = tf.Graph()`` at module level, or ``graph=self.graph`` set in
+    ``__init__``: every call builds on that same graph.
+    """
+    value = module.value(graph)
+    if value is None or value.kind != GRAPH:
+        return None
+    if isinstance(graph, nodes.Name):
+        bindings = module.dataflow.definitions(graph, graph.name)
+        if bindings and all(isinstance(b.scope(), nodes.Module) for b in bindings):
+            return f"the module-level graph `{graph.name}`"
+        return None
+    if isinstance(graph, nodes.Attribute) and isinstance(graph.expr, nodes.Name):
+        owner = module.value(graph.expr)
+        if owner is None or owner.kind != INSTANCE:
+            return None
+        targets = module.dataflow.instance_attributes(owner.node).get(graph.attrname, [])
+        if targets and all(owner_scope(target) is not function for target in targets):
+            return f"`{graph.as_string()}`, a graph the object keeps"
+    return None
 
 
 # -- per-call input ------------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ from typing import Iterator, Optional
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
-from tfguard.static.analysis.dataflow import MODULE, RUNNER, SESSION, TF, is_session_attribute
+from tfguard.static.analysis.dataflow import INSTANCE, MODULE, RUNNER, SESSION, TF, is_session_attribute
 from tfguard.static.analysis.events import RunEvent, describe
+from tfguard.static.analysis.library_runs import KERAS_RUN_METHODS, graph_mode_module, is_keras_model_api
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
 
 
@@ -57,12 +58,25 @@ class GraphRunning:
                 return RunEvent(call, f"{func.expr.as_string()}.run")
             if method in ("run", "partial_run") and kind is None and is_session_attribute(func.expr):
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
+            if method in KERAS_RUN_METHODS and self._is_keras_model(receiver) and graph_mode_module(self):
+                return RunEvent(call, f"{func.expr.as_string()}.{method}")
         function = self.called_function(call)
         if function is not None:
             summary = self.summary(function)
             if summary is not None and summary.run is not None:
                 return RunEvent(call, describe(call), summary.run.chain)
         return None
+
+    def _is_keras_model(self, receiver) -> bool:
+        """``Sequential(...)``, ``load_model(...)``, or an instance of a project class deriving from a Keras Model."""
+        if receiver is None:
+            return False
+        if receiver.kind == TF:
+            return is_keras_model_api(receiver.api)
+        if receiver.kind == INSTANCE:
+            base = self._tf_base(receiver.node)
+            return base is not None and base.rsplit(".", 1)[-1] in ("Model", "Sequential")
+        return False
 
     def loop_run(self, loop: nodes.NodeNG) -> Optional[RunEvent]:
         """Return the first graph run in each iteration of ``loop``; None if it is no session loop."""

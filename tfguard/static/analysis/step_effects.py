@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.frequency import is_warm_up_threshold
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import function_label, own_nodes, position
 from tfguard.static.analysis.steps import is_checkpoint_save, is_session_run, is_summary_write
@@ -110,7 +111,8 @@ class StepEffects:
         child, parent = node, node.parent
         while parent is not None and parent is not function:
             if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
-                if self._may_change_between_calls(parent.test, function):
+                warm_up = is_warm_up_threshold(parent.test) and child is not parent.orelse
+                if not warm_up and self._may_change_between_calls(parent.test, function):
                     return False
             if isinstance(parent, nodes.ExceptHandler):
                 return False

@@ -45,8 +45,28 @@ def is_summary_write(module: ModuleAnalysis, call: nodes.NodeNG) -> bool:
         return False
     receiver = module.value(func.expr)
     if is_opaque(receiver):
-        return bool(call.args) and imports_tensorflow(module)
+        return bool(call.args) and (imports_tensorflow(module) or _from_graph_run(module, call.args[0]))
     return receiver.kind == TF and receiver.api in SUMMARY_WRITERS
+
+
+def _from_graph_run(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
+    """Whether ``expr`` is a name bound (in its scope) only from calls that run the graph.
+
+    ``_, loss, summary = model.train(sess, batch)`` then ``writer.add_summary(summary, step)``: in a driver
+    script that never imports TensorFlow, the value written came out of a graph run, so the writer is TF's.
+    """
+    if not isinstance(expr, nodes.Name):
+        return False
+    bindings = module.dataflow.definitions(expr, expr.name)
+    if not bindings:
+        return False
+    for binding in bindings:
+        statement = binding.statement()
+        if not (isinstance(binding, nodes.AssignName) and isinstance(statement, nodes.Assign)):
+            return False
+        if not isinstance(statement.value, nodes.Call) or module.run_event(statement.value) is None:
+            return False
+    return True
 
 
 def is_opaque(value: Optional[Value]) -> bool:

@@ -101,10 +101,7 @@ def _claims(module: ModuleAnalysis, node, loop, rules: List[LoopBuildRule]) -> L
             by_rule.setdefault(rule.code, []).append(candidate)
             ranked[rule.code] = rule
     if len(by_rule) > 1:
-        # The catch-all rule (``op-in-session-loop``) speaks only when no specific rule does: the ops
-        # a summary helper computes for its summary are part of that summary's problem.
-        floor = min(rule.priority for rule in rules)
-        by_rule = {code: found for code, found in by_rule.items() if ranked[code].priority > floor}
+        by_rule = _without_feeding_ops(by_rule, ranked, min(rule.priority for rule in rules))
     claims = []
     for code, events in by_rule.items():
         events = _outermost_sites(events)
@@ -114,6 +111,54 @@ def _claims(module: ModuleAnalysis, node, loop, rules: List[LoopBuildRule]) -> L
         first = BuildEvent(events[0].node, events[0].site, tuple(chain))
         claims.append(_Claim(node, ranked[code], first, loop, len(events) - 1))
     return claims
+
+
+#: Rules whose sites consume the ops a helper computes for them: a summary helper's ``tf.reduce_mean``
+#: (or the ops of an imported graph) are part of that problem, not one of their own.
+_CONSUMING_RULES = frozenset({"TFG107", "TFG104"})
+
+
+def _without_feeding_ops(
+    by_rule: Dict[str, List[BuildEvent]], ranked: Dict[str, LoopBuildRule], floor: int
+) -> Dict[str, List[BuildEvent]]:
+    """Leave out the catch-all rule's sites that are part of a specific rule's problem.
+
+    With a summary (or graph-import) site behind the call, the catch-all rule (``op-in-session-loop``) does not
+    speak. Otherwise its sites stay unless they feed a specific site: nested in its arguments
+    (``tf.assign(lr, lr * 0.5)``) or bound to a name one of them reads. A helper called per item that builds
+    ops, an initializer and a session has three problems, each reported at the call.
+    """
+    specific = {code: found for code, found in by_rule.items() if ranked[code].priority > floor}
+    if not specific or specific.keys() & _CONSUMING_RULES:
+        return specific
+    targets = [event.site.node for found in specific.values() for event in found]
+    kept = dict(specific)
+    for code, found in by_rule.items():
+        if code in specific:
+            continue
+        # Operators and subscripts (``paths[0]``) build ops only when their operand is a tensor, a weaker fact
+        # than a TF call: next to a specific problem they stay quiet.
+        own = [event for event in found if event.site.api != "operator" and not _feeds(event.site.node, targets)]
+        if own:
+            kept[code] = own
+    return kept
+
+
+def _feeds(node: nodes.NodeNG, targets: List[nodes.NodeNG]) -> bool:
+    """Whether the op site ``node`` is nested in one of ``targets`` or binds a name one of them reads."""
+    parent = node.parent
+    while parent is not None and not parent.is_statement:
+        if any(parent is target for target in targets):
+            return True
+        parent = parent.parent
+    statement = node.statement()
+    if not isinstance(statement, nodes.Assign):
+        return False
+    bound = {n.name for target in statement.targets for n in target.nodes_of_class(nodes.AssignName)}
+    return any(
+        isinstance(name, nodes.Name) and name.name in bound
+        for target in targets for name in (target, *target.nodes_of_class(nodes.Name))
+    )
 
 
 def _compute(module: ModuleAnalysis) -> List[Finding]:

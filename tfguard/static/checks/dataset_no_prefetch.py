@@ -36,9 +36,11 @@ class DatasetNoPrefetch(NodeRule):
             source = chain[-1]
             links = [] if returned_at is None else [_link(module, returned_at)]
             links.append(_link(module, source))
+            where = _path_of(module, source)
+            place = f"line {source.lineno}" if where == module.path else f"{where}:{source.lineno}"
             yield self.finding(
                 module, report_at,
-                f"{how} the tf.data pipeline started at line {source.lineno} (`{describe(source)}`), which has "
+                f"{how} the tf.data pipeline started at {place} (`{describe(source)}`), which has "
                 "no `.prefetch()` on every path: the GPU waits while the CPU prepares each batch; end the "
                 "pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`",
                 links,
@@ -49,7 +51,15 @@ def _link(module: ModuleAnalysis, node: nodes.NodeNG) -> ChainLink:
     scope = node.scope()
     label = function_label(scope) if isinstance(scope, FUNCTIONS) else (
         "<lambda>" if isinstance(scope, nodes.Lambda) else "<module>")
-    return ChainLink(module.path, node.lineno, label)
+    return ChainLink(_path_of(module, node), node.lineno, label)
+
+
+def _path_of(module: ModuleAnalysis, node: nodes.NodeNG) -> str:
+    """The displayed path of the file ``node`` is in (a pipeline may be built in another project module)."""
+    if module.project is None or node.root() is module.module:
+        return module.path
+    owner = module.project.owner(node)
+    return owner.path if owner is not None else module.path
 
 
 def _consumers(module: ModuleAnalysis) -> List[Tuple[nodes.NodeNG, nodes.NodeNG, str, Optional[nodes.NodeNG]]]:

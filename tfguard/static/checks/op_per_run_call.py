@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
+from tfguard.static.analysis.host_assigns import host_assigns
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.per_call import PerCallBuilder, per_call_builders
 from tfguard.static.checks._node_rule import NodeRule
@@ -22,7 +24,12 @@ class OpPerRunCall(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report the first op-building line of each per-call builder (see :mod:`~tfguard.static.analysis.per_call`)."""
+        host = {id(assign.node) for assign in host_assigns(module)}
         for builder in per_call_builders(module):
+            builds = tuple(event for event in builder.builds if id(event.site.node) not in host)
+            if not builds:
+                continue  # only assignments from host values: TFG110 reports them, with their own fix
+            builder = replace(builder, builds=builds)
             first = builder.builds[0]
             # A summary's chain starts at the function's own line: the finding is there.
             yield self.finding(module, first.node, self._message(module, builder), first.chain[1:])

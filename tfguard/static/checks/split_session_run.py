@@ -65,6 +65,13 @@ class SplitSessionRun(NodeRule):
             loop = steps.every_step_loop(run.node)
             if loop is not None:
                 by_loop.setdefault(id(loop), []).append(run)
+        reported: Set[int] = set()
+        for finding in self._loop_findings(module, steps, by_loop):
+            reported.add(finding.line)
+            yield finding
+        yield from self._helper_findings(module, steps, by_loop, reported)
+
+    def _loop_findings(self, module: ModuleAnalysis, steps: StepAnalysis, by_loop) -> Iterable[Finding]:
         for runs in by_loop.values():
             runs.sort(key=lambda r: position(r.node))
             loop = steps.step_loop(runs[0].node)
@@ -88,6 +95,77 @@ class SplitSessionRun(NodeRule):
                     f"{first.node.lineno}; fetch everything in one `sess.run([...])`: {cost}",
                     later.sites[0].chain,
                 )
+
+
+    def _helper_findings(self, module: ModuleAnalysis, steps: StepAnalysis, by_loop, reported) -> Iterable[Finding]:
+        """A call in a step loop whose helper runs the graph several times on every call, in runs that could be
+        one: ``agent.train()`` running ``self.actor.update_target()`` then ``self.critic.update_target()``."""
+        for runs in by_loop.values():
+            for run in runs:
+                if not run.through_helper or run.node.lineno in reported:
+                    continue
+                pair = _mergeable_pair_in_helper(run)
+                if pair is None:
+                    continue
+                first, later = pair
+                loop = steps.step_loop(run.node)
+                yield self.finding(
+                    module, run.node,
+                    f"`{describe(run.node)}` runs the graph more than once on every call, on every step of "
+                    f"{steps.loop_text(loop)}: {_site_text(module, later)} after {_site_text(module, first)}, "
+                    "neither fed nor reading the other's result; fetch both in one `sess.run([...])` (return the "
+                    "ops from the helpers): each extra call is another round trip through the runtime",
+                    later.chain,
+                )
+
+
+def _mergeable_pair_in_helper(run: _Run):
+    """Two graph runs a helper makes on every call that could be one: no feed, fetches held by attributes or
+    module-level names (built before, not computed from the other's result), neither an assignment, an
+    initializer nor (both) optimizer updates. Returns (first, later) or None."""
+    sites = [site for site in run.sites if is_session_run(site.owner, site.site)]
+    candidates = [site for site in sites if _fixed_fetches(site)]
+    for index, later in enumerate(candidates[1:], start=1):
+        for first in candidates[:index]:
+            if first.site is later.site:
+                continue
+            one, two = _Run(run.node, (first,)), _Run(run.node, (later,))
+            if _changes_state(one) or _changes_state(two) or (_runs_an_update(one) and _runs_an_update(two)):
+                continue
+            return first, later
+    return None
+
+
+def _fixed_fetches(site: StepEffect) -> bool:
+    """A run with no feed whose fetches are ``self.x`` attributes or module-level names (lists of them too)."""
+    if feed(site.owner, site.site) is not None or site.site.keywords:
+        return False
+    exprs = fetched(site.owner, site.site)
+    if not exprs:
+        return False
+    for expr in exprs:
+        if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == "self":
+            continue
+        if isinstance(expr, nodes.Name):
+            bindings = site.owner.dataflow.definitions(expr, expr.name)
+            if bindings and all(isinstance(b.scope(), nodes.Module) for b in bindings):
+                continue
+        return False
+    return True
+
+
+def _site_text(module: ModuleAnalysis, effect: StepEffect) -> str:
+    """```self.sess.run(self.target_update)`` in `CriticNetwork.update_target()` (networks.py:94)``."""
+    where = effect.owner.path
+    place = f"line {effect.site.lineno}" if where == module.path else f"{where}:{effect.site.lineno}"
+    function = f" in `{effect.chain[-1].function}()`" if effect.chain else ""
+    return f"`{describe(effect.site, 80).replace('()', '(' + _fetch_text(effect) + ')')}`{function} ({place})"
+
+
+def _fetch_text(effect: StepEffect) -> str:
+    call = effect.site
+    text = call.args[0].as_string() if call.args else ""
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _runs(module: ModuleAnalysis) -> Iterable[_Run]:

@@ -60,11 +60,17 @@ class SummaryEveryStep(NodeRule):
             yield from self._fetches_for_guarded_writes(module, steps, loop)
 
     def _fetches_for_guarded_writes(self, module: ModuleAnalysis, steps: StepAnalysis, loop) -> Iterator[Finding]:
-        """A summary fetched on every step whose value is written only under a guard is computed for nothing."""
+        """A summary fetched on every step whose value is written only under a guard is computed for nothing.
+
+        The fetch may be a helper's: ``_, loss, summary = model.train(sess, batch)`` where ``train`` returns
+        what its ``sess.run([self.update, self.loss, self.train_summary])`` fetched.
+        """
         for run in steps.direct_runs(loop):
             if steps.every_step_loop(run) is not loop:
                 continue
             summaries = [f for f in fetched(module, run) if is_summary_tensor(module, f)]
+            if not summaries:
+                summaries = _helper_summary_fetches(module, run)
             if not summaries:
                 continue
             names = _names_bound_to(run, summaries)
@@ -84,6 +90,34 @@ class SummaryEveryStep(NodeRule):
                 f"{steps.loop_text(loop)}, but it is written {when} (line {write.lineno}); fetch it in a "
                 f"separate `sess.run` under that guard ({DEFAULTS})",
             )
+
+
+def _helper_summary_fetches(module: ModuleAnalysis, call: nodes.Call) -> List[nodes.NodeNG]:
+    """The summary ops fetched by the graph run of the helper ``call`` calls, when it returns what it fetched."""
+    event = module.run_event(call)
+    function = module.called_function(call) if event is not None and event.chain else None
+    summary = module.summary(function) if function is not None else None
+    if summary is None or summary.run is None or len(summary.run.chain) != 1:
+        return []  # no run of the helper's own (a run deeper down is not followed)
+    run = summary.run.node
+    owner = module.project.owner(run) if module.project is not None and run.root() is not module.module else module
+    if owner is None or not isinstance(run, nodes.Call) or not _returned(run, function):
+        return []
+    return [f for f in fetched(owner, run) if is_summary_tensor(owner, f)]
+
+
+def _returned(run: nodes.Call, function: nodes.NodeNG) -> bool:
+    """``return sess.run(...)``, or ``out = sess.run(...)`` and a ``return`` of ``out`` (or of items of it)."""
+    statement = run.statement()
+    if isinstance(statement, nodes.Return):
+        return True
+    if not (isinstance(statement, nodes.Assign) and statement.value is run):
+        return False
+    bound = {n.name for target in statement.targets for n in target.nodes_of_class(nodes.AssignName)}
+    return any(
+        isinstance(node, nodes.Return) and node.value is not None and _mentions([node.value], bound)
+        for node in function.nodes_of_class(nodes.Return)
+    )
 
 
 def _place(module: ModuleAnalysis, effect) -> str:
