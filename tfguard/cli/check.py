@@ -12,8 +12,8 @@ from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, Usag
 from tfguard.cli.options import comma_list, flatten, jobs
 from tfguard.static.cache import CACHE_DIR_NAME, ResultCache, default_cache_dir
 from tfguard.static.config import Settings, load_settings, override, validate_selectors
-from tfguard.static.engine import check_paths
-from tfguard.static.reporters import REPORTERS
+from tfguard.static.engine import CheckResult, FileError, check_paths
+from tfguard.static.reporters import REPORTERS, text
 from tfguard.static.reporters.text import fixable_summary, summary
 from tfguard.static.workers import MIN_BYTES_PER_WORKER
 
@@ -37,8 +37,17 @@ def add_parser(commands: Any) -> None:
     files.add_argument("--force-exclude", action="store_true",
                        help="apply the exclusions to paths named on the command line too")
     output = check.add_argument_group("output")
-    output.add_argument("--format", choices=sorted(REPORTERS, key=list(REPORTERS).index), default="text",
-                        help="report format (default: text)")
+    output.add_argument("--output-format", "--format", dest="format", type=str.lower, default="text",
+                        choices=list(REPORTERS), metavar="FORMAT",
+                        help="report format: %s (default: text; full: text with the source line under each "
+                             "finding; --format is an alias)" % ", ".join(REPORTERS))
+    output.add_argument("--show-source", action="store_true", help="show the source line under each finding "
+                        "(the same as --output-format full)")
+    output.add_argument("-q", "--quiet", action="store_true",
+                        help="print the findings and nothing else (no summary lines)")
+    output.add_argument("--color", type=str.lower, choices=("auto", "always", "never"), default="auto",
+                        help="colour the text report: auto (default: on a terminal, unless NO_COLOR is set), "
+                             "always, never")
     output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when there are findings (2 still signals errors)")
@@ -82,18 +91,74 @@ def _settings_for(args: argparse.Namespace, paths: Sequence[str]) -> Settings:
     )
 
 
+def with_missing(result: CheckResult, missing: Sequence[str]) -> CheckResult:
+    """Add a file error for each path of the command line that does not exist."""
+    result.errors.extend(FileError(path, "cannot read: No such file or directory") for path in missing)
+    result.errors.sort(key=lambda error: error.path)
+    return result
+
+
+def _reject_combinations(args: argparse.Namespace) -> None:
+    """Refuse option combinations one of which would be silently ignored."""
+    if args.show_source:
+        if args.format not in ("text", "full"):
+            raise UsageError(f"--show-source cannot be combined with --output-format {args.format}")
+        args.format = "full"
+    for option, given in (("--diff", args.diff), ("--fix-only", args.fix_only), ("--write-baseline",
+                                                                                   args.write_baseline)):
+        if given and args.statistics:
+            raise UsageError(f"--statistics cannot be combined with {option}: it prints no findings")
+    if args.statistics and args.format not in ("text", "json"):
+        raise UsageError(f"--statistics prints text or json, not --output-format {args.format}")
+    if args.write_baseline and (args.fix or args.diff or args.fix_only):
+        raise UsageError("--write-baseline cannot be combined with --fix, --diff or --fix-only: "
+                         "record the baseline first, then fix")
+    if args.diff and args.output_file:
+        raise UsageError("--diff prints the diff on stdout; it cannot be combined with --output-file")
+
+
+def use_color(choice: str, stream: Any) -> bool:
+    """Return whether to colour the report: ``always``/``never``, or on a terminal (``auto``).
+
+    ``auto`` honours ``NO_COLOR`` (no colour) and ``FORCE_COLOR`` (colour), as most tools do.
+    """
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
+def render_report(args: argparse.Namespace, result: CheckResult) -> str:
+    """Return the report in the chosen format (the statistics with ``--statistics``)."""
+    if args.statistics:
+        return adoption.render_statistics(args, result)
+    if args.format in ("text", "full"):
+        color = use_color(args.color, None if args.output_file else sys.stdout)
+        return text.render(result, show_source=args.format == "full", color=color)
+    return REPORTERS[args.format](result)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard check``; return the exit status."""
+    _reject_combinations(args)
     paths = args.paths or ["."]
-    for path in paths:
-        if not os.path.lexists(path):  # a broken symbolic link exists: checking it reports why it cannot be read
-            raise UsageError(f"path not found: {path}")
+    # A broken symbolic link exists: checking it reports why it cannot be read. A missing path is reported
+    # as a file error and the others are checked, as ruff does; when none exists there is nothing to check.
+    missing = [path for path in paths if not os.path.lexists(path)]
+    paths = [path for path in paths if path not in missing]
+    if not paths:
+        raise UsageError(f"path not found: {missing[0]}")
     settings = _settings_for(args, paths)
     baseline = adoption.read_baseline(args, settings)
     cache = None
     if not args.no_cache:
         cache = ResultCache(args.cache_dir or default_cache_dir(paths[0]), settings)
-    result = check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs, cache=cache)
+    result = with_missing(check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs,
+                                      cache=cache), missing)
     if args.write_baseline:
         return EXIT_CLEAN if adoption.record_baseline(args.write_baseline, result) else EXIT_ERROR
     result = fixing.allowed_fixes(result, settings)
@@ -105,16 +170,14 @@ def run_command(args: argparse.Namespace) -> int:
             fixing.report(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_FINDINGS if fix_run.diffs else EXIT_CLEAN
         if fix_run.files_changed:
-            result = fixing.allowed_fixes(
-                check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs, cache=cache), settings)
+            result = fixing.allowed_fixes(with_missing(
+                check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs, cache=cache),
+                missing), settings)
         if args.fix_only:
             fixing.report(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_CLEAN
     result, baseline_note = adoption.filter_baseline(baseline, result, paths, settings, args.force_exclude)
-    if args.statistics:
-        report = adoption.render_statistics(args, result)
-    else:
-        report = REPORTERS[args.format](result)
+    report = render_report(args, result)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8", errors="backslashreplace") as handle:
@@ -128,12 +191,15 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"{PROG}: warning: skipped {skipped.path}: {skipped.message}", file=sys.stderr)
     if cache is not None and cache.warning:
         print(f"{PROG}: warning: {cache.warning}", file=sys.stderr)
-    print(summary(result), file=sys.stderr)
+    if not result.files_checked and not result.errors:
+        print(f"{PROG}: warning: no Python files found under {', '.join(paths)}", file=sys.stderr)
+    if not args.quiet:
+        print(summary(result), file=sys.stderr)
     if fix_run is not None:
         fixing.report(args, fix_run)
-    elif fixable_summary(result):
+    elif fixable_summary(result) and not args.quiet:
         print(fixable_summary(result), file=sys.stderr)
-    if baseline_note:
+    if baseline_note and not args.quiet:
         print(baseline_note, file=sys.stderr)
     if result.errors:
         return EXIT_ERROR

@@ -33,7 +33,7 @@ def add_parser(commands: Any) -> None:
     demo.add_argument("--steps", metavar="N", default=str(DEFAULT_STEPS),
                       help="training steps of each seed run (default: %d)" % DEFAULT_STEPS)
     demo.add_argument("--plot", metavar="DIR", help="also write step interval / graph size pictures to DIR "
-                                                    "(needs tfguard[plot])")
+                                                    "(needs matplotlib)")
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -45,10 +45,10 @@ def run_command(args: argparse.Namespace) -> int:
     if steps < 1:
         raise UsageError("--steps needs a positive whole number, got %r" % args.steps)
     if importlib.util.find_spec("tensorflow") is None:
-        raise UsageError("tfguard demo needs TensorFlow: pip install \"tfguard[demo]\"")
+        raise UsageError("tfguard demo needs TensorFlow: pip install tensorflow-cpu")
     if args.plot:
         if importlib.util.find_spec("matplotlib") is None:
-            raise UsageError("--plot needs matplotlib: pip install \"tfguard[plot]\"")
+            raise UsageError("--plot needs matplotlib: pip install matplotlib")
         if os.path.isfile(args.plot):
             raise UsageError("--plot %s is a file, not a folder" % args.plot)
         os.makedirs(args.plot, exist_ok=True)

@@ -18,7 +18,7 @@ def add_parser(commands: Any) -> None:
                                              "(or a `report.to_dict()` saved as JSON).")
     report.add_argument("file", metavar="FILE.json", help="the saved report")
     report.add_argument("--plot", metavar="PNG", help="also draw step interval and graph size against step "
-                                                      "into this PNG file (needs tfguard[plot])")
+                                                      "into this PNG file (needs matplotlib)")
 
 
 def load_document(path: str) -> Dict[str, Any]:

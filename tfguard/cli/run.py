@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from tfguard.cli.errors import UsageError
 
@@ -95,20 +95,50 @@ def _fail_on_codes(value: Optional[str]) -> Dict[str, str]:
     return {name: FAIL_ON[name] for name in names}
 
 
+def module_exists(name: str) -> bool:
+    """Return whether ``python -m name`` would find the module, searching as it does: the working folder first.
+
+    Nothing is imported: a dotted name is looked up part by part in the folders of its parent packages, so a
+    package's ``__init__`` runs only once the program starts, under the watch. The console script's
+    ``sys.path[0]`` is its own ``bin`` folder, not the working folder, hence the explicit search path.
+    """
+    from importlib.machinery import PathFinder
+
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return False
+    search: List[str] = [os.getcwd()] + [entry for entry in sys.path[1:] if entry]
+    try:
+        spec = _top_level_spec(parts[0], search)
+        for part in parts[1:]:
+            if spec is None or not spec.submodule_search_locations:
+                return False
+            spec = PathFinder.find_spec(part, list(spec.submodule_search_locations))
+    except (ImportError, ValueError):
+        return False
+    return spec is not None
+
+
+def _top_level_spec(name: str, search: List[str]) -> Any:
+    """The spec of a top-level module: built-in and frozen ones first, then the folders of ``search``."""
+    from importlib.machinery import BuiltinImporter, FrozenImporter, PathFinder
+
+    return (BuiltinImporter.find_spec(name) or FrozenImporter.find_spec(name)
+            or PathFinder.find_spec(name, search))
+
+
 def _check_paths(args: argparse.Namespace) -> None:
     if not args.target:
         raise UsageError("tfguard run needs a script (or -m MODULE) to run")
     if args.module:
-        import importlib.util
-
-        try:
-            found = importlib.util.find_spec(args.target[0]) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
+        if not module_exists(args.target[0]):
             raise UsageError("no module named %s" % args.target[0])
     elif not os.path.exists(args.target[0]):
         raise UsageError("script not found: %s" % args.target[0])
+    elif os.path.isdir(args.target[0]) and not any(
+            os.path.isfile(os.path.join(args.target[0], name)) for name in ("__main__.py", "__main__.pyc")):
+        raise UsageError("can't find '__main__' module in %s (a folder runs its __main__.py, as python does)"
+                         % args.target[0])
     if args.json:
         folder = os.path.dirname(os.path.abspath(args.json))
         if not os.path.isdir(folder) or os.path.isdir(args.json):

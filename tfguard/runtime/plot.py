@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional
 from tfguard.runtime.series import trend_series
 from tfguard.runtime.stats import median_of, warmup_points
 
-PLOT_EXTRA = "tfguard[plot]"
+PLOT_EXTRA = "matplotlib"
 _MAX_ANNOTATED_SITES = 3
 
 
@@ -19,7 +19,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise PlotUnavailable("plots need matplotlib: pip install \"%s\"" % PLOT_EXTRA) from None
+        raise PlotUnavailable("plots need matplotlib: pip install %s" % PLOT_EXTRA) from None
     matplotlib.use("Agg")  # files only, never a window
     import matplotlib.pyplot as pyplot
 

@@ -38,6 +38,19 @@ def _relative_to(path: str, root: str) -> Optional[str]:
     return rel.replace(os.sep, "/")
 
 
+def _strip_dot_slash(pattern: str) -> str:
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return pattern
+
+
+def _matches_anchored(rel: str, pattern: str) -> bool:
+    """Match a root-relative posix path against an anchored glob; ``dir/`` and ``dir`` also cover what is
+    inside the folder, as ruff's ``tests/`` does."""
+    stripped = pattern.rstrip("/")
+    return fnmatch(rel, stripped) or fnmatch(rel, stripped + "/*")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Rule selection and file exclusion, as merged from pyproject.toml and the command line.
@@ -78,18 +91,22 @@ class Settings:
         return not any(_matches(code, codes) for codes in self._per_file_codes(path))
 
     def _per_file_codes(self, path: str) -> Iterable[Tuple[str, ...]]:
-        if not self.per_file_ignores:
+        """Yield the codes of each ``per-file-ignores`` pattern that matches ``path``, as ruff matches them.
+
+        A pattern with a ``/`` is anchored to ``root`` (``tests/**`` is ``<root>/tests/**``, so
+        ``src/tests/x.py`` does not match); one without matches the file name in any folder
+        (``*_pb2.py``, ``__init__.py``). The result is the same from every working folder.
+        """
+        if not self.per_file_ignores or not path or path.startswith("<"):
             return
-        candidates = {path.replace("\\", "/")}
-        if self.root and path and not path.startswith("<"):
-            rel = _relative_to(path, self.root)
-            if rel is not None:
-                candidates.add(rel)
+        rel = _relative_to(path, self.root or os.getcwd())
         basename = os.path.basename(path)
         for pattern, codes in self.per_file_ignores:
-            if "/" not in pattern and fnmatch(basename, pattern):
-                yield codes
-            elif any(fnmatch(candidate, pattern) for candidate in candidates):
+            anchored = _strip_dot_slash(pattern.replace("\\", "/"))
+            if "/" not in anchored:
+                if fnmatch(basename, anchored):
+                    yield codes
+            elif rel is not None and _matches_anchored(rel, anchored):
                 yield codes
 
     def _selected(self, code: str) -> bool:

@@ -94,6 +94,26 @@ def mentions_tensorflow(data: bytes) -> bool:
     return TF_MARKER_BYTES in data or KERAS_MARKER_BYTES in data
 
 
+def unreadable_source_findings(data: bytes, path: str, settings: Settings) -> Tuple[Finding, ...]:
+    """Return the TFG000 finding of a file that is not analysed (it never mentions TensorFlow) but is no
+    Python source at all: undecodable bytes or a NUL byte, as ruff reports such a file instead of passing it.
+
+    Decoding is cheap next to parsing, which such files are spared.
+    """
+    from tfguard.static.parsing import ParseFailure, decode_source
+
+    try:
+        source = decode_source(data)
+        nul = source.find("\0")
+        if nul >= 0:
+            line = source.count("\n", 0, nul) + 1
+            raise ParseFailure(line, nul - (source.rfind("\n", 0, nul) + 1) + 1, "source contains a NUL byte")
+    except ParseFailure as failure:
+        finding = parse_error_finding(path, failure)
+        return (finding,) if settings.is_enabled(finding.code, path) else ()
+    return ()
+
+
 def check_source(
     source: str, path: str = "<string>", settings: Optional[Settings] = None, project: Optional[Project] = None
 ) -> List[Finding]:
@@ -193,7 +213,7 @@ def check_bytes(
     if not mentions_tensorflow(data):
         reaches, driver_deps = project.drivers.reaches_tensorflow(path, data) if project is not None else (False, ())
         if not reaches:
-            return FileCheck((), driver_deps)
+            return FileCheck(unreadable_source_findings(data, path, settings), driver_deps)
     try:
         source = decode_source(data)
     except ParseFailure as failure:
@@ -412,8 +432,10 @@ def _check_files(
                 drivers = DriverScan(project_root)
             reaches, looked_at = drivers.reaches_tensorflow(path, data)
             if not reaches:
+                unreadable = unreadable_source_findings(data, path, settings)
+                result.findings.extend(unreadable)
                 if cache is not None:
-                    cache.store(path, content_hash(data), (), hash_dependencies(looked_at), stats.get(path))
+                    cache.store(path, content_hash(data), unreadable, hash_dependencies(looked_at), stats.get(path))
                 continue
         if cache is not None:
             cached = cache.lookup(path, content_hash(data), stats.get(path))
