@@ -94,5 +94,6 @@ def run_command(args: argparse.Namespace) -> int:
             raise UsageError("give --rev SHA: the full commit of tfguard's repository to install")
     if not _SHA.match(rev):
         raise UsageError("--rev needs a full 40-character commit SHA (pre-commit caches by it), got %r" % rev)
-    print(SNIPPET.format(url=pip_git_url(origin, checkout or "."), rev=rev), end="")
+    base = "." if args.repo is not None else checkout or "."  # a relative --repo is relative to the working folder
+    print(SNIPPET.format(url=pip_git_url(origin, base), rev=rev), end="")
     return EXIT_CLEAN

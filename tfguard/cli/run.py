@@ -9,10 +9,10 @@ import sys
 from typing import Any, Dict, List, Optional
 
 from tfguard.cli.errors import UsageError
+from tfguard.runtime.codes import RUNTIME_CODES
 
 #: --fail-on names and the runtime diagnostics they stand for.
-FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
-           "saves": "TFG905", "cpu-fallback": "TFG906"}
+FAIL_ON = {code.fail_on: name for name, code in RUNTIME_CODES.items() if code.fail_on}
 #: The run `--placement` traces when no N is given (`--placement=N`).
 DEFAULT_PLACEMENT_AT = 5
 
