@@ -60,3 +60,9 @@ def test_rule_and_rules_document_the_runtime_codes(tmp_path):
     table = tfguard_script("rules", cwd=tmp_path).stdout
     assert all(re.search(rf"^{code}\s+{RUNTIME_CODES[code].name}\s+runtime\s", table, flags=re.M)
                for code in RUNTIME_CODES)
+
+
+def test_fail_on_names_are_those_of_the_codes():
+    from tfguard.cli.run import FAIL_ON
+
+    assert FAIL_ON == {runtime.fail_on: code for code, runtime in RUNTIME_CODES.items() if runtime.fail_on}

@@ -8,7 +8,6 @@ import sys
 from typing import Any, List, Sequence
 
 from tfguard.cli.errors import EXIT_CLEAN, UsageError
-from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
 from tfguard.static.catalog import rule_readme
 from tfguard.static.fixes.availability import fix_line
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
@@ -29,6 +28,8 @@ def rule_rows() -> List[dict]:
     diagnostics of ``tfguard run`` (``kind``: ``static`` or ``runtime``; a runtime code is always on)."""
     rows = [dict(code=PARSE_ERROR_CODE, name=PARSE_ERROR_NAME, default_enabled=True, severity="error",
                  summary=PARSE_ERROR_SUMMARY, kind="static")]
+    from tfguard.runtime.codes import RUNTIME_CODES
+
     static = all_rules()
     for code, rule in static.items():
         rows.append(dict(code=code, name=rule.name, default_enabled=bool(rule.default_enabled),
@@ -64,6 +65,8 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def rules_markdown(rows: Sequence[dict]) -> str:
     """Return the rule table of README.md, each code linked to its catalog page."""
+    from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+
     lines = ["| code | name | default | severity | what it flags |", "|---|---|---|---|---|"]
     for row in rows:
         code = row["code"]
@@ -85,6 +88,8 @@ def run_rule(args: argparse.Namespace) -> int:
         text = rule_readme(PARSE_ERROR_CODE)
         print(text if text is not None else f"# {PARSE_ERROR_CODE} {PARSE_ERROR_NAME}\n\n{PARSE_ERROR_SUMMARY}")
         return EXIT_CLEAN
+    from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+
     runtime_by_name = {runtime.name: runtime_code for runtime_code, runtime in RUNTIME_CODES.items()}
     code = runtime_by_name.get(wanted, code)
     if code in RUNTIME_CODES and code not in all_rules():

@@ -9,10 +9,11 @@ import sys
 from typing import Any, Dict, List, Optional
 
 from tfguard.cli.errors import UsageError
-from tfguard.runtime.codes import RUNTIME_CODES
 
 #: --fail-on names and the runtime diagnostics they stand for.
-FAIL_ON = {code.fail_on: name for name, code in RUNTIME_CODES.items() if code.fail_on}
+#: (tfguard.runtime.codes says the same; it is not imported here, as importing tfguard.runtime loads tabulate.)
+FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
+           "saves": "TFG905", "cpu-fallback": "TFG906"}
 #: The run `--placement` traces when no N is given (`--placement=N`).
 DEFAULT_PLACEMENT_AT = 5
 
