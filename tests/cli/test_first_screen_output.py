@@ -116,3 +116,29 @@ def test_tfg108_fix_fits_what_is_assigned(tmp_path):
     assert lines[copy + 1].startswith("  help: build the assign ops once, before the loop")
     constant = lines.index(next(line for line in lines if line.startswith("dqn.py:8:")))
     assert "placeholder" in lines[constant + 1] and "var.load" in lines[constant + 1]
+
+
+WITHOUT_TENSORFLOW = """
+import importlib.util, sys
+real = importlib.util.find_spec
+importlib.util.find_spec = lambda name, *a: None if name.split('.')[0] == 'tensorflow' else real(name, *a)
+sys.meta_path.insert(0, type('NoTF', (), {'find_spec': staticmethod(
+    lambda name, *a: (_ for _ in ()).throw(ImportError(name)) if name.split('.')[0] == 'tensorflow' else None)}))
+from tfguard.cli import main
+sys.exit(main(['demo']))
+"""
+
+
+def test_demo_part_one_runs_without_tensorflow(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    done = subprocess.run([sys.executable, "-c", WITHOUT_TENSORFLOW], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "seed003_saver_in_loop.py:52  TFG101" in done.stdout and "== 2." not in done.stdout
+    assert done.stderr.strip() == ("tfguard: parts 2 and 3 (the runtime guard) skipped: they run the scripts, "
+                                   "which needs TensorFlow (pip install tensorflow-cpu)")

@@ -24,7 +24,8 @@ def wanted(stream: Any, choice: Optional[bool] = None) -> bool:
 
 
 class Progress:
-    """Redraw ``describe()`` (plus the elapsed time) on one line of ``stream`` from a background thread.
+    """Redraw ``describe()`` (plus the elapsed time) on one line of ``stream`` from a background thread;
+    an empty ``describe()`` draws nothing (yet).
 
     Use as a context manager; the line is erased when the block ends, so what is printed afterwards starts
     on a clean line. Nothing is drawn when ``enabled`` is false.
@@ -67,9 +68,13 @@ class Progress:
             return
         while not self._stop.is_set():
             try:
-                text = "%s  %.0f s" % (self._describe(), time.monotonic() - self._started)
+                said = self._describe()
             except Exception:  # noqa: BLE001 - a progress line is never worth a crash
-                text = "%.0f s" % (time.monotonic() - self._started)
+                said = ""
+            if not said:  # nothing to tell yet (no session): draw nothing
+                self._stop.wait(INTERVAL_S)
+                continue
+            text = "%s  %.0f s" % (said, time.monotonic() - self._started)
             with self._lock:
                 if self._stop.is_set():
                     return

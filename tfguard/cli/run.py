@@ -9,11 +9,15 @@ import sys
 from typing import Any, Dict, List, Optional
 
 from tfguard.cli.errors import UsageError
+from tfguard.cli.progress import Progress
+from tfguard.cli.progress import wanted as progress_wanted
 
 #: --fail-on names and the runtime diagnostics they stand for.
 #: (tfguard.runtime.codes says the same; it is not imported here, as importing tfguard.runtime loads tabulate.)
 FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
            "saves": "TFG905", "cpu-fallback": "TFG906"}
+#: Seconds a program runs before the progress line appears.
+PROGRESS_DELAY_S = 5
 #: The run `--placement` traces when no N is given (`--placement=N`).
 DEFAULT_PLACEMENT_AT = 5
 
@@ -46,7 +50,10 @@ def add_parser(commands: Any) -> None:
                      "report where its ops ran, ops pinned to a GPU that ran on a CPU (TFG906) and tensors "
                      "crossing devices (TFG907)" % DEFAULT_PLACEMENT_AT)
     _attach_placement_value(run)
-    run.add_argument("--quiet", action="store_true", help="do not print the report table")
+    run.add_argument("-q", "--quiet", action="store_true", help="do not print the report table")
+    run.add_argument("--progress", type=str.lower, choices=("auto", "always", "never"), default="auto",
+                     help="a one-line count of the runs watched, redrawn on stderr while the program runs: auto "
+                          "(default: when stderr is a terminal, after %d s), always, never" % PROGRESS_DELAY_S)
     run.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]",
                      help="the script (or module with -m) and its arguments")
 
@@ -150,6 +157,23 @@ def _check_paths(args: argparse.Namespace) -> None:
         raise UsageError("--tensorboard-every needs --tensorboard")
 
 
+def _runs_of(watched: Any) -> int:
+    recorder = getattr(watched.guard, "_recorder", None) if watched.guard is not None else None
+    if recorder is not None:
+        return recorder.runs
+    return watched.report.runs if watched.report is not None else 0
+
+
+def _progress_text(watcher: Any) -> str:
+    """The progress line of `tfguard run`: the runs watched so far, in how many sessions."""
+    sessions = len(watcher.sessions)
+    if not sessions:
+        return ""
+    runs = sum(_runs_of(watched) for watched in list(watcher.sessions))
+    return "tfguard: %d run%s watched in %d session%s" % (runs, "" if runs == 1 else "s", sessions,
+                                                         "" if sessions == 1 else "s")
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard run``; return the program's exit status (or 1 for --fail-on, 2 for usage)."""
     freeze_after = _count(args.freeze_after, "--freeze-after")
@@ -164,9 +188,17 @@ def run_command(args: argparse.Namespace) -> int:
     watcher = SessionWatcher(freeze_after=freeze_after, max_steps=max_steps, logdir=args.tensorboard,
                              tensorboard_every=every, placement_at=placement_at)
     watcher.install()
+    indicator = Progress(sys.stderr, lambda: _progress_text(watcher), delay_s=PROGRESS_DELAY_S,
+                         enabled=progress_wanted(sys.stderr, None if args.progress == "auto"
+                                                 else args.progress == "always"))
+    from tfguard.runtime import alerts
+
+    alerts.before_write = indicator.clear  # a live alert starts on a clean line
     try:
-        status = execute(args.target, args.module, MaxStepsReached)
+        with indicator:
+            status = execute(args.target, args.module, MaxStepsReached)
     finally:
+        alerts.before_write = None
         sessions = watcher.finish()
     sys.stdout.flush()
     command = (["-m"] if args.module else []) + list(args.target)
