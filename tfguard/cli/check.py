@@ -36,6 +36,13 @@ def add_parser(commands: Any) -> None:
                        help="folders and files to skip in addition to --exclude")
     files.add_argument("--force-exclude", action="store_true",
                        help="apply the exclusions to paths named on the command line too")
+    files.add_argument("--stdin-filename", metavar="PATH",
+                       help="with - as the path: the file name of the source read from stdin (for "
+                            "configuration, per-file-ignores and the report), as editors pass it")
+    files.add_argument("--respect-gitignore", dest="respect_gitignore", action="store_true", default=None,
+                       help="skip what .gitignore files ignore while walking folders (the default)")
+    files.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
+                       help="check files that .gitignore files ignore too")
     output = check.add_argument_group("output")
     output.add_argument("--output-format", "--format", dest="format", type=str.lower, default="text",
                         choices=list(REPORTERS), metavar="FORMAT",
@@ -88,6 +95,7 @@ def _settings_for(args: argparse.Namespace, paths: Sequence[str]) -> Settings:
         exclude=flatten(args.exclude),
         extend_exclude=flatten(args.extend_exclude) or [],
         python2=None if args.py2 is None else args.py2 == "on",
+        respect_gitignore=args.respect_gitignore,
     )
 
 
@@ -142,9 +150,43 @@ def render_report(args: argparse.Namespace, result: CheckResult) -> str:
     return REPORTERS[args.format](result)
 
 
+def _check_stdin(args: argparse.Namespace) -> CheckResult:
+    """Check the source on stdin (``tfguard check --stdin-filename path.py -``)."""
+    if args.paths != ["-"]:
+        raise UsageError("- (read stdin) cannot be combined with other paths")
+    if fixing.wanted(args) or args.write_baseline:
+        raise UsageError("--fix, --diff, --fix-only and --write-baseline need files, not stdin")
+    path = args.stdin_filename or "-"
+    settings = _settings_for(args, [path if path != "-" else "."])
+    data = sys.stdin.buffer.read()
+    if args.force_exclude and path != "-":
+        from tfguard.static.discovery import DEFAULT_EXCLUDE, is_excluded_with_parents
+
+        exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
+        if is_excluded_with_parents(path, exclude, settings.root or None):
+            return CheckResult()
+    from tfguard.static.engine import check_stdin
+
+    return fixing.allowed_fixes(check_stdin(data, path, settings), settings)
+
+
+def _report_stdin(args: argparse.Namespace, result: CheckResult) -> int:
+    sys.stdout.write(render_report(args, result))
+    sys.stdout.flush()
+    if not args.quiet:
+        print(summary(result), file=sys.stderr)
+    if result.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard check``; return the exit status."""
     _reject_combinations(args)
+    if "-" in args.paths:
+        return _report_stdin(args, _check_stdin(args))
+    if args.stdin_filename:
+        raise UsageError("--stdin-filename needs - (read stdin) as the path")
     paths = args.paths or ["."]
     # A broken symbolic link exists: checking it reports why it cannot be read. A missing path is reported
     # as a file error and the others are checked, as ruff does; when none exists there is nothing to check.

@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.9/3.10 only
 TABLE = "tool.tfguard"
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "fixable", "unfixable")
-_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2")
+_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore")
 
 
 class ConfigError(Exception):
@@ -61,7 +61,8 @@ class Settings:
     (empty: none).  ``python2``: files that are not Python 3 are converted from
     Python 2 and checked (``py2 = "off"`` or ``--py2=off``: they get TFG000).
     ``fixable``/``unfixable`` choose the codes ``--fix`` may fix
-    (empty ``fixable``: every code).
+    (empty ``fixable``: every code). ``respect_gitignore``: walking a folder skips what its ``.gitignore``
+    files ignore (``respect-gitignore = false`` or ``--no-respect-gitignore``: it does not).
     """
 
     select: Tuple[str, ...] = ()
@@ -75,6 +76,7 @@ class Settings:
     python2: bool = True
     fixable: Tuple[str, ...] = ()
     unfixable: Tuple[str, ...] = ()
+    respect_gitignore: bool = True
 
     def may_fix(self, code: str) -> bool:
         """Return whether ``--fix`` may apply fixes of ``code`` (``fixable``/``unfixable``)."""
@@ -224,6 +226,10 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
         values["baseline"] = os.path.join(root, table["baseline"])
     if "py2" in table:
         values["python2"] = parse_switch(table["py2"], f"{where}: 'py2'")
+    if "respect-gitignore" in table:
+        if not isinstance(table["respect-gitignore"], bool):
+            raise ConfigError(f"{where}: 'respect-gitignore' must be true or false")
+        values["respect_gitignore"] = table["respect-gitignore"]
     return Settings(root=root, **values)
 
 
@@ -267,9 +273,12 @@ def override(
     exclude: Optional[Sequence[str]] = None,
     extend_exclude: Sequence[str] = (),
     python2: Optional[bool] = None,
+    respect_gitignore: Optional[bool] = None,
 ) -> Settings:
     """Apply command-line options: ``select``/``ignore``/``exclude``/``python2`` replace, ``extend_*`` add."""
     changes: Dict[str, Any] = {}
+    if respect_gitignore is not None:
+        changes["respect_gitignore"] = respect_gitignore
     if python2 is not None:
         changes["python2"] = python2
     if select is not None:

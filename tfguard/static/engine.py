@@ -366,7 +366,8 @@ def check_paths(
     try:
         with fewer_garbage_collections():
             files = iter_python_files(paths, exclude, force_exclude=force_exclude, root=root,
-                                      on_skip=lambda path, reason: skipped.append(FileError(path, reason)))
+                                      on_skip=lambda path, reason: skipped.append(FileError(path, reason)),
+                                      respect_gitignore=settings.respect_gitignore)
             result = _check_files(files, find_project_root(paths[0] if paths else "."), paths, settings, jobs,
                                   cache)
             result.skipped = sorted(skipped, key=lambda error: error.path)
@@ -501,6 +502,23 @@ def _load_the_checker() -> None:
         parse_module(TF_MARKER + " = 1\n", "<tfguard warm-up>")
     except ParseFailure:  # pragma: no cover - the line is valid Python
         pass
+
+
+def check_stdin(data: bytes, path: str, settings: Settings) -> CheckResult:
+    """Check source read from stdin as if it were the file ``path`` (``--stdin-filename``; ``-`` when none).
+
+    The project around ``path`` is analysed as on disk (imports, driver scripts); the text checked is ``data``.
+    """
+    result = CheckResult(files_checked=1)
+    root = find_project_root(path if path != "-" else ".")
+    for outcome in check_batch([(path, data)], settings, _project(root, settings, [path] if path != "-" else [])):
+        if outcome.error is not None:
+            result.errors.append(FileError(outcome.path, outcome.error))
+        result.findings.extend(outcome.findings)
+        if outcome.python2:
+            result.python2_files.append(outcome.path)
+    result.findings.sort(key=Finding.sort_key)
+    return result
 
 
 def _project(root: str, settings: Settings, paths: Sequence[str] = ()) -> Project:
