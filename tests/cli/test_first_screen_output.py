@@ -142,3 +142,8 @@ def test_demo_part_one_runs_without_tensorflow(tmp_path):
     assert "seed003_saver_in_loop.py:52  TFG101" in done.stdout and "== 2." not in done.stdout
     assert done.stderr.strip() == ("tfguard: parts 2 and 3 (the runtime guard) skipped: they run the scripts, "
                                    "which needs TensorFlow (pip install tensorflow-cpu)")
+
+
+def test_rules_take_the_same_format_option(tmp_path):
+    done = tfguard_script("rules", "--output-format", "JSON", cwd=tmp_path)
+    assert done.returncode == 0 and json.loads(done.stdout)[0]["code"] == "TFG000"

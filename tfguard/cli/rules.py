@@ -16,7 +16,8 @@ from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ER
 def add_parsers(commands: Any) -> None:
     """Register ``tfguard rules`` and ``tfguard rule`` on the CLI's subcommand parsers."""
     rules = commands.add_parser("rules", help="list every rule and runtime diagnostic code")
-    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+    rules.add_argument("--output-format", "--format", dest="format", type=str.lower,
+                       choices=("text", "json", "markdown"), default="text",
                        help="list format (default: text; markdown is the README's rule table)")
 
     rule = commands.add_parser("rule", help="explain one rule (prints its catalog page)")
