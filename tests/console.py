@@ -39,3 +39,30 @@ def tfguard_script(*args: str, cwd: Path, scratch: Optional[Path] = None, stdin:
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), environment.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, str(script), *args] if script.suffix != ".exe" else [str(script), *args],
                           cwd=cwd, env=environment, input=stdin, capture_output=True, text=True, timeout=timeout)
+
+
+def fresh_venv_console_script(folder: Path) -> Path:
+    """Install this checkout into a new virtual environment in ``folder``, as a user does, and return its
+    ``tfguard`` console script.
+
+    The environment is made with ``python -m venv``; the dependencies come from the running environment
+    through a ``.pth`` file (no network, a few seconds), and tfguard itself with
+    ``pip install --no-deps --no-build-isolation -e .``, which writes the console script.
+    """
+    import site
+    import sysconfig
+
+    venv = folder / "fresh-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    parents = [path for path in site.getsitepackages() + [sysconfig.get_paths()["purelib"]] if os.path.isdir(path)]
+    Path(purelib, "parent-environment.pth").write_text("\n".join(dict.fromkeys(parents)) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+                           "--no-build-isolation", "-e", str(REPO_ROOT)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    script = venv / ("Scripts/tfguard.exe" if os.name == "nt" else "bin/tfguard")
+    assert script.is_file(), "pip wrote no tfguard console script"
+    return script

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.console import tfguard_script
+from tests.console import fresh_venv_console_script, tfguard_script
 from tfguard.cli.precommit import pip_git_url
 
 TRAIN = ("import tensorflow as tf\n"
@@ -17,6 +17,25 @@ TRAIN = ("import tensorflow as tf\n"
          "with tf.Session() as sess:\n"
          "    for step in range(3):\n"
          "        sess.run(tf.add(x, 1.0))\n")
+
+
+@pytest.fixture(scope="module")
+def fresh_tfguard(tmp_path_factory) -> Path:
+    """The console script of a fresh virtual environment with this checkout installed."""
+    return fresh_venv_console_script(tmp_path_factory.mktemp("venv"))
+
+
+def test_fresh_venv_console_script_runs_a_module_of_the_working_folder(tmp_path, fresh_tfguard):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "trainer.py").write_text("print('trainer ran')\n")
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run([str(fresh_tfguard), "run", "-m", "pkg.trainer"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (0, "trainer ran\n"), done.stderr
+    done = subprocess.run([str(fresh_tfguard), "check", "--no-cache", "-q", "."], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stderr) == (0, "")
 
 
 def test_run_dash_m_finds_a_module_of_the_working_folder(tmp_path):
