@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from typing import List, Optional, Pattern, Tuple
+from typing import Dict, List, Optional, Pattern, Tuple
 
 #: One compiled pattern: (regex over the path relative to its folder, negated, folders only).
 Rule = Tuple[Pattern[str], bool, bool]
@@ -114,25 +114,33 @@ class GitIgnore:
 
     def __init__(self, top: str) -> None:
         top = os.path.abspath(top if os.path.isdir(top) else os.path.dirname(top))
-        root = repository_root(top)
-        self._floor = root or top
+        self._floor = repository_root(top) or top
+        #: folder -> the (folder, rules) pairs that apply to its entries, outermost first (only folders with rules)
+        self._chains: Dict[str, Tuple[Tuple[str, Tuple[Rule, ...]], ...]] = {}
+
+    def _chain(self, folder: str) -> Tuple[Tuple[str, Tuple[Rule, ...]], ...]:
+        chain = self._chains.get(folder)
+        if chain is None:
+            parent = os.path.dirname(folder)
+            if folder == self._floor or parent == folder or not folder.startswith(self._floor + os.sep):
+                outer: Tuple[Tuple[str, Tuple[Rule, ...]], ...] = ()
+            else:
+                outer = self._chain(parent)
+            own = rules_of(folder)
+            chain = outer + ((folder, own),) if own else outer
+            self._chains[folder] = chain
+        return chain
 
     def ignored(self, path: str, is_folder: bool) -> bool:
         """Return whether git would ignore ``path`` (a folder when ``is_folder``); the last match decides."""
         absolute = os.path.abspath(path)
         folder = os.path.dirname(absolute)
-        bases = []
-        while True:
-            bases.append(folder)
-            if folder == self._floor or os.path.dirname(folder) == folder:
-                break
-            if not folder.startswith(self._floor):
-                return False
-            folder = os.path.dirname(folder)
+        if folder != self._floor and not folder.startswith(self._floor + os.sep):
+            return False
         verdict = False
-        for base in reversed(bases):  # outermost first: a deeper .gitignore wins
-            rel = os.path.relpath(absolute, base).replace(os.sep, "/")
-            for regex, negated, folders_only in rules_of(base):
+        for base, rules in self._chain(folder):  # outermost first: a deeper .gitignore wins
+            rel = absolute[len(base):].lstrip(os.sep).replace(os.sep, "/")
+            for regex, negated, folders_only in rules:
                 if folders_only and not is_folder:
                     continue
                 if regex.match(rel):
