@@ -12,8 +12,15 @@ FIXTURES_DIR = REPO_ROOT / "fixtures"
 
 
 def rule_folders() -> list[Path]:
-    """Return the rule catalog folders, ``rules/<CODE>-<name>/``, sorted."""
-    return sorted(path for path in RULES_DIR.iterdir() if path.is_dir())
+    """Return the static rules' catalog folders, ``rules/<CODE>-<name>/``, sorted."""
+    return sorted(path for path in RULES_DIR.iterdir() if path.is_dir() and path not in runtime_folders())
+
+
+def runtime_folders() -> list[Path]:
+    """Return the pages of the runtime diagnostics (TFG901-TFG907), ``rules/<CODE>-<name>/``: README.md only."""
+    from tfguard.runtime.codes import RUNTIME_CODES
+
+    return sorted(path for path in RULES_DIR.iterdir() if path.is_dir() and path.name[:6] in RUNTIME_CODES)
 
 
 def fixture_files() -> list[Path]:

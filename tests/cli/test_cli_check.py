@@ -32,7 +32,7 @@ def test_chain_printed_as_indented_via_lines(project, write, run):
     write("a.py", TF + "def helper():\n    bad()\n")
     status, out, _ = run("check", "a.py")
     assert status == 1
-    assert out.splitlines() == ["a.py:3:5: TFG901 call to bad()", "    via a.py:2 in helper()"]
+    assert out.splitlines() == ["a.py:3:5: TFG901 call to bad()", "  via line 2 in helper()"]
 
 
 def test_json_document_keys_and_order(project, write, run_json):
@@ -72,7 +72,11 @@ def test_paths_stay_as_given(project, write, run_json):
 
 def test_missing_path_is_a_one_line_error(project, write, run):
     write("a.py", TF + "bad()\n")
-    status, out, err = run("check", "a.py", "nope/missing.py")
+    status, out, err = run("check", "a.py", "nope/missing.py")  # as ruff: the others are still checked
+    assert (status, out) == (2, "a.py:2:1: TFG901 call to bad()\nnope/missing.py: error: cannot read: No such "
+                                "file or directory\n")
+    assert err == "Found 1 finding (1 error) in 1 file. 1 file could not be checked.\n"
+    status, out, err = run("check", "nope/missing.py")
     assert (status, out, err) == (2, "", "tfguard: error: path not found: nope/missing.py\n")
 
 

@@ -47,7 +47,8 @@ def test_explicit_paths_are_checked_unless_force_exclude(project, write, run_jso
     forced = ("--force-exclude", "build/b.py", "pkg/d_pb2.py", "--extend-exclude", "*_pb2.py")
     assert paths_reported(run_json, *forced) == []
     status, out, err = run("check", "--force-exclude", "build")
-    assert (status, out, err) == (0, "", "All checks passed (0 files).\n")
+    assert (status, out, err) == (0, "", "tfguard: warning: no Python files found under build\n"
+                                         "All checks passed (0 files).\n")
 
 
 def test_force_exclude_ignores_folders_above_the_project(tmp_path, monkeypatch, test_rules, write, run_json):

@@ -27,7 +27,7 @@ def test_rules_json(test_rules, run):
     rows = json.loads(out)
     assert [r["code"] for r in rows][:1] == ["TFG000"]
     assert {"code": "TFG951", "name": "test-rare-call", "default_enabled": False, "severity": "info",
-            "summary": "Every call to rare() (test rule, off by default)."} in rows
+            "summary": "Every call to rare() (test rule, off by default).", "kind": "static"} in rows
 
 
 def test_rule_prints_its_catalog_readme(test_rules, run, tmp_path, monkeypatch):

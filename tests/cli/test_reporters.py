@@ -28,14 +28,14 @@ RESULT = CheckResult(
 
 
 def test_registry_lists_every_format():
-    assert list(REPORTERS) == ["text", "json", "table", "sarif", "github"]
+    assert list(REPORTERS) == ["text", "full", "json", "table", "sarif", "github"]
 
 
 def test_text_report():
     assert REPORTERS["text"](RESULT).splitlines() == [
         "a.py:2:5: TFG103 message TFG103",
-        "    via a.py:20 in build()",
-        "    via lib/c.py:7 in make_op()",
+        "  via line 20 in build()",
+        "  via lib/c.py:7 in make_op()",
         "a.py:9:1: TFG101 message TFG101",
         "b.py:1:1: TFG101 message TFG101",
         "b.py:1:1: TFG102 message TFG102",

@@ -100,16 +100,23 @@ def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(tmp_path):
     assert "bad.py:13:9: TFG101" in output  # the Saver built in save() is reported, not fixed: no edit there
     assert (project / "legacy" / "old.py").read_text() == TRAIN
 
-def readme_local_hook(url: str, sha: str) -> str:
-    """Return README's `repo: local` snippet with the two values it asks the user to fill in."""
+def readme_local_hook() -> str:
+    """Return README's `repo: local` snippet, with its two placeholders."""
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("<!-- pre-commit-local:start", 1)[1].split("<!-- pre-commit-local:end -->", 1)[0]
-    snippet = block.split("```yaml\n", 1)[1].split("```", 1)[0]
-    assert snippet.count("<tfguard repository URL>") == snippet.count("<commit SHA>") == 1
-    return snippet.replace("<tfguard repository URL>", url).replace("<commit SHA>", sha)
+    return block.split("```yaml\n", 1)[1].split("```", 1)[0]
 
 
-def test_readme_local_hook_works_as_written(tmp_path):
+def test_readme_shows_what_pre_commit_config_prints():
+    from tfguard.cli.precommit import SNIPPET
+
+    assert readme_local_hook() == SNIPPET.format(url="<pip URL>", rev="<commit SHA>")
+
+
+def test_generated_local_hook_works_from_a_plain_path_origin(tmp_path):
+    """`git+/path@sha` broke the first commit; the hook `tfguard pre-commit-config` writes installs from it."""
+    from tests.console import tfguard_script
+
     hook_repo = tmp_path / "hook-repo"
     hook_repo.mkdir()
     sha = snapshot_of_this_checkout(hook_repo)
@@ -117,7 +124,10 @@ def test_readme_local_hook_works_as_written(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
     git(project, "init", "-q")
-    (project / ".pre-commit-config.yaml").write_text(readme_local_hook(f"file://{hook_repo}", sha))
+    generated = tfguard_script("pre-commit-config", "--repo", os.path.relpath(hook_repo, project), cwd=project)
+    assert generated.returncode == 0, generated.stderr
+    assert f'"tfguard @ git+file://{hook_repo}@{sha}"' in generated.stdout  # the rev read from that clone
+    (project / ".pre-commit-config.yaml").write_text(generated.stdout)
     (project / "bad.py").write_text(TRAIN)
     (project / "good.py").write_text(CLEAN)
     git(project, "add", "-A")

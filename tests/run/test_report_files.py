@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.run.conftest import tfguard
+from tests.run.conftest import DEMO_DIR, tfguard
 from tfguard.runtime.report import Report
 
 pytestmark = pytest.mark.usefixtures("tensorflow_installed")
@@ -80,6 +80,9 @@ def test_demo_lints_and_compares(tmp_path):
     section = out[out.index("== 3. tfguard run --placement: seed 002"):]  # where its ops ran, the GPU
     assert "placement of one step: `GradientDescent, Mean_1:0 <- x:0` (traced at run 5)" in section
     assert "GPU utilisation\n  " in section  # a line per GPU, or the one saying why there is none
-    for name in ("seed003_saver_in_loop.png", "seed003_fixed.png"):
-        if (tmp_path / "plots" / name).exists():
-            assert (tmp_path / "plots" / name).read_bytes()[:8] == PNG_HEADER
+    diagnostics = [line for line in out.splitlines() if line.startswith("diagnostics  ")][0]
+    assert diagnostics.rstrip().endswith("none")  # the fixed twin saves once, at the end: no TFG905 either
+    assert str(DEMO_DIR) not in out  # the scripts are named by their file names, as in the lint table
+    picture = tmp_path / "plots" / "seed003_comparison.png"  # one picture, both runs on the same axes
+    assert picture.read_bytes()[:8] == PNG_HEADER
+    assert sorted(path.name for path in (tmp_path / "plots").iterdir()) == ["seed003_comparison.png"]

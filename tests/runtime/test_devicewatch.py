@@ -23,7 +23,7 @@ def _gpu_sampled():
     return bool(summary.gpus)
 
 
-needs_gpu = pytest.mark.skipif(not _gpu_sampled(), reason="needs an NVIDIA GPU and nvidia-ml-py (tfguard[gpu])")
+needs_gpu = pytest.mark.skipif(not _gpu_sampled(), reason="needs an NVIDIA GPU and nvidia-ml-py")
 
 
 @pytest.mark.parametrize("mode", ["watch", "frozen"])
@@ -122,7 +122,7 @@ def test_without_nvidia_ml_py_the_reason_says_how_to_install():
     done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == 'no GPU visible (nvidia-ml-py not installed: pip install "tfguard[gpu]")'
+    assert done.stdout.strip() == 'no GPU visible (nvidia-ml-py not installed: pip install nvidia-ml-py)'
 
 
 def test_gpu_summary_statistics():

@@ -13,6 +13,8 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tfguard.cli.errors import UsageError
+from tfguard.cli.progress import Progress
+from tfguard.cli.progress import wanted as progress_wanted
 
 DEMO_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "demo")
 BAD_SCRIPT = "seed003_saver_in_loop.py"
@@ -29,26 +31,26 @@ def add_parser(commands: Any) -> None:
                                            "run seed 003 (a Saver built in the training loop) and its fixed "
                                            "twin under `tfguard run` and compare the two reports, then run "
                                            "seed 002 (input-bound) with --placement and show where its ops "
-                                           "ran and how busy the GPU was.")
+                                           "ran and how busy the GPU was. Part 1 needs no TensorFlow; "
+                                           "without it parts 2 and 3 are skipped.")
     demo.add_argument("--steps", metavar="N", default=str(DEFAULT_STEPS),
                       help="training steps of each seed run (default: %d)" % DEFAULT_STEPS)
-    demo.add_argument("--plot", metavar="DIR", help="also write step interval / graph size pictures to DIR "
-                                                    "(needs tfguard[plot])")
+    demo.add_argument("--plot", metavar="DIR", help="also write one picture comparing the two seed 003 runs "
+                                                    "(step interval and graph size) to DIR (needs matplotlib)")
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Run ``tfguard demo``; return 0, or 2 when TensorFlow (or matplotlib for --plot) is missing."""
+    """Run ``tfguard demo``; return 0 (part 1 alone when TensorFlow is missing), 2 for bad options."""
     try:
         steps = int(args.steps)
     except ValueError:
         steps = 0
     if steps < 1:
         raise UsageError("--steps needs a positive whole number, got %r" % args.steps)
-    if importlib.util.find_spec("tensorflow") is None:
-        raise UsageError("tfguard demo needs TensorFlow: pip install \"tfguard[demo]\"")
-    if args.plot:
+    has_tensorflow = importlib.util.find_spec("tensorflow") is not None
+    if args.plot and has_tensorflow:
         if importlib.util.find_spec("matplotlib") is None:
-            raise UsageError("--plot needs matplotlib: pip install \"tfguard[plot]\"")
+            raise UsageError("--plot needs matplotlib: pip install matplotlib")
         if os.path.isfile(args.plot):
             raise UsageError("--plot %s is a file, not a folder" % args.plot)
         os.makedirs(args.plot, exist_ok=True)
@@ -57,6 +59,11 @@ def run_command(args: argparse.Namespace) -> int:
     print("\n== 1b. tfguard check --diff --unsafe-fixes %s: the fix (unsafe: one Saver deletes all but its last "
           "max_to_keep checkpoints, where one Saver per step kept each of its own) ==\n" % BAD_SCRIPT)
     print(fix_diff())
+    if not has_tensorflow:  # the checker needs no TensorFlow; the runs do
+        sys.stdout.flush()
+        print("tfguard: parts 2 and 3 (the runtime guard) skipped: they run the scripts, which needs TensorFlow "
+              "(pip install tensorflow-cpu)", file=sys.stderr)
+        return 0
     print("\n== 2. tfguard run: seed 003 (Saver built in the loop) and its fixed twin, %d steps each ==\n" % steps)
     with tempfile.TemporaryDirectory(prefix="tfguard-demo-") as work:
         reports = {}
@@ -64,12 +71,12 @@ def run_command(args: argparse.Namespace) -> int:
             reports[script] = run_guarded(script, steps, work)
         print(comparison_table(reports[BAD_SCRIPT], reports[FIXED_SCRIPT]))
         if args.plot:
-            from tfguard.runtime.plot import plot_report
+            from tfguard.runtime.plot import plot_comparison
 
-            for script, report in reports.items():
-                path = os.path.join(args.plot, script[:-3] + ".png")
-                plot_report(report, path, title="tfguard demo: %s (%d steps)" % (script, steps))
-                print("wrote %s" % path)
+            path = os.path.join(args.plot, "seed003_comparison.png")
+            plot_comparison([(script, reports[script]) for script in (BAD_SCRIPT, FIXED_SCRIPT)], path,
+                            title="tfguard demo: seed 003 and its fixed twin (%d steps each)" % steps)
+            print("wrote %s" % path)
         print("\n== 3. tfguard run --placement: seed 002 (Python prepares every batch), %d steps ==\n" % steps)
         print(device_section(run_guarded(INPUT_BOUND_SCRIPT, steps, work, run_options=["--placement"],
                                          script_args=[])))
@@ -132,7 +139,11 @@ def run_guarded(script: str, steps: int, work: str, run_options: Sequence[str] =
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     started = time.perf_counter()
     # From the demo folder, so that the report's messages name the scripts by their file names.
-    done = subprocess.run(command, env=env, cwd=DEMO_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    indicator = Progress(sys.stderr, lambda: "tfguard demo: running %s (%d steps)" % (script, steps),
+                         enabled=progress_wanted(sys.stderr), delay_s=0.5)
+    with indicator:
+        done = subprocess.run(command, env=env, cwd=DEMO_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
     if done.returncode != 0 or not os.path.exists(output):
         tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise UsageError("the demo run of %s failed (status %d): %s" % (script, done.returncode, tail))
@@ -183,6 +194,11 @@ def _column(report: Dict[str, Any]) -> List[str]:
     ]
 
 
+def _demo_relative(text: str) -> str:
+    """Name the bundled scripts by their file names, as the lint table does."""
+    return text.replace(DEMO_DIR + os.sep, "")
+
+
 def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
     """Bad and fixed seed 003 reports side by side."""
     labels = ["training steps", "graph ops start -> end", "step interval, first 20%",
@@ -192,7 +208,7 @@ def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
     from tabulate import tabulate
 
     table = tabulate(rows, headers=["", BAD_SCRIPT, FIXED_SCRIPT], tablefmt="simple")
-    notes = ["%s  %s" % (d["code"], d["message"]) for d in bad["diagnostics"]]
+    notes = ["%s  %s" % (d["code"], _demo_relative(d["message"])) for d in bad["diagnostics"]]
     return table + ("\n\n%s diagnostics:\n  " % BAD_SCRIPT + "\n  ".join(notes) if notes else "")
 
 
@@ -203,6 +219,6 @@ def device_section(report: Dict[str, Any]) -> str:
     shown = json.loads(json.dumps(report))
     for fallback in (shown.get("placement") or {}).get("fallbacks", []):
         fallback["path"] = os.path.basename(fallback["path"])  # as in the lint table above
-    notes = ["%s  %s" % (d["code"], d["message"]) for d in report["diagnostics"]]
+    notes = ["%s  %s" % (d["code"], _demo_relative(d["message"])) for d in report["diagnostics"]]
     return "\n\n".join(device_blocks(shown)) + ("\n\n%s diagnostics:\n  " % INPUT_BOUND_SCRIPT + "\n  ".join(notes)
                                                  if notes else "")

@@ -95,6 +95,8 @@ def report(args: argparse.Namespace, run: FixRun) -> None:
     """Print the fix notes and the ``Fixed N findings`` (or ``Would fix``) line to stderr."""
     for note in run.notes:
         print(note, file=sys.stderr)
+    if getattr(args, "quiet", False):
+        return
     files = f"{run.files_changed} file{'' if run.files_changed == 1 else 's'}"
     noun = f"finding{'' if run.fixed == 1 else 's'}"
     if args.diff:

@@ -9,15 +9,43 @@ import sys
 from typing import Any, Optional, Sequence
 
 from tfguard import __version__
-from tfguard.cli import check, demo, report, rules, run
+from tfguard.cli import check, demo, precommit, report, rules, run
 from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError
 from tfguard.static.config import ConfigError
 from tfguard.static.engine import caused_by_interrupt
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser that suggests the nearest option for a misspelt one, as ruff and pytest do."""
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
+        """Parse like argparse; an unknown option gets "did you mean" the closest one of its subcommand."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.error("unrecognized arguments: %s" % " ".join(extras) + _suggestion(self, parsed, extras))
+        return parsed
+
+
+def _suggestion(parser: argparse.ArgumentParser, parsed: argparse.Namespace, extras: Sequence[str]) -> str:
+    import difflib
+
+    options = [option for action in parser._actions for option in action.option_strings]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and getattr(parsed, "command", None) in action.choices:
+            sub = action.choices[parsed.command]
+            options += [option for sub_action in sub._actions for option in sub_action.option_strings]
+    for extra in extras:
+        if extra.startswith("--"):
+            close = difflib.get_close_matches(extra.split("=", 1)[0], [o for o in options if o.startswith("--")],
+                                              n=1, cutoff=0.6)
+            if close:
+                return " (did you mean %s?)" % close[0]
+    return ""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``tfguard`` command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG, description="Find TensorFlow 1.x graph-building mistakes without running the code."
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -28,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_parser(commands)
     report.add_parser(commands)
     demo.add_parser(commands)
+    precommit.add_parser(commands)
     return parser
 
 
@@ -44,7 +73,8 @@ def escape_what_the_streams_cannot_carry() -> None:
 
 
 _COMMANDS = {"check": check.run_command, "rules": rules.run_rules, "rule": rules.run_rule,
-             "run": run.run_command, "report": report.run_command, "demo": demo.run_command}
+             "run": run.run_command, "report": report.run_command, "demo": demo.run_command,
+             "pre-commit-config": precommit.run_command}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -23,7 +23,7 @@ def add_parser(commands: Any) -> None:
                         help="the saved report; several, a folder or a glob (one per cluster task, as "
                              "`tfguard run --json-dir` writes them) put the tasks side by side")
     report.add_argument("--plot", metavar="PNG", help="also draw step interval and graph size against step "
-                                                      "into this PNG file (needs tfguard[plot])")
+                                                      "into this PNG file (needs matplotlib)")
     cluster_report.add_arguments(report)
 
 

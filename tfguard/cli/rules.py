@@ -15,8 +15,9 @@ from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ER
 
 def add_parsers(commands: Any) -> None:
     """Register ``tfguard rules`` and ``tfguard rule`` on the CLI's subcommand parsers."""
-    rules = commands.add_parser("rules", help="list every rule")
-    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+    rules = commands.add_parser("rules", help="list every rule and runtime diagnostic code")
+    rules.add_argument("--output-format", "--format", dest="format", type=str.lower,
+                       choices=("text", "json", "markdown"), default="text",
                        help="list format (default: text; markdown is the README's rule table)")
 
     rule = commands.add_parser("rule", help="explain one rule (prints its catalog page)")
@@ -24,13 +25,27 @@ def add_parsers(commands: Any) -> None:
 
 
 def rule_rows() -> List[dict]:
-    """Return one row per rule, the built-in TFG000 first, for ``tfguard rules``."""
+    """Return one row per code, for ``tfguard rules``: the built-in TFG000, the static rules, then the runtime
+    diagnostics of ``tfguard run`` (``kind``: ``static`` or ``runtime``; a runtime code is always on)."""
     rows = [dict(code=PARSE_ERROR_CODE, name=PARSE_ERROR_NAME, default_enabled=True, severity="error",
-                 summary=PARSE_ERROR_SUMMARY)]
-    for code, rule in all_rules().items():
+                 summary=PARSE_ERROR_SUMMARY, kind="static")]
+    from tfguard.runtime.codes import RUNTIME_CODES
+
+    static = all_rules()
+    for code, rule in static.items():
         rows.append(dict(code=code, name=rule.name, default_enabled=bool(rule.default_enabled),
-                         severity=rule.severity, summary=rule.summary))
+                         severity=rule.severity, summary=rule.summary, kind="static"))
+    for code, runtime in RUNTIME_CODES.items():
+        if code not in static:
+            rows.append(dict(code=code, name=runtime.name, default_enabled=True, severity=runtime.severity,
+                             summary=runtime.summary, kind="runtime"))
     return rows
+
+
+def _default(row: dict) -> str:
+    if row["kind"] == "runtime":
+        return "runtime"
+    return "on" if row["default_enabled"] else "off"
 
 
 def run_rules(args: argparse.Namespace) -> int:
@@ -44,20 +59,22 @@ def run_rules(args: argparse.Namespace) -> int:
         return EXIT_CLEAN
     from tabulate import tabulate
 
-    table = [[r["code"], r["name"], "on" if r["default_enabled"] else "off", r["severity"], r["summary"]]
-             for r in rows]
+    table = [[r["code"], r["name"], _default(r), r["severity"], r["summary"]] for r in rows]
     print(tabulate(table, headers=["code", "name", "default", "severity", "summary"]))
     return EXIT_CLEAN
 
 
 def rules_markdown(rows: Sequence[dict]) -> str:
     """Return the rule table of README.md, each code linked to its catalog page."""
+    from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+
     lines = ["| code | name | default | severity | what it flags |", "|---|---|---|---|---|"]
     for row in rows:
         code = row["code"]
         rule = all_rules().get(code)
-        link = f"[{code}](rules/{rule.catalog_slug()}/README.md)" if rule is not None else code
-        default = "on" if row["default_enabled"] else "off"
+        slug = rule.catalog_slug() if rule is not None else catalog_slug(code) if code in RUNTIME_CODES else None
+        link = f"[{code}](rules/{slug}/README.md)" if slug is not None else code
+        default = _default(row)
         summary_text = row["summary"].replace("|", "\\|")
         lines.append(f"| {link} | {row['name']} | {default} | {row['severity']} | {summary_text} |")
     return "\n".join(lines)
@@ -71,6 +88,19 @@ def run_rule(args: argparse.Namespace) -> int:
     if code == PARSE_ERROR_CODE or wanted == PARSE_ERROR_NAME:
         text = rule_readme(PARSE_ERROR_CODE)
         print(text if text is not None else f"# {PARSE_ERROR_CODE} {PARSE_ERROR_NAME}\n\n{PARSE_ERROR_SUMMARY}")
+        return EXIT_CLEAN
+    from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+
+    runtime_by_name = {runtime.name: runtime_code for runtime_code, runtime in RUNTIME_CODES.items()}
+    code = runtime_by_name.get(wanted, code)
+    if code in RUNTIME_CODES and code not in all_rules():
+        text = rule_readme(code)
+        if text is None:
+            raise UsageError(f"{code} has no catalog page (rules/{catalog_slug(code)}/README.md)")
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        fail_on = RUNTIME_CODES[code].fail_on
+        print("\nReported by `tfguard run` (and tfguard.watch/frozen/GuardHook); "
+              + (f"`tfguard run --fail-on {fail_on}` fails on it." if fail_on else "it never fails a run."))
         return EXIT_CLEAN
     if code not in all_rules():
         raise UsageError(f"unknown rule: {args.code} (see 'tfguard rules')")

@@ -6,13 +6,18 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from tfguard.cli.errors import UsageError
+from tfguard.cli.progress import Progress
+from tfguard.cli.progress import wanted as progress_wanted
 
 #: --fail-on names and the runtime diagnostics they stand for.
+#: (tfguard.runtime.codes says the same; it is not imported here, as importing tfguard.runtime loads tabulate.)
 FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
            "saves": "TFG905", "cpu-fallback": "TFG906"}
+#: Seconds a program runs before the progress line appears.
+PROGRESS_DELAY_S = 5
 #: The run `--placement` traces when no N is given (`--placement=N`).
 DEFAULT_PLACEMENT_AT = 5
 
@@ -48,7 +53,10 @@ def add_parser(commands: Any) -> None:
                      "report where its ops ran, ops pinned to a GPU that ran on a CPU (TFG906) and tensors "
                      "crossing devices (TFG907)" % DEFAULT_PLACEMENT_AT)
     _attach_placement_value(run)
-    run.add_argument("--quiet", action="store_true", help="do not print the report table")
+    run.add_argument("-q", "--quiet", action="store_true", help="do not print the report table")
+    run.add_argument("--progress", type=str.lower, choices=("auto", "always", "never"), default="auto",
+                     help="a one-line count of the runs watched, redrawn on stderr while the program runs: auto "
+                          "(default: when stderr is a terminal, after %d s), always, never" % PROGRESS_DELAY_S)
     run.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]",
                      help="the script (or module with -m) and its arguments")
 
@@ -98,20 +106,50 @@ def _fail_on_codes(value: Optional[str]) -> Dict[str, str]:
     return {name: FAIL_ON[name] for name in names}
 
 
+def module_exists(name: str) -> bool:
+    """Return whether ``python -m name`` would find the module, searching as it does: the working folder first.
+
+    Nothing is imported: a dotted name is looked up part by part in the folders of its parent packages, so a
+    package's ``__init__`` runs only once the program starts, under the watch. The console script's
+    ``sys.path[0]`` is its own ``bin`` folder, not the working folder, hence the explicit search path.
+    """
+    from importlib.machinery import PathFinder
+
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return False
+    search: List[str] = [os.getcwd()] + [entry for entry in sys.path[1:] if entry]
+    try:
+        spec = _top_level_spec(parts[0], search)
+        for part in parts[1:]:
+            if spec is None or not spec.submodule_search_locations:
+                return False
+            spec = PathFinder.find_spec(part, list(spec.submodule_search_locations))
+    except (ImportError, ValueError):
+        return False
+    return spec is not None
+
+
+def _top_level_spec(name: str, search: List[str]) -> Any:
+    """The spec of a top-level module: built-in and frozen ones first, then the folders of ``search``."""
+    from importlib.machinery import BuiltinImporter, FrozenImporter, PathFinder
+
+    return (BuiltinImporter.find_spec(name) or FrozenImporter.find_spec(name)
+            or PathFinder.find_spec(name, search))
+
+
 def _check_paths(args: argparse.Namespace) -> None:
     if not args.target:
         raise UsageError("tfguard run needs a script (or -m MODULE) to run")
     if args.module:
-        import importlib.util
-
-        try:
-            found = importlib.util.find_spec(args.target[0]) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
+        if not module_exists(args.target[0]):
             raise UsageError("no module named %s" % args.target[0])
     elif not os.path.exists(args.target[0]):
         raise UsageError("script not found: %s" % args.target[0])
+    elif os.path.isdir(args.target[0]) and not any(
+            os.path.isfile(os.path.join(args.target[0], name)) for name in ("__main__.py", "__main__.pyc")):
+        raise UsageError("can't find '__main__' module in %s (a folder runs its __main__.py, as python does)"
+                         % args.target[0])
     if args.json:
         folder = os.path.dirname(os.path.abspath(args.json))
         if not os.path.isdir(folder) or os.path.isdir(args.json):
@@ -122,6 +160,23 @@ def _check_paths(args: argparse.Namespace) -> None:
         raise UsageError("--tensorboard %s is a file, not a folder" % args.tensorboard)
     if args.tensorboard_every and not args.tensorboard:
         raise UsageError("--tensorboard-every needs --tensorboard")
+
+
+def _runs_of(watched: Any) -> int:
+    recorder = getattr(watched.guard, "_recorder", None) if watched.guard is not None else None
+    if recorder is not None:
+        return recorder.runs
+    return watched.report.runs if watched.report is not None else 0
+
+
+def _progress_text(watcher: Any) -> str:
+    """The progress line of `tfguard run`: the runs watched so far, in how many sessions."""
+    sessions = len(watcher.sessions)
+    if not sessions:
+        return ""
+    runs = sum(_runs_of(watched) for watched in list(watcher.sessions))
+    return "tfguard: %d run%s watched in %d session%s" % (runs, "" if runs == 1 else "s", sessions,
+                                                         "" if sessions == 1 else "s")
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -144,9 +199,17 @@ def run_command(args: argparse.Namespace) -> int:
 
         tasks = TaskNaming(args.json_dir)
         tasks.install()
+    indicator = Progress(sys.stderr, lambda: _progress_text(watcher), delay_s=PROGRESS_DELAY_S,
+                         enabled=progress_wanted(sys.stderr, None if args.progress == "auto"
+                                                 else args.progress == "always"))
+    from tfguard.runtime import alerts
+
+    alerts.before_write = indicator.clear  # a live alert starts on a clean line
     try:
-        status = execute(args.target, args.module, MaxStepsReached)
+        with indicator:
+            status = execute(args.target, args.module, MaxStepsReached)
     finally:
+        alerts.before_write = None
         sessions = watcher.finish()
         if tasks is not None:
             tasks.uninstall()

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import sys
 import warnings
-from typing import Type
+from typing import Callable, Optional, Type
 
 from tfguard.runtime.errors import GuardWarning
 from tfguard.runtime.tracebacks import is_library_file
+
+#: Called before an alert is written to stderr: `tfguard run`'s progress line erases itself there.
+before_write: Optional[Callable[[], None]] = None
 
 
 def emit(message: str, category: Type[GuardWarning], through_warnings: bool = True) -> None:
@@ -45,6 +48,8 @@ def asked_for_errors(category: Type[GuardWarning], message: str) -> bool:
 
 def _to_stderr(message: str, category: Type[GuardWarning]) -> None:
     try:
+        if before_write is not None:
+            before_write()
         sys.stderr.write("%s: %s\n" % (category.__name__, message))
     except Exception:  # a closed or odd stderr must not break the program either
         pass

@@ -36,12 +36,48 @@ class DataReport:
         raise AttributeError(name)
 
 
+def significant(value: float, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant digits, without an exponent: 3.79, 246, 0.0123, 1830."""
+    if value == 0:
+        return "0"
+    text = "%.*g" % (digits, value)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        decimals = max(0, digits - 1 - int(exponent))
+        text = "%.*f" % (decimals, value)
+    return text
+
+
 def format_seconds(value: Optional[float]) -> str:
-    """A duration for report tables, `1.234 ms` style; `-` when unknown."""
+    """A duration for report tables to 3 significant digits, `3.79 s`, `246 ms`, `85.0 us`; `-` when unknown."""
     if value is None:
         return "-"
     if value >= 1.0:
-        return "%.3f s" % value
+        return "%s s" % _padded(value)
     if value >= 1e-3:
-        return "%.3f ms" % (value * 1e3)
-    return "%.1f us" % (value * 1e6)
+        return "%s ms" % _padded(value * 1e3)
+    return "%s us" % _padded(value * 1e6)
+
+
+def _padded(value: float) -> str:
+    """3 significant digits that keep their trailing zeros (1.20, 86.0), as the precision they carry."""
+    if value >= 100:
+        return "%.0f" % value
+    if value >= 10:
+        return "%.1f" % value
+    return "%.2f" % value
+
+
+def after_run(step: int) -> str:
+    """When something happened between runs, runs counted from 1: ``before run 1`` for step 0 (no run done yet),
+    else ``after run N``; one spelling for growth sites, blocked changes and live warnings."""
+    return "before run 1" if step == 0 else "after run %d" % step
+
+
+def after_runs(first: int, last: int) -> str:
+    """A span of :func:`after_run`: ``after run 4``, ``after runs 2-31``, ``before run 1 to after run 2``."""
+    if first == last:
+        return after_run(first)
+    if first == 0:
+        return "before run 1 to %s" % after_run(last)
+    return "after runs %d-%d" % (first, last)

@@ -1,6 +1,6 @@
 """GPU utilisation while guarded: NVML sampled from a background thread.
 
-Needs the optional extra ``tfguard[gpu]`` (nvidia-ml-py, imported as ``pynvml``). Without it, without
+Needs nvidia-ml-py (``pip install nvidia-ml-py``, imported as ``pynvml``). Without it, without
 an NVIDIA driver, or with no GPU visible (``CUDA_VISIBLE_DEVICES``), the sampler starts no thread and
 its summary says why in one line; nothing fails. Samples are folded into a per-GPU histogram of
 utilisation percentages (101 counters), so memory stays constant however long the run.
@@ -29,9 +29,9 @@ def _nvml() -> Tuple[Any, Optional[str]]:
     with _nvml_lock:
         if _nvml_state is None:
             try:
-                import pynvml  # the optional extra tfguard[gpu]
+                import pynvml  # pip install nvidia-ml-py
             except ImportError:
-                _nvml_state = (None, "no GPU visible (nvidia-ml-py not installed: pip install \"tfguard[gpu]\")")
+                _nvml_state = (None, "no GPU visible (nvidia-ml-py not installed: pip install nvidia-ml-py)")
             else:
                 try:
                     pynvml.nvmlInit()

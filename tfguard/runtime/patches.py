@@ -17,6 +17,7 @@ from threading import get_ident
 from time import perf_counter
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
+from tfguard.runtime.document import after_run
 from tfguard.runtime.errors import GraphFrozenError
 from tfguard.runtime.recorder import RUN_FIELDS
 from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
@@ -456,11 +457,12 @@ class GraphPatch:
         code = source_line(path, line) if site else ""
         where = "%s:%d `%s`" % (path, line, code) if site else "an unknown line"
         finalizer = next((rec.finalized_by for rec in reversed(recorders) if rec.finalized_by), None)
+        ordinal = after_run(step) if step is not None else "before any run"
         if finalizer:
-            when = "at step %s of the %s" % (step, finalizer)
+            when = "%s, frozen by the %s" % (ordinal, finalizer)
         else:
-            when = ("at step %s; the graph was finalized before tfguard was attached (MonitoredSession, "
-                    "Estimator and graph.finalize() do that)" % step)
+            when = ("%s; the graph was finalized before tfguard was attached (MonitoredSession, "
+                    "Estimator and graph.finalize() do that)" % ordinal)
         message = "Graph is finalized and cannot be modified: %s tried to add ops%s %s. Fix: %s (static rule %s)." % (
             where, " via " + api if api else "", when, fix, rule)
         violation = {"path": path or "<unknown>", "line": line or 0, "code": code, "api": api,

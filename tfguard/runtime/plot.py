@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional
 from tfguard.runtime.series import trend_series
 from tfguard.runtime.stats import median_of, warmup_points
 
-PLOT_EXTRA = "tfguard[plot]"
+PLOT_EXTRA = "matplotlib"
 _MAX_ANNOTATED_SITES = 3
 
 
@@ -19,7 +19,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise PlotUnavailable("plots need matplotlib: pip install \"%s\"" % PLOT_EXTRA) from None
+        raise PlotUnavailable("plots need matplotlib: pip install %s" % PLOT_EXTRA) from None
     matplotlib.use("Agg")  # files only, never a window
     import matplotlib.pyplot as pyplot
 
@@ -63,14 +63,42 @@ def plot_report(data: Dict[str, Any], path: str, title: Optional[str] = None) ->
                 slowdown, " (significant)" if data.get("slowdown_significant") else "")
             top.plot(series.steps[start:], line, color="tab:red", linestyle="--", label=label)
         top.set_ylabel("step interval (ms)")
+        top.set_ylim(bottom=0)
         top.set_title(title or "tfguard: %s" % series.label, fontsize=10)
         top.legend(loc="upper left", fontsize=8)
         top.grid(alpha=0.3)
         bottom.plot(series.steps, series.nodes, color="tab:green", linewidth=1.5)
         bottom.set_ylabel("graph size (ops)")
-        bottom.set_xlabel("step (runs of %s)" % _short(series.label))
+        bottom.set_ylim(bottom=0)
+        bottom.set_xlabel("training step (runs of the most frequent fetch)")
         bottom.grid(alpha=0.3)
         _annotate_sites(bottom, data, series.steps, series.nodes)
+        figure.tight_layout()
+        figure.savefig(path, format="png", dpi=100)
+    finally:
+        pyplot.close(figure)
+
+
+def plot_comparison(runs: List[Any], path: str, title: str) -> None:
+    """Write one PNG comparing runs (``[(label, report data)]``) on the same axes: step interval and graph
+    size against the training step, both from 0, so a flat fixed run and a rising bad one read at a glance."""
+    pyplot = _pyplot()
+    figure, (top, bottom) = pyplot.subplots(2, 1, sharex=True, figsize=(9, 6))
+    colors = ["tab:red", "tab:blue", "tab:green", "tab:purple"]
+    try:
+        for (label, data), color in zip(runs, colors):
+            series = trend_series(data)
+            top.plot(series.steps, [v * 1e3 for v in series.values], color=color, linewidth=1, label=label)
+            bottom.plot(series.steps, series.nodes, color=color, linewidth=1.5, label=label)
+        top.set_ylabel("step interval (ms)")
+        top.set_ylim(bottom=0)
+        top.set_title(title, fontsize=10)
+        top.legend(loc="upper left", fontsize=8)
+        top.grid(alpha=0.3)
+        bottom.set_ylabel("graph size (ops)")
+        bottom.set_ylim(bottom=0)
+        bottom.set_xlabel("training step")
+        bottom.grid(alpha=0.3)
         figure.tight_layout()
         figure.savefig(path, format="png", dpi=100)
     finally:
@@ -84,9 +112,9 @@ def _annotate_sites(axes: Any, data: Dict[str, Any], steps: List[int], nodes: Li
     for rank, site in enumerate(sites[:_MAX_ANNOTATED_SITES]):
         step = min(max(site["first_step"], steps[0]), steps[-1])
         index = min(range(len(steps)), key=lambda i: abs(steps[i] - step))
-        text = "%s:%d %s\n+%d ops in %d growth events (%s)" % (
+        text = "%s:%d %s\n+%d ops, grew after %d runs (%s)" % (
             _short(site["path"], 40), site["line"], site.get("api") or "", site["ops_added"],
-            site["growth_events"], site["kind"])
+            site.get("events_in_loop", site["growth_events"]), site["kind"])
         axes.annotate(text, xy=(steps[index], nodes[index]), xycoords="data",
                       xytext=(0.02, 0.85 - 0.25 * rank), textcoords="axes fraction", fontsize=8,
                       arrowprops={"arrowstyle": "->", "color": "gray"})

@@ -16,6 +16,7 @@ from operator import is_, sub
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.alerts import emit
+from tfguard.runtime.document import after_run, after_runs
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
 from tfguard.runtime.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, site_text, sorted_sites, what_grew
 from tfguard.runtime.per_call import builds_per_call, run_frame
@@ -522,25 +523,28 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
     repeated = [s for s in sites if s["kind"] == REPEATED]
     one_time = [s for s in sites if s["kind"] == ONE_TIME]
     if repeated or data["frozen_violations"]:
-        parts = ["%s: %s added after %d different runs since the loop started, up to run %d (%d ops; "
-                 "static rule %s)" % (
+        parts = ["%s: %s added after %d different runs since the loop started, most recently after run %d "
+                 "(%d ops; static rule %s)" % (
             site_text(s), what_grew(s), s["events_in_loop"], s["last_step"], s["ops_added"], s["rule"])
             for s in repeated[:_TOP_SITES]]
-        parts += ["%s: blocked at step %s%s (static rule %s)" % (
-            site_text(v), v["step"], ", " + v["api"] if v["api"] else "", v["rule"])
+        parts += ["%s: blocked %s%s (static rule %s)" % (
+            site_text(v), after_run(v["step"]) if v["step"] is not None else "",
+            ", " + v["api"] if v["api"] else "", v["rule"])
             for v in data["frozen_violations"][:_TOP_SITES]]
         message = "the graph keeps growing as steps go by" if repeated \
             else "code tried to add ops to the frozen graph"
         found.append({"code": "TFG901", "severity": "error", "message": message + ": " + "; ".join(parts)})
     if one_time:
-        parts = ["%s: %s added after run%s %s (%d ops)" % (
-            site_text(s), what_grew(s), "" if s["events_in_loop"] == 1 else "s",
-            s["first_step"] if s["events_in_loop"] == 1 else "%d-%d" % (s["first_step"], s["last_step"]),
+        parts = ["%s: %s added %s (%d ops)" % (
+            site_text(s), what_grew(s), after_runs(s["first_step"], s["last_step"]),
             s["ops_added"]) for s in one_time[:_TOP_SITES]]
-        found.append({"code": "TFG901", "severity": "info", "message":
-                      "the graph grew a few times after the loop started, then stopped: %s. Fine when it is "
-                      "meant to happen once (lazy set-up); building it before the loop makes that "
-                      "explicit" % "; ".join(parts)})
+        if data["frozen_violations"]:  # it stopped because the graph was frozen, not by itself
+            message = "the graph grew after the loop started, until it was frozen: %s" % "; ".join(parts)
+        else:
+            message = ("the graph grew a few times after the loop started, then stopped: %s. Fine when it is "
+                       "meant to happen once (lazy set-up); building it before the loop makes that "
+                       "explicit" % "; ".join(parts))
+        found.append({"code": "TFG901", "severity": "info", "message": message})
     if data["slowdown_significant"]:
         found.append({"code": "TFG902", "severity": "warning",
                       "message": slowdown_message(data, sites, data["runs"], live=False)})

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from tabulate import tabulate
 
 from tfguard.runtime.devicewatch import device_blocks
-from tfguard.runtime.document import DataReport, format_seconds
+from tfguard.runtime.document import DataReport, after_run, after_runs, format_seconds, significant
 
 REPORT_VERSION = 2
 #: Signatures and growth sites shown in the table; the JSON report has them all.
@@ -39,41 +39,24 @@ class Report(DataReport):
         return None
 
     def table(self) -> str:
-        """Human-readable tables: totals, diagnostics, graph growth, then the busiest fetch signatures."""
+        """The report as text: the diagnostics first (one line each, the fix under a repeated growth site), then
+        the evidence: the totals that say something, graph growth, blocked changes, the busiest signatures."""
         d = self._data
-        growth = d.get("growth_ops") or {}
-        totals = [
-            ["mode", d["mode"]],
-            ["runs (guarding thread)", d["runs"]],
-            ["runs (other threads)", d["other_thread_runs"]],
-            ["wall time", format_seconds(d["wall_s"])],
-            ["time in sess.run", format_seconds(d["run_s"])],
-            ["host fraction", _percent(d["host_fraction"])],
-            ["time in Saver.save", "%s (%d saves)" % (format_seconds(d["save_s"]), d["saves"])],
-            ["graph nodes start/end/added", "%s / %s / %s" % (d["nodes_start"], d["nodes_end"], d["nodes_added"])],
-            ["ops added: setup/one-time/repeated", "%s / %s / %s" % (
-                growth.get("setup", 0), growth.get("one-time", 0), growth.get("repeated", 0))],
-            ["slowdown (%s)" % _measure(d), _ratio(d)],
-        ]
-        blocks = ["tfguard runtime report", tabulate(totals, tablefmt="simple")]
-        if d["diagnostics"]:
-            blocks.append("diagnostics\n" + "\n".join(
-                "%s %s: %s" % (x["code"], x["severity"], x["message"]) for x in d["diagnostics"]))
-        else:
-            blocks.append("diagnostics: none")
+        blocks = ["tfguard runtime report", diagnostics_block(d), "evidence\n" + tabulate(
+            evidence_rows(d), tablefmt="plain")]
         sites = [s for s in d["growth_sites"] if s["kind"] != "setup"]
         if sites:
-            rows = [[s["path"] + ":" + str(s["line"]), _clip(s["code"]), _what(s), s["ops_added"], s["growth_events"],
-                     s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
-            headers = ["site", "source", "adds", "ops added", "growth events", "kind", "rule"]
+            rows = [[s["path"] + ":" + str(s["line"]), _what(s), s["ops_added"], s.get("events_in_loop", 0),
+                     _runs_span(s), s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
+            headers = ["site", "adds", "ops added", "runs that grew it", "runs", "kind", "rule"]
             table = tabulate(rows, headers=headers, tablefmt="simple")
             if len(sites) > _TABLE_ROWS:
                 table += "\n... %d more sites (all in the JSON report)" % (len(sites) - _TABLE_ROWS)
             blocks.append("graph growth after the loop started\n" + table)
         if d["frozen_violations"]:
-            rows = [[v["path"] + ":" + str(v["line"]), _clip(v["code"]), v["api"] or "", v["step"]]
+            rows = [[v["path"] + ":" + str(v["line"]), v["api"] or "", _after_run(v["step"])]
                     for v in d["frozen_violations"][:_TABLE_ROWS]]
-            table = tabulate(rows, headers=["site", "source", "api", "step"], tablefmt="simple")
+            table = tabulate(rows, headers=["site", "api", "when"], tablefmt="simple")
             blocks.append("blocked graph changes\n" + table)
         signatures = d["signatures"]
         if signatures:
@@ -97,6 +80,60 @@ class Report(DataReport):
             self._data["runs"], self._data["nodes_added"], [c for c, _, _ in self.diagnostics])
 
 
+def diagnostics_block(d: Dict[str, Any]) -> str:
+    """One line per diagnostic, ``CODE severity  message``; a repeated growth site's fix on a ``help:`` line."""
+    if not d["diagnostics"]:
+        return "diagnostics: none (%d runs watched)" % d["runs"]
+    width = max(len(x["code"]) + 1 + len(x["severity"]) for x in d["diagnostics"])
+    lines = ["diagnostics"]
+    repeated = [s for s in d["growth_sites"] if s["kind"] == "repeated" and s.get("fix")]
+    for x in d["diagnostics"]:
+        lines.append("%-*s  %s" % (width, x["code"] + " " + x["severity"], x["message"]))
+        if x["code"] == "TFG901" and x["severity"] == "error" and repeated:
+            lines.append("%*s  help: %s" % (width, "", repeated[0]["fix"]))
+    return "\n".join(lines)
+
+
+def evidence_rows(d: Dict[str, Any]) -> List[List[str]]:
+    """The totals that say something: a row about other threads, saves, growth or freezing only when there
+    is something to say; figures to 3 significant digits, the slowdown spelled as in the diagnostics."""
+    rows = []
+    freeze_after = d.get("freeze_after")
+    if freeze_after:
+        rows.append(["mode", "frozen after run %d (--freeze-after)" % freeze_after if d["runs"] >= freeze_after
+                     else "watch (--freeze-after %d not reached)" % freeze_after])
+    elif d["mode"] != "watch":
+        rows.append(["mode", d["mode"]])
+    runs = "%d" % d["runs"]
+    if d["other_thread_runs"]:
+        runs += " (+%d on other threads)" % d["other_thread_runs"]
+    rows.append(["runs", runs])
+    rows.append(["wall time", format_seconds(d["wall_s"])])
+    rows.append(["in sess.run", format_seconds(d["run_s"])])
+    if d["host_fraction"] is not None:
+        rows.append(["outside sess.run (host)", _percent(d["host_fraction"])])
+    if d["saves"]:
+        rows.append(["in Saver.save", "%s (%d saves)" % (format_seconds(d["save_s"]), d["saves"])])
+    rows.append(["graph ops", "%s -> %s (+%s)" % (d["nodes_start"], d["nodes_end"], d["nodes_added"])
+                 if d["nodes_added"] else "%s (no growth)" % d["nodes_end"]])
+    growth = d.get("growth_ops") or {}
+    kinds = ["%s %s" % (growth[kind], kind) for kind in ("repeated", "one-time", "setup") if growth.get(kind)]
+    if kinds:
+        rows.append(["ops added", ", ".join(kinds)])
+    if d["slowdown"] is not None:
+        rows.append(["slowdown (%s)" % _measure(d), _ratio(d)])
+    return rows
+
+
+def _runs_span(site: Dict[str, Any]) -> str:
+    first, last = site.get("first_step"), site.get("last_step")
+    return "" if first is None else after_runs(first, last)
+
+
+def _after_run(step: Any) -> str:
+    return "" if step is None else after_run(step)
+
+
 def _clip(text: str, width: int = 50) -> str:
     text = text or ""
     return text if len(text) <= width else text[:width - 3] + "..."
@@ -115,7 +152,7 @@ def _measure(d: Dict[str, Any]) -> str:
 
 
 def _percent(value: Optional[float]) -> str:
-    return "-" if value is None else "%.1f%%" % (value * 100)
+    return "-" if value is None else significant(value * 100) + "%"
 
 
 def _ratio(d: Dict[str, Any]) -> str:
@@ -130,4 +167,4 @@ def _ratio(d: Dict[str, Any]) -> str:
         note = " (level shift, not a trend)"
     else:
         note = ""
-    return "x%.3f%s" % (value, note)
+    return "x%.2f%s" % (value, note)

@@ -69,7 +69,8 @@ def run_document(command: List[str], watcher: Any, sessions: List[Any], status: 
     from tfguard.runtime.report import REPORT_VERSION
 
     facts = {"command": command, "tensorflow_version": watcher.tensorflow_version, "exit_status": status,
-             "stopped_by_max_steps": watcher.stopped_by_max_steps, "session_count": len(sessions)}
+             "stopped_by_max_steps": watcher.stopped_by_max_steps, "session_count": len(sessions),
+             "freeze_after": watcher.freeze_after}
     if not sessions:
         return dict(version=REPORT_VERSION, **facts)
     main = max(sessions, key=lambda s: s.report.runs)

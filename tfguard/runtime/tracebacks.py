@@ -85,11 +85,20 @@ def user_and_api_from_frames(frames: Sequence[FrameType]) -> Tuple[Optional[Tupl
 
 
 def _api_of_live(callees: Sequence[FrameType]) -> Optional[str]:
+    """The first public API among the callees: `x * 2` goes through `math_ops._mul_dispatch`, a private
+    helper no user calls, to `tf.math.multiply`."""
     for frame in callees:
         if _is_plumbing(frame.f_code.co_filename):
             continue
-        return resolve_api(frame.f_code, frame.f_globals, frame.f_locals)
+        api = resolve_api(frame.f_code, frame.f_globals, frame.f_locals)
+        if not is_private_api(api):
+            return api
     return None
+
+
+def is_private_api(api: str) -> bool:
+    """Whether an API name has a private part (`tensorflow.python.ops.math_ops._mul_dispatch`)."""
+    return any(part.startswith("_") and not part.startswith("__") for part in api.split("."))
 
 
 def _is_plumbing(filename: str) -> bool:

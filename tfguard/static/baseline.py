@@ -215,4 +215,5 @@ def apply_baseline(result: CheckResult, baseline: "Counter[BaselineKey]", baseli
 def checked_files(paths: Sequence[str], settings: Settings, force_exclude: bool) -> List[str]:
     """Return the files ``check_paths`` checks for these arguments (the same discovery and exclusions)."""
     exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
-    return list(iter_python_files(paths, exclude, force_exclude=force_exclude, root=settings.root or None))
+    return list(iter_python_files(paths, exclude, force_exclude=force_exclude, root=settings.root or None,
+                                  respect_gitignore=settings.respect_gitignore))

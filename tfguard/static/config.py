@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.9/3.10 only
 TABLE = "tool.tfguard"
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "fixable", "unfixable")
-_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2")
+_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore")
 
 
 class ConfigError(Exception):
@@ -38,6 +38,19 @@ def _relative_to(path: str, root: str) -> Optional[str]:
     return rel.replace(os.sep, "/")
 
 
+def _strip_dot_slash(pattern: str) -> str:
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return pattern
+
+
+def _matches_anchored(rel: str, pattern: str) -> bool:
+    """Match a root-relative posix path against an anchored glob; ``dir/`` and ``dir`` also cover what is
+    inside the folder, as ruff's ``tests/`` does."""
+    stripped = pattern.rstrip("/")
+    return fnmatch(rel, stripped) or fnmatch(rel, stripped + "/*")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Rule selection and file exclusion, as merged from pyproject.toml and the command line.
@@ -48,7 +61,8 @@ class Settings:
     (empty: none).  ``python2``: files that are not Python 3 are converted from
     Python 2 and checked (``py2 = "off"`` or ``--py2=off``: they get TFG000).
     ``fixable``/``unfixable`` choose the codes ``--fix`` may fix
-    (empty ``fixable``: every code).
+    (empty ``fixable``: every code). ``respect_gitignore``: walking a folder skips what its ``.gitignore``
+    files ignore (``respect-gitignore = false`` or ``--no-respect-gitignore``: it does not).
     """
 
     select: Tuple[str, ...] = ()
@@ -62,6 +76,7 @@ class Settings:
     python2: bool = True
     fixable: Tuple[str, ...] = ()
     unfixable: Tuple[str, ...] = ()
+    respect_gitignore: bool = True
 
     def may_fix(self, code: str) -> bool:
         """Return whether ``--fix`` may apply fixes of ``code`` (``fixable``/``unfixable``)."""
@@ -78,18 +93,22 @@ class Settings:
         return not any(_matches(code, codes) for codes in self._per_file_codes(path))
 
     def _per_file_codes(self, path: str) -> Iterable[Tuple[str, ...]]:
-        if not self.per_file_ignores:
+        """Yield the codes of each ``per-file-ignores`` pattern that matches ``path``, as ruff matches them.
+
+        A pattern with a ``/`` is anchored to ``root`` (``tests/**`` is ``<root>/tests/**``, so
+        ``src/tests/x.py`` does not match); one without matches the file name in any folder
+        (``*_pb2.py``, ``__init__.py``). The result is the same from every working folder.
+        """
+        if not self.per_file_ignores or not path or path.startswith("<"):
             return
-        candidates = {path.replace("\\", "/")}
-        if self.root and path and not path.startswith("<"):
-            rel = _relative_to(path, self.root)
-            if rel is not None:
-                candidates.add(rel)
+        rel = _relative_to(path, self.root or os.getcwd())
         basename = os.path.basename(path)
         for pattern, codes in self.per_file_ignores:
-            if "/" not in pattern and fnmatch(basename, pattern):
-                yield codes
-            elif any(fnmatch(candidate, pattern) for candidate in candidates):
+            anchored = _strip_dot_slash(pattern.replace("\\", "/"))
+            if "/" not in anchored:
+                if fnmatch(basename, anchored):
+                    yield codes
+            elif rel is not None and _matches_anchored(rel, anchored):
                 yield codes
 
     def _selected(self, code: str) -> bool:
@@ -207,6 +226,10 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
         values["baseline"] = os.path.join(root, table["baseline"])
     if "py2" in table:
         values["python2"] = parse_switch(table["py2"], f"{where}: 'py2'")
+    if "respect-gitignore" in table:
+        if not isinstance(table["respect-gitignore"], bool):
+            raise ConfigError(f"{where}: 'respect-gitignore' must be true or false")
+        values["respect_gitignore"] = table["respect-gitignore"]
     return Settings(root=root, **values)
 
 
@@ -250,9 +273,12 @@ def override(
     exclude: Optional[Sequence[str]] = None,
     extend_exclude: Sequence[str] = (),
     python2: Optional[bool] = None,
+    respect_gitignore: Optional[bool] = None,
 ) -> Settings:
     """Apply command-line options: ``select``/``ignore``/``exclude``/``python2`` replace, ``extend_*`` add."""
     changes: Dict[str, Any] = {}
+    if respect_gitignore is not None:
+        changes["respect_gitignore"] = respect_gitignore
     if python2 is not None:
         changes["python2"] = python2
     if select is not None:

@@ -10,6 +10,8 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Callable, Iterable, Iterator, Optional, Sequence, Tuple
 
+from tfguard.static.gitignore import GitIgnore
+
 #: Folders never descended into.
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".svn", ".venv", "venv", ".env", "env", ".tox", ".nox", ".eggs",
@@ -106,6 +108,7 @@ def iter_python_files(
     force_exclude: bool = False,
     root: Optional[str] = None,
     on_skip: Optional[OnSkip] = None,
+    respect_gitignore: bool = False,
 ) -> Iterator[str]:
     """Yield the Python files named by ``paths``, walking folders in sorted order.
 
@@ -117,13 +120,14 @@ def iter_python_files(
     looping symbolic link, a file without read permission) and a sub-folder
     that cannot be listed are skipped, each reported to ``on_skip`` with the
     reason: reading a FIFO would wait forever.  Symbolic links to folders are
-    not followed.
+    not followed. With ``respect_gitignore``, what the ``.gitignore`` files ignore is skipped while walking
+    (see :mod:`tfguard.static.gitignore`); paths named explicitly are still checked, as ruff does.
     """
     for path in paths:
         if force_exclude and is_excluded_with_parents(path, exclude, root):
             continue
         if os.path.isdir(path):
-            yield from _walk(path, exclude, root, on_skip or _ignore)
+            yield from _walk(path, exclude, root, on_skip or _ignore, GitIgnore(path) if respect_gitignore else None)
         else:
             yield path
 
@@ -132,7 +136,8 @@ def _ignore(path: str, reason: str) -> None:
     pass
 
 
-def _walk(top: str, exclude: Sequence[str], root: Optional[str], on_skip: OnSkip) -> Iterator[str]:
+def _walk(top: str, exclude: Sequence[str], root: Optional[str], on_skip: OnSkip,
+          ignore: Optional[GitIgnore]) -> Iterator[str]:
     strip = top in (".", "./")  # "./pkg/a.py" -> "pkg/a.py": relative paths stay relative, without noise
     folders = [top]
     while folders:
@@ -147,10 +152,13 @@ def _walk(top: str, exclude: Sequence[str], root: Optional[str], on_skip: OnSkip
         for entry in entries:
             full = os.path.join(folder, entry.name)
             if _is_folder(entry):
-                if not is_excluded(full, exclude, root) and not is_virtualenv(full):
+                if not is_excluded(full, exclude, root) and not is_virtualenv(full) and not (
+                        ignore is not None and ignore.ignored(full, True)):
                     subfolders.append(full)
                 continue
             if not entry.name.endswith((".py", ".pyi")) or is_excluded(full, exclude, root):
+                continue
+            if ignore is not None and ignore.ignored(full, False):
                 continue
             problem = _unreadable(entry)
             if problem is not None:

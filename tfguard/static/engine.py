@@ -94,6 +94,26 @@ def mentions_tensorflow(data: bytes) -> bool:
     return TF_MARKER_BYTES in data or KERAS_MARKER_BYTES in data
 
 
+def unreadable_source_findings(data: bytes, path: str, settings: Settings) -> Tuple[Finding, ...]:
+    """Return the TFG000 finding of a file that is not analysed (it never mentions TensorFlow) but is no
+    Python source at all: undecodable bytes or a NUL byte, as ruff reports such a file instead of passing it.
+
+    Decoding is cheap next to parsing, which such files are spared.
+    """
+    from tfguard.static.parsing import ParseFailure, decode_source
+
+    try:
+        source = decode_source(data)
+        nul = source.find("\0")
+        if nul >= 0:
+            line = source.count("\n", 0, nul) + 1
+            raise ParseFailure(line, nul - (source.rfind("\n", 0, nul) + 1) + 1, "source contains a NUL byte")
+    except ParseFailure as failure:
+        finding = parse_error_finding(path, failure)
+        return (finding,) if settings.is_enabled(finding.code, path) else ()
+    return ()
+
+
 def check_source(
     source: str, path: str = "<string>", settings: Optional[Settings] = None, project: Optional[Project] = None
 ) -> List[Finding]:
@@ -197,7 +217,7 @@ def check_bytes(
     if not mentions_tensorflow(data):
         reaches, driver_deps = project.drivers.reaches_tensorflow(path, data) if project is not None else (False, ())
         if not reaches:
-            return FileCheck((), driver_deps)
+            return FileCheck(unreadable_source_findings(data, path, settings), driver_deps)
     try:
         source = decode_source(data)
     except ParseFailure as failure:
@@ -350,7 +370,8 @@ def check_paths(
     try:
         with fewer_garbage_collections():
             files = iter_python_files(paths, exclude, force_exclude=force_exclude, root=root,
-                                      on_skip=lambda path, reason: skipped.append(FileError(path, reason)))
+                                      on_skip=lambda path, reason: skipped.append(FileError(path, reason)),
+                                      respect_gitignore=settings.respect_gitignore)
             result = _check_files(files, find_project_root(paths[0] if paths else "."), paths, settings, jobs,
                                   cache)
             result.skipped = sorted(skipped, key=lambda error: error.path)
@@ -416,8 +437,10 @@ def _check_files(
                 drivers = DriverScan(project_root)
             reaches, looked_at = drivers.reaches_tensorflow(path, data)
             if not reaches:
+                unreadable = unreadable_source_findings(data, path, settings)
+                result.findings.extend(unreadable)
                 if cache is not None:
-                    cache.store(path, content_hash(data), (), hash_dependencies(looked_at), stats.get(path))
+                    cache.store(path, content_hash(data), unreadable, hash_dependencies(looked_at), stats.get(path))
                 continue
         if cache is not None:
             cached = cache.lookup(path, content_hash(data), stats.get(path))
@@ -483,6 +506,23 @@ def _load_the_checker() -> None:
         parse_module(TF_MARKER + " = 1\n", "<tfguard warm-up>")
     except ParseFailure:  # pragma: no cover - the line is valid Python
         pass
+
+
+def check_stdin(data: bytes, path: str, settings: Settings) -> CheckResult:
+    """Check source read from stdin as if it were the file ``path`` (``--stdin-filename``; ``-`` when none).
+
+    The project around ``path`` is analysed as on disk (imports, driver scripts); the text checked is ``data``.
+    """
+    result = CheckResult(files_checked=1)
+    root = find_project_root(path if path != "-" else ".")
+    for outcome in check_batch([(path, data)], settings, _project(root, settings, [path] if path != "-" else [])):
+        if outcome.error is not None:
+            result.errors.append(FileError(outcome.path, outcome.error))
+        result.findings.extend(outcome.findings)
+        if outcome.python2:
+            result.python2_files.append(outcome.path)
+    result.findings.sort(key=Finding.sort_key)
+    return result
 
 
 def _project(root: str, settings: Settings, paths: Sequence[str] = ()) -> Project:

@@ -84,6 +84,7 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.add_to_collections", "tensorflow.trainable_variables", "tensorflow.global_variables",
     "tensorflow.local_variables", "tensorflow.model_variables", "tensorflow.all_variables",
     "tensorflow.moving_average_variables", "tensorflow.train.get_global_step",
+    "tensorflow.contrib.framework.get_global_step",  # the deprecated alias: a collection lookup, no op
     "tensorflow.train.write_graph", "tensorflow.train.export_meta_graph",
     # utilities that never touch the graph
     "tensorflow.logging.*", "tensorflow.app.*", "tensorflow.flags.*", "tensorflow.gfile.*",

@@ -1,6 +1,15 @@
 """TFG108: an assign op built on every iteration of a session loop."""
 
+from typing import Optional
+
+from astroid import nodes
+
+from tfguard.static.analysis.module import BuildEvent, ModuleAnalysis
 from tfguard.static.checks._session_loop import LoopBuildRule
+
+#: The fix when the assigned value comes from the graph (a tensor or a variable, as in a target-network update).
+GRAPH_VALUE_FIX = ("build the assign ops once, before the loop (`update = tf.group(*[tf.assign(t, e) for t, e in "
+                   "pairs])`), and run them")
 
 
 class AssignInSessionLoop(LoopBuildRule):
@@ -17,3 +26,75 @@ class AssignInSessionLoop(LoopBuildRule):
         "build one assign op fed by a placeholder before the loop and run it with feed_dict, "
         "or use `var.load(value, sess)`"
     )
+
+    def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> str:
+        """Say to build the assign once when it copies a graph value; a placeholder or ``var.load`` only
+        helps when the value comes from Python."""
+        text = super().message(module, event, loop)
+        value = _assigned_value(event.site.node)
+        if value is not None and _from_the_graph(module, value):
+            return text[: -len(self.fix)].replace(self.effect, "builds a new assign op", 1) + GRAPH_VALUE_FIX
+        return text
+
+
+def _assigned_value(node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """The value argument of ``tf.assign(ref, value)`` or ``ref.assign(value)``."""
+    if not isinstance(node, nodes.Call):
+        return None
+    for keyword in node.keywords or ():
+        if keyword.arg == "value":
+            return keyword.value
+    method = isinstance(node.func, nodes.Attribute) and node.func.attrname in AssignInSessionLoop.methods \
+        and not _is_tf_module_call(node)
+    index = 0 if method else 1
+    return node.args[index] if len(node.args) > index else None
+
+
+def _is_tf_module_call(node: nodes.Call) -> bool:
+    func = node.func
+    while isinstance(func, nodes.Attribute):
+        func = func.expr
+    return isinstance(func, nodes.Name) and func.name in ("tf", "tf1", "tensorflow")
+
+
+#: Attributes and functions that hold a model's variables: a name iterated from them is a variable.
+_VARIABLE_LISTS = frozenset({"variables", "trainable_variables", "global_variables", "local_variables",
+                             "model_variables", "moving_average_variables", "trainable_weights", "weights",
+                             "get_collection"})
+
+
+def _from_the_graph(module: ModuleAnalysis, value: nodes.NodeNG) -> bool:
+    """Whether ``value`` is known to be a tensor or variable (not a Python number or array): a TF value, or a
+    name a loop or comprehension takes from a list of variables (``for t, e in zip(target.variables, ...)``)."""
+    if isinstance(value, nodes.Const) or value.root() is not module.module:
+        return False
+    known = module.value(value)
+    if known is not None and known.tensor:
+        return True
+    if not isinstance(value, nodes.Name):
+        return False
+    try:
+        _, assignments = value.lookup(value.name)
+    except Exception:  # noqa: BLE001 - astroid's scope lookup on odd code: no claim
+        return False
+    return any(_iterates_variables(assignment) for assignment in assignments)
+
+
+def _iterates_variables(assignment: nodes.NodeNG) -> bool:
+    target = assignment
+    while isinstance(target.parent, (nodes.Tuple, nodes.List)):
+        target = target.parent
+    owner = target.parent
+    if isinstance(owner, (nodes.For, nodes.Comprehension)) and owner.target is target:
+        return _variable_list(owner.iter)
+    return False
+
+
+def _variable_list(node: nodes.NodeNG) -> bool:
+    if isinstance(node, nodes.Call):
+        func = node.func
+        name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+        if name in ("zip", "list", "sorted", "reversed"):
+            return any(_variable_list(arg) for arg in node.args)
+        return name in _VARIABLE_LISTS
+    return isinstance(node, nodes.Attribute) and node.attrname in _VARIABLE_LISTS

@@ -14,9 +14,10 @@ from tfguard.static.reporters import github, json, sarif, table, text
 
 Reporter = Callable[[CheckResult], str]
 
-#: Format name -> reporter, in the order ``--format`` lists them.
+#: Format name -> reporter, in the order ``--output-format`` lists them (``text``/``full`` also take colour).
 REPORTERS: Dict[str, Reporter] = {
     "text": text.render,
+    "full": text.render_full,
     "json": json.render,
     "table": table.render,
     "sarif": sarif.render,

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 from urllib.parse import quote
 
 from tfguard import __version__
-from tfguard.static.catalog import rule_readme
+from tfguard.static.catalog import rule_folder, rule_readme
 from tfguard.static.engine import CheckResult
 from tfguard.static.finding import Finding
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
@@ -42,7 +43,53 @@ def _rule_descriptor(code: str, name: str, summary: str, severity: str, enabled:
     }
     help_text = f"{short}. Run `tfguard rule {code}` for the full explanation."
     descriptor["help"] = {"text": help_text, "markdown": readme} if readme else {"text": help_text}
+    uri = rule_page_uri(code)
+    if uri:
+        descriptor["helpUri"] = uri
     return descriptor
+
+
+@lru_cache(maxsize=1)
+def _catalog_web_base() -> Optional[str]:
+    """``https://host/owner/repo/blob/<commit>/`` of the checkout tfguard runs from, when its origin is a
+    GitHub/GitLab-style https or SSH URL; None otherwise (installed from a wheel, a local origin)."""
+    import subprocess
+
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+    def git(*args: str) -> Optional[str]:
+        try:
+            done = subprocess.run(["git", "-C", package, *args], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
+
+    origin, commit = git("remote", "get-url", "origin"), git("rev-parse", "HEAD")
+    if not origin or not commit:
+        return None
+    scp = re.match(r"^[\w.-]+@([\w.-]+):(.+)$", origin)
+    if scp:
+        origin = f"https://{scp.group(1)}/{scp.group(2)}"
+    elif origin.startswith("ssh://"):
+        origin = "https://" + re.sub(r"^[^@/]+@", "", origin[len("ssh://"):]).replace(":22/", "/")
+    if not origin.startswith("https://"):
+        return None
+    origin = re.sub(r"^https://[^@/]+@", "https://", origin)  # never a token from the URL
+    if origin.endswith(".git"):
+        origin = origin[:-4]
+    return f"{origin.rstrip('/')}/blob/{commit}/"
+
+
+def rule_page_uri(code: str) -> Optional[str]:
+    """The address of a rule's catalog page for SARIF's ``helpUri``: on the repository's web host at the
+    commit tfguard runs from when it can tell, else the page's file in the installed catalog."""
+    folder = rule_folder(code)
+    if folder is None:
+        return None
+    base = _catalog_web_base()
+    if base is not None:
+        return f"{base}rules/{folder.name}/README.md"
+    return (folder / "README.md").as_uri()
 
 
 def rule_descriptors() -> List[Dict[str, Any]]:
@@ -53,14 +100,30 @@ def rule_descriptors() -> List[Dict[str, Any]]:
     return descriptors
 
 
+@lru_cache(maxsize=8)
+def _source_root(cwd: str) -> str:
+    """%SRCROOT%: the root of the git repository around the working folder (what code scanning resolves paths
+    against), else the working folder."""
+    from tfguard.static.gitignore import repository_root
+
+    return repository_root(cwd) or cwd
+
+
+def source_root() -> str:
+    """The folder %SRCROOT% stands for in this run."""
+    return _source_root(os.getcwd())
+
+
 def artifact_location(path: str) -> Dict[str, Any]:
-    """Return a relative URI against %SRCROOT% (the working folder), or a file URI for other paths.
+    """Return a relative URI against %SRCROOT% (the repository root, or the working folder outside a
+    repository), so that a file outside the working folder but in the repository stays relative; a file
+    URI for other paths.
 
     URIs are percent-encoded from the path's bytes, so a file name that is not
     valid UTF-8 (``b"\\xff.py"``, read as ``"\\udcff.py"``) becomes ``%FF.py``.
     """
     absolute = os.path.abspath(path)
-    relative = os.path.relpath(absolute, os.getcwd()) if not path.startswith("<") else path
+    relative = os.path.relpath(absolute, source_root()) if not path.startswith("<") else path
     if relative.startswith(os.pardir) or os.path.isabs(relative):
         return {"uri": Path(absolute).as_uri()}
     return {"uri": quote(os.fsencode(relative.replace(os.sep, "/"))), "uriBaseId": SRCROOT}
@@ -104,13 +167,38 @@ def _code_flow(finding: Finding) -> Dict[str, Any]:
     return {"threadFlows": [{"locations": steps}]}
 
 
-def _result(finding: Finding, rule_index: Dict[str, int]) -> Dict[str, Any]:
+def partial_fingerprints(findings: List[Finding]) -> Dict[int, Dict[str, str]]:
+    """``partialFingerprints`` of each finding (by index): what the baseline matches on (code, enclosing def,
+    the flagged line's text without its spacing) and which such finding of the file it is, so that code
+    scanning follows a finding when lines above it move and tells two identical lines apart."""
+    from tfguard.static.baseline import _SourceCache, fingerprint
+
+    sources = _SourceCache()
+    seen: Dict[tuple, int] = {}
+    prints: Dict[int, Dict[str, str]] = {}
+    for index, finding in enumerate(findings):
+        text, scope = sources.line_and_scope(finding.path, finding.line)
+        key = fingerprint(finding.code, scope, text)
+        occurrence = seen.get((finding.path, key), 0)
+        seen[(finding.path, key)] = occurrence + 1
+        prints[index] = {FINGERPRINT_KEY: f"{key}:{occurrence + 1}"}
+    return prints
+
+
+#: The ``partialFingerprints`` key of tfguard's own fingerprint (versioned, as SARIF asks).
+FINGERPRINT_KEY = "tfguardFindingHash/v1"
+
+
+def _result(finding: Finding, rule_index: Dict[str, int], fingerprints: Optional[Dict[str, str]] = None
+            ) -> Dict[str, Any]:
     result: Dict[str, Any] = {
         "ruleId": finding.code,
         "level": LEVELS[finding.severity],
         "message": {"text": display_text(finding.message)},
         "locations": [_location(finding.path, _region(finding))],
     }
+    if fingerprints:
+        result["partialFingerprints"] = fingerprints
     if finding.code in rule_index:
         result["ruleIndex"] = rule_index[finding.code]
     if finding.chain:
@@ -145,6 +233,8 @@ def to_document(result: CheckResult) -> Dict[str, Any]:
     """Return the SARIF log of one run as a JSON-ready dict."""
     rules = rule_descriptors()
     rule_index = {rule["id"]: index for index, rule in enumerate(rules)}
+    findings = sorted(result.findings, key=Finding.sort_key)
+    prints = partial_fingerprints(findings)
     notifications = [
         {"level": "error", "message": {"text": display_text(f"{e.path}: {e.message}")},
          "locations": [{"physicalLocation": {"artifactLocation": artifact_location(e.path)}}]}
@@ -153,9 +243,9 @@ def to_document(result: CheckResult) -> Dict[str, Any]:
     run: Dict[str, Any] = {
         "tool": {"driver": {"name": "tfguard", "version": __version__, "semanticVersion": __version__,
                             "rules": rules}},
-        "originalUriBaseIds": {SRCROOT: {"uri": Path(os.getcwd()).as_uri() + "/"}},
+        "originalUriBaseIds": {SRCROOT: {"uri": Path(source_root()).as_uri() + "/"}},
         "invocations": [{"executionSuccessful": not result.errors, "toolExecutionNotifications": notifications}],
-        "results": [_result(f, rule_index) for f in sorted(result.findings, key=Finding.sort_key)],
+        "results": [_result(f, rule_index, prints.get(index)) for index, f in enumerate(findings)],
     }
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 

@@ -1,42 +1,122 @@
-"""The default, pyflakes-style text format."""
+"""The default text format: a short line per finding, an indented ``help:`` line with the fix, the ``via`` chain.
+
+``full`` (``--show-source``) adds the source line under each finding, with carets under the flagged code, as
+ruff's ``full`` format does.
+"""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
-from typing import List
+from typing import Dict, List, Optional, Tuple
 
 from tfguard.static.engine import CheckResult
 from tfguard.static.finding import SAFE, UNSAFE, Finding
 from tfguard.static.registry import SEVERITIES
 
+#: ANSI styles of the coloured report.
+_BOLD, _RED, _YELLOW, _CYAN, _BLUE, _RESET = "\033[1m", "\033[31m", "\033[33m", "\033[36m", "\033[34m", "\033[0m"
+_SEVERITY_COLOR = {"error": _RED, "warning": _YELLOW, "info": _BLUE}
 
-def format_finding(finding: Finding) -> List[str]:
-    """Return ``path:line:col: CODE message`` and one ``via`` line per chain hop.
 
-    A finding that ``--fix`` fixes is marked ``[*]`` after its code, as ruff does.
+def split_message(message: str) -> Tuple[str, str]:
+    """Split a finding's message into what is wrong and what to do: at the first ``; `` outside backticks.
+
+    Rule messages read "what happens; what to do"; a message without that separator has no help part.
+    """
+    in_code = False
+    for index, char in enumerate(message):
+        if char == "`":
+            in_code = not in_code
+        elif char == ";" and not in_code and message.startswith("; ", index):
+            return message[:index], message[index + 2:]
+    return message, ""
+
+
+def display_path(path: str) -> str:
+    """Return ``path`` relative to the working folder when it lies inside it, else as given."""
+    if path.startswith("<") or not os.path.isabs(path):
+        return path
+    rel = os.path.relpath(path, os.getcwd())
+    return path if rel == os.pardir or rel.startswith(os.pardir + os.sep) else rel
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    return f"{style}{text}{_RESET}" if color and text else text
+
+
+def format_finding(finding: Finding, color: bool = False, source: Optional[List[str]] = None) -> List[str]:
+    """Return the lines of one finding: ``path:line:col: CODE what``, then ``help:`` and ``via`` lines.
+
+    A finding that ``--fix`` fixes is marked ``[*]`` after its code, as ruff does. ``via`` names a hop in the
+    same file by its line only. With ``source`` (the file's lines), the flagged line is shown with carets.
     """
     marker = " [*]" if finding.fix is not None and finding.fix.applicability == SAFE else ""
-    lines = [f"{finding.path}:{finding.line}:{finding.column}: {finding.code}{marker} {finding.message}"]
-    lines.extend(f"    via {link.path}:{link.line} in {link.function}()" for link in finding.chain)
+    what, help_text = split_message(finding.message)
+    where = _paint(f"{display_path(finding.path)}:{finding.line}:{finding.column}:", _BOLD, color)
+    code = _paint(finding.code, _BOLD + _SEVERITY_COLOR.get(finding.severity, _RED), color)
+    lines = [f"{where} {code}{marker} {what}"]
+    if source is not None:
+        lines.extend(_snippet(finding, source, color))
+    if help_text:
+        lines.append(f"  {_paint('help:', _BOLD + _CYAN, color)} {help_text}")
+    for link in finding.chain:
+        place = f"line {link.line}" if link.path == finding.path else f"{display_path(link.path)}:{link.line}"
+        lines.append(f"  via {place} in {link.function}()")
     return lines
 
 
 def fix_lines(finding: Finding) -> List[str]:
     """Return the ``--show-fixes`` line of a finding: its fix and how safe it is, or why it has none."""
     if finding.fix is not None:
-        return [f"    fix ({finding.fix.applicability}): {finding.fix.message}"]
-    return [f"    no fix: {finding.no_fix}"] if finding.no_fix else []
+        return [f"  fix ({finding.fix.applicability}): {finding.fix.message}"]
+    return [f"  no fix: {finding.no_fix}"] if finding.no_fix else []
 
 
-def render(result: CheckResult, show_fixes: bool = False) -> str:
+def _snippet(finding: Finding, source: List[str], color: bool) -> List[str]:
+    if not 1 <= finding.line <= len(source):
+        return []
+    text = source[finding.line - 1].rstrip("\r\n")
+    number = str(finding.line)
+    gutter = " " * len(number)
+    start = max(1, finding.column)
+    end = finding.end_column if finding.end_line == finding.line and finding.end_column > start else len(text) + 1
+    end = min(max(end, start + 1), len(text) + 1) if text else start + 1
+    pad = "".join(char if char == "\t" else " " for char in text[:start - 1])
+    carets = _paint("^" * max(1, end - start), _BOLD + _SEVERITY_COLOR.get(finding.severity, _RED), color)
+    bar = _paint("|", _BLUE, color)
+    return [f"{gutter} {bar}", f"{_paint(number, _BLUE, color)} {bar} {text}", f"{gutter} {bar} {pad}{carets}"]
+
+
+def _read_lines(path: str, cache: Dict[str, Optional[List[str]]]) -> Optional[List[str]]:
+    if path not in cache:
+        try:
+            with open(path, "rb") as handle:
+                cache[path] = handle.read().decode("utf-8", "replace").splitlines()
+        except OSError:
+            cache[path] = None
+    return cache[path]
+
+
+def render(result: CheckResult, show_source: bool = False, color: bool = False, show_fixes: bool = False) -> str:
     """Return every finding (with ``show_fixes``, each one's fix or why it has none), then every file error."""
     lines: List[str] = []
+    sources: Dict[str, Optional[List[str]]] = {}
     for finding in sorted(result.findings, key=Finding.sort_key):
-        lines.extend(format_finding(finding))
+        source = _read_lines(finding.path, sources) if show_source else None
+        lines.extend(format_finding(finding, color, source))
         if show_fixes:
             lines.extend(fix_lines(finding))
-    lines.extend(f"{error.path}: error: {error.message}" for error in sorted(result.errors, key=lambda e: e.path))
+        if show_source:
+            lines.append("")
+    lines.extend(f"{display_path(error.path)}: {_paint('error:', _BOLD + _RED, color)} {error.message}"
+                 for error in sorted(result.errors, key=lambda e: e.path))
     return "".join(line + "\n" for line in lines)
+
+
+def render_full(result: CheckResult) -> str:
+    """The ``full`` format without colour: :func:`render` with the source line of each finding."""
+    return render(result, show_source=True)
 
 
 def _plural(count: int, noun: str) -> str:

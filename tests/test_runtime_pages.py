@@ -1,0 +1,68 @@
+"""Every code the runtime guard prints (TFG901-TFG907) has a page and a row, as ruff documents every code."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.catalog_paths import RULES_DIR, runtime_folders
+from tests.console import tfguard_script
+from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+from tfguard.runtime.growth import REPEATED_EVENTS
+from tfguard.runtime.placement import DEFAULT_COPIES_THRESHOLD
+from tfguard.runtime.recorder import DEFAULT_OPTIONS
+
+SECTIONS = ["## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Thresholds"]
+#: The thresholds each page must state, with the values the code uses.
+THRESHOLDS = {
+    "TFG901": [f"REPEATED_EVENTS = {REPEATED_EVENTS}"],
+    "TFG902": [f"slowdown_threshold = {DEFAULT_OPTIONS['slowdown_threshold']}"],
+    "TFG903": [f"host_threshold = {DEFAULT_OPTIONS['host_threshold']}", f"min_runs = {DEFAULT_OPTIONS['min_runs']}"],
+    "TFG904": [f"summary_share = {DEFAULT_OPTIONS['summary_share']}", f"min_runs = {DEFAULT_OPTIONS['min_runs']}"],
+    "TFG905": [f"save_threshold = {DEFAULT_OPTIONS['save_threshold']:.2f}",
+               f"min_saves = {DEFAULT_OPTIONS['min_saves']}"],
+    "TFG906": [],
+    "TFG907": [f"copies_threshold = {DEFAULT_COPIES_THRESHOLD}"],
+}
+
+
+def test_every_runtime_code_has_a_page_and_nothing_else():
+    assert [folder.name for folder in runtime_folders()] == [catalog_slug(code) for code in RUNTIME_CODES]
+    assert sorted(THRESHOLDS) == sorted(RUNTIME_CODES)
+
+
+@pytest.mark.parametrize("code", list(RUNTIME_CODES))
+def test_page_follows_the_template_and_states_the_thresholds(code):
+    folder = RULES_DIR / catalog_slug(code)
+    assert sorted(path.name for path in folder.iterdir()) == ["README.md"]
+    text = (folder / "README.md").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[0] == f"# {code} {RUNTIME_CODES[code].name}"
+    assert [line for line in lines if line.startswith("## ")] == SECTIONS
+    thresholds = text.split("## Thresholds", 1)[1]
+    for statement in THRESHOLDS[code]:
+        assert statement in thresholds, f"{code}'s page does not state {statement}"
+    for block in re.findall(r"```python\n(.*?)```", text, flags=re.S):
+        compile(block, f"{code} example", "exec")
+
+
+def test_rule_and_rules_document_the_runtime_codes(tmp_path):
+    done = tfguard_script("rule", "TFG901", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("# TFG901 graph-growth\n")
+    assert "`tfguard run --fail-on growth` fails on it" in done.stdout
+    done = tfguard_script("rule", "cross-device-copies", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("# TFG907 cross-device-copies\n")
+    rows = json.loads(tfguard_script("rules", "--format", "json", cwd=tmp_path).stdout)
+    runtime = [(row["code"], row["kind"]) for row in rows if row["kind"] == "runtime"]
+    assert runtime == [(code, "runtime") for code in RUNTIME_CODES]
+    table = tfguard_script("rules", cwd=tmp_path).stdout
+    assert all(re.search(rf"^{code}\s+{RUNTIME_CODES[code].name}\s+runtime\s", table, flags=re.M)
+               for code in RUNTIME_CODES)
+
+
+def test_fail_on_names_are_those_of_the_codes():
+    from tfguard.cli.run import FAIL_ON
+
+    assert FAIL_ON == {runtime.fail_on: code for code, runtime in RUNTIME_CODES.items() if runtime.fail_on}
