@@ -15,7 +15,7 @@ from tfguard.cli.precommit import pip_git_url
 TRAIN = ("import tensorflow as tf\n"
          "x = tf.constant(1.0)\n"
          "with tf.Session() as sess:\n"
-         "    for step in range(3):\n"
+         "    for step in range(100):\n"
          "        sess.run(tf.add(x, 1.0))\n")
 
 

@@ -14,7 +14,7 @@ from tfguard.static.gitignore import GitIgnore
 
 TRAIN = ("import tensorflow as tf\n"
          "with tf.Session() as sess:\n"
-         "    for step in range(3):\n"
+         "    for step in range(100):\n"
          "        sess.run(tf.add(1, 2))\n")
 FILES = ["a.py", "build_gen.py", "gen/b.py", "src/gen/c.py", "src/deep/x_pb2.py", "keep/d.py", "keep/e.py",
          "docs/tmp/f.py", "logs/run1/g.py", "notes/h.py", "src/sub/only_here.py", "src/only_here.py",

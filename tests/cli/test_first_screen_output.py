@@ -13,7 +13,7 @@ TRAIN = ("import tensorflow as tf\n"
          "def save(sess):\n"
          "    tf.train.Saver().save(sess, 'm')\n"
          "with tf.Session() as sess:\n"
-         "    for step in range(3):\n"
+         "    for step in range(100):\n"
          "        sess.run(tf.add(x, 1.0))\n"
          "        save(sess)\n")
 TARGET_UPDATE = ("import tensorflow as tf\n"
@@ -21,7 +21,7 @@ TARGET_UPDATE = ("import tensorflow as tf\n"
                  "online = tf.keras.layers.Dense(2)\n"
                  "score = tf.Variable(0.0)\n"
                  "with tf.Session() as sess:\n"
-                 "    for episode in range(10):\n"
+                 "    for episode in range(100):\n"
                  "        sess.run([tf.assign(t, e) for t, e in zip(target.variables, online.variables)])\n"
                  "        sess.run(tf.assign(score, 1.5))\n")
 
@@ -39,7 +39,7 @@ def check(project, *args, **kwargs):
 def test_short_line_then_help_then_via_relative_to_the_working_folder(project):
     done = check(project, str(project / "train.py"))  # an absolute path inside the working folder
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("train.py:7:18: TFG102 `tf.add()` adds new ops to the graph on every iteration")
+    assert lines[0].startswith("train.py:7:18: TFG102 [*] `tf.add()` adds new ops to the graph on every iteration")
     assert lines[1] == "  help: build it once, before the loop, and run the existing tensor"
     assert lines[2].startswith("train.py:8:9: TFG101 `save()` calls `tf.train.Saver()` at line 4,")
     assert lines[3].startswith("  help: create the Saver once, before the loop")

@@ -16,7 +16,7 @@ from tfguard.static.reporters.sarif import FINGERPRINT_KEY, rule_page_uri
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json").read_text("utf-8"))
 LOOP = ("import tensorflow as tf\n"
         "with tf.Session() as sess:\n"
-        "    for step in range(3):\n"
+        "    for step in range(100):\n"
         "        sess.run(tf.add(1, 2))\n"
         "        sess.run(tf.add(1, 2))\n")
 
