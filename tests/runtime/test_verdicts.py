@@ -8,12 +8,13 @@ from tfguard.runtime import verdicts
 from tfguard.runtime.clocks import MIN_VERDICT_S, ClockMarks, compare, feed_bytes
 
 
-def _marks(wall, run=None, process=None, thread=None, queue=None, others=0.0, feed=None, marks=20, runs=100):
+def _marks(wall, run=None, process=None, thread=None, queue=None, others=0.0, feed=None, probe=2e-5, marks=20,
+           runs=100):
     """Marks of `marks` windows of `runs` runs each; the per-run figures are functions of the run's position 0..1."""
     def value(f, x):
         return f(x) if callable(f) else f
     totals = [0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-    out = [tuple(totals) + (None,)]
+    out = [tuple(totals) + (value(probe, 0.0), None)]
     for i in range(marks):
         x = i / (marks - 1)
         w = value(wall, x) * runs
@@ -26,7 +27,7 @@ def _marks(wall, run=None, process=None, thread=None, queue=None, others=0.0, fe
         # the CPUs were busy for this process's CPU time and other jobs' share of the wall time
         totals[7] += value(process if process is not None else (lambda x: 0.9 * value(wall, x)), x) * runs + \
             value(others, x) * w
-        out.append(tuple(totals) + (value(feed, x),))
+        out.append(tuple(totals) + (value(probe, x), value(feed, x)))
     return out
 
 
@@ -89,6 +90,17 @@ def test_growth_sites_in_the_window_explain_a_slowdown():
     verdict = _judge(_marks(_ramp(1e-3, 2e-3), process=_ramp(1e-3, 1.2e-3), others=_ramp(0.0, 1.0)),
                      sites=[{"kind": "repeated"}])
     assert verdict["slowdown_cause"] == verdicts.GRAPH_GROWTH and verdict["slowdown_significant"]
+
+
+def test_cpu_time_that_rose_as_much_as_the_cpus_got_slower_is_not_more_work():
+    """Next to other jobs the same work takes more CPU time; the probe's CPU time rises alike and is divided out."""
+    marks = _marks(_ramp(1e-3, 2e-3), run=5e-4, process=_ramp(9e-4, 1.8e-3), thread=_ramp(8e-4, 1.6e-3),
+                   probe=_ramp(2e-5, 4e-5))
+    verdict = _judge(marks)
+    assert verdict["cpu_speed_change"] > 1.6 and verdict["slowdown_cause"] is None
+    assert verdict["thread_cpu_per_run_growth"] < 1.1
+    assert _judge(_marks(_ramp(1e-3, 2e-3), run=5e-4, process=_ramp(9e-4, 1.8e-3),
+                         thread=_ramp(8e-4, 1.6e-3)))["slowdown_cause"] == verdicts.PYTHON_WORK
 
 
 def test_a_passing_bump_is_no_slowdown():

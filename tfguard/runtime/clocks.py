@@ -7,6 +7,12 @@ runnable but waiting for a CPU (``/proc/thread-self/schedstat``), how busy the C
 may run on were (``/proc/stat``), and a sample of the bytes fed per run. The slowdown verdict
 (verdicts.py) compares the first fifth of the runs marked with the last fifth.
 
+CPU time is not a fixed measure of work on a shared machine: next to other jobs (hyperthreads
+of the same core, caches, a busy hypervisor) the same Python work took up to x2.7 the CPU time
+here. So each mark also times a fixed piece of work, the *probe* (the least of three tries of
+about 20 us of thread CPU time): how much more CPU time the probe took in the last fifth than in the first is how much
+slower the CPUs got, and CPU time per run is compared after dividing that out.
+
 Marks are taken by time, not per batch of runs, and a run shorter than `MIN_VERDICT_S` between
 its first and last mark gets no slowdown verdict at all.
 """
@@ -24,7 +30,10 @@ MIN_VERDICT_S = 1.5
 #: Least marks for a verdict.
 MIN_MARKS = 6
 #: Fields of a mark, cumulative except `feed_bytes` (the last sample, None when not sampled).
-FIELDS = ("runs", "wall", "run", "save", "process_cpu", "thread_cpu", "queue_wait", "machine_busy", "feed_bytes")
+FIELDS = ("runs", "wall", "run", "save", "process_cpu", "thread_cpu", "queue_wait", "machine_busy", "probe",
+          "feed_bytes")
+#: Iterations of the probe's fixed work.
+_PROBE_WORK = 1500
 _INDEX = {name: i for i, name in enumerate(FIELDS)}
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in getattr(
     os, "sysconf_names", {}) else 100
@@ -69,6 +78,17 @@ def thread_queue_wait_seconds() -> Optional[float]:
             return int(stat.read().split()[1]) / 1e9
     except (OSError, IndexError, ValueError):
         return None
+
+
+def probe_seconds() -> float:
+    """Thread CPU seconds of a fixed piece of Python work (the least of three tries): how fast the CPUs are now."""
+    best = None
+    for _ in range(3):
+        start = time.thread_time()
+        sum(range(_PROBE_WORK))
+        took = time.thread_time() - start
+        best = took if best is None else min(best, took)
+    return best
 
 
 def feed_bytes(feed: Any) -> Optional[int]:
@@ -127,7 +147,7 @@ class ClockMarks:
             self.__init__(self.cap)
             self._thread = thread
         mark = (runs, wall, run, save, time.process_time(), time.thread_time(), thread_queue_wait_seconds(),
-                machine_busy_seconds(self._cpus), feed_bytes_sample)
+                machine_busy_seconds(self._cpus), probe_seconds(), feed_bytes_sample)
         self.last_wall = wall
         self._latest = mark
         self._seen += 1
@@ -151,8 +171,9 @@ class ClockMarks:
 
 
 def compare(marks: Sequence[tuple]) -> Optional[Dict[str, Any]]:
-    """Per-run wall, sess.run, host, process CPU, thread CPU and CPU-queue time, other jobs' CPUs and feed bytes,
-    over the first and the last fifth of the runs `marks` span: {"first": {...}, "last": {...}, "span_s": ...}.
+    """Per-run wall, sess.run, host, process CPU, thread CPU and CPU-queue time, other jobs' CPUs, feed bytes and
+    the probe's median CPU time, over the first and the last fifth of the runs `marks` span:
+    {"first": {...}, "last": {...}, "span_s": ...}.
 
     None when the marks cover under MIN_VERDICT_S of wall time, are fewer than MIN_MARKS, or hold no runs.
     """
@@ -188,4 +209,6 @@ def _window(marks: Sequence[tuple], start: int, end: int) -> Optional[Dict[str, 
         window["others_cpus"] = max(0.0, (b[busy] - a[busy]) - (b[4] - a[4])) / wall
     samples = [m[-1] for m in marks[start:end + 1] if m[-1] is not None]
     window["feed_bytes"] = sum(samples) / len(samples) if samples else None
+    probes = sorted(m[_INDEX["probe"]] for m in marks[start:end + 1] if m[_INDEX["probe"]])
+    window["probe"] = probes[len(probes) // 2] if probes else None
     return window

@@ -79,7 +79,7 @@ class SignatureStats:
     """Statistics of the runs that share one fetch signature."""
 
     __slots__ = ("label", "op_types", "summary_types", "count", "run_time", "interval",
-                 "series", "run_series", "last_start", "first_run", "made_by")
+                 "series", "run_series", "last_start", "first_run", "made_by", "loop_mark")
 
     def __init__(self, label: str, op_types: List[str], sample_cap: int, series_cap: int) -> None:
         self.label = label
@@ -94,6 +94,8 @@ class SignatureStats:
         self.last_start: Optional[float] = None
         #: Runs of the guarding thread before its first run (where the loop started, for the dominant one).
         self.first_run = 0
+        #: (start of its first run, sess.run and Saver.save seconds before it): where its loop's host time starts.
+        self.loop_mark: Optional[Tuple[float, float, float]] = None
         #: What made these runs when it is known: "keras predict" (a Keras `model.predict` callable).
         self.made_by: Optional[str] = None
 
@@ -206,6 +208,7 @@ class Recorder:
         durations = list(map(sub, ends, starts))
         first_index = self._folded_runs
         self._folded_runs += count
+        run_before = self.run_s
         self.run_s += sum(durations)
         version = self.last_version
         first = sigs[0]
@@ -213,6 +216,7 @@ class Recorder:
         if sigs.count(first) == len(sigs):
             if not first.count:
                 first.first_run = first_index
+                first.loop_mark = (starts[0], run_before, self.save_s)
             follows_itself = first.last_start == self._last_any_start
             sig_intervals = self._fold_signature(first, starts, durations, version)
             if follows_itself:  # the same start-to-start intervals as over all runs
@@ -225,6 +229,8 @@ class Recorder:
                     group = by_signature[sig] = ([], [])
                     if not sig.count:
                         sig.first_run = index
+                        offset = index - first_index
+                        sig.loop_mark = (start, run_before + sum(durations[:offset]), self.save_s)
                 group[0].append(start)
                 group[1].append(duration)
             for sig, (sig_starts, sig_durations) in by_signature.items():
@@ -449,13 +455,27 @@ class Recorder:
                 emit("tfguard: " + message, SlowdownWarning, self.alerts_through_warnings)
         return report
 
+    def _host_fraction(self, end: float, wall: float) -> Optional[float]:
+        """Share of the loop's wall time spent outside sess.run and Saver.save (TFG905 has save time).
+
+        The loop is timed from the start of the first run of its dominant signature: the set-up
+        before it (initializers, a restore, building the model) is no input, and `GuardHook` only
+        sees the session once it is set up, so every entry point measures the same span.
+        """
+        best = self._busiest()
+        busy, span = self.run_s + self.save_s, wall
+        if best is not None and best.loop_mark is not None:
+            start, run_before, save_before = best.loop_mark
+            busy -= run_before + save_before
+            span = end - start
+        return min(1.0, max(0.0, 1.0 - busy / span)) if span > 0 else None
+
     def _build_report(self) -> Report:
         self.drain()
         end = self.t_end if self.t_end is not None else time.perf_counter()
         wall = end - self.t_start
         nodes_end = self.graph.version if self.t_end is None else self.last_version
-        # Saver.save time is reported on its own (TFG905), not as host time.
-        host_fraction = max(0.0, 1.0 - (self.run_s + self.save_s) / wall) if wall > 0 else None
+        host_fraction = self._host_fraction(end, wall)
         unique = []
         for sig in self.signatures.values():
             if not any(sig is u for u in unique):

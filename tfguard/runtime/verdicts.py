@@ -58,6 +58,18 @@ def growth_alert(record: Dict[str, Any], step: int) -> str:
                 record["fix"]))
 
 
+def _at_first_speed(windows: Dict[str, Any]) -> Dict[str, Any]:
+    """`windows` with the last fifth's CPU times divided by how much slower the CPUs got (the probe's rise)."""
+    first, last = windows["first"], windows["last"]
+    change = _ratio(first.get("probe"), last.get("probe"))
+    last = dict(last)
+    if change is not None and change > 1.0:  # slower CPUs only: a faster probe is no evidence of more work
+        for name in ("process_cpu", "thread_cpu"):
+            if last[name] is not None:
+                last[name] /= change
+    return dict(windows, last=last, cpu_speed_change=change)
+
+
 def _ratio(first: Optional[float], last: Optional[float]) -> Optional[float]:
     if first is None or last is None or first <= 0:
         return None
@@ -91,12 +103,15 @@ def judge_slowdown(values: Sequence[float], threshold: float, windows: Optional[
         "feed_bytes_first": None,
         "feed_bytes_last": None,
         "others_cpus_rise": None,
+        "cpu_speed_change": None,
         "contention": False,
     }
     cause = None
     if windows is not None:
+        raw, windows = windows, _at_first_speed(windows)
         first, last = windows["first"], windows["last"]
         verdict.update({
+            "cpu_speed_change": windows["cpu_speed_change"],
             "verdict_window_s": windows["span_s"],
             "wall_per_run_growth": _ratio(first["wall"], last["wall"]),
             "cpu_per_run_growth": _ratio(first["process_cpu"], last["process_cpu"]),
@@ -107,7 +122,7 @@ def judge_slowdown(values: Sequence[float], threshold: float, windows: Optional[
             "feed_bytes_last": last["feed_bytes"],
             "others_cpus_rise": _rise(windows, "others_cpus"),
         })
-        cause, contention = _own_cause(verdict, windows, threshold, growing_sites)
+        cause, contention = _own_cause(verdict, windows, raw, threshold, growing_sites)
         verdict["contention"] = contention
     # Too short a run (under clocks.MIN_VERDICT_S of marks) or a slowdown no cause of the program's own explains:
     # no verdict (silence rather than a false alarm).
@@ -117,9 +132,12 @@ def judge_slowdown(values: Sequence[float], threshold: float, windows: Optional[
     return verdict
 
 
-def _own_cause(verdict: Dict[str, Any], windows: Dict[str, Any], threshold: float,
+def _own_cause(verdict: Dict[str, Any], windows: Dict[str, Any], raw: Dict[str, Any], threshold: float,
                growing_sites: Sequence[Dict[str, Any]]) -> "tuple[Optional[str], bool]":
-    """(the program's own cause of the rise of wall time per run or None, whether other jobs took the CPUs)."""
+    """(the program's own cause of the rise of wall time per run or None, whether other jobs took the CPUs).
+
+    `windows` has CPU times at the first fifth's CPU speed (more work), `raw` as measured (time computing).
+    """
     wall_rise = _rise(windows, "wall")
     others_rise = verdict["others_cpus_rise"]
     queue_rise = _rise(windows, "queue_wait")
@@ -145,7 +163,7 @@ def _own_cause(verdict: Dict[str, Any], windows: Dict[str, Any], threshold: floa
     if explains("thread_cpu", "thread_cpu_per_run_growth"):
         return PYTHON_WORK, contention
     host_rise = _rise(windows, "host")
-    thread_rise = _rise(windows, "thread_cpu") or 0.0
+    thread_rise = _rise(raw, "thread_cpu") or 0.0  # computing, however fast: not waiting
     if explains("host", "host_per_run_growth") and thread_rise < EXPLAINS * host_rise:
         # Waiting, not computing; unless the wait is for a CPU (the thread was runnable, other jobs ran).
         if queue_rise is not None:
