@@ -16,7 +16,7 @@ import pytest
 import tfguard
 
 #: Seconds each guarded loop runs: past clocks.MIN_VERDICT_S, so that a verdict is given at all.
-_LOOP_SECONDS = 1.8
+_LOOP_SECONDS = 2.0
 #: Busy processes that end themselves after this many seconds, whatever happens to the test.
 _BUSY_LIFETIME_S = 20
 

@@ -2,7 +2,7 @@
 
 A run is only queued (`Recorder.pending`, appended to by the session wrapper itself);
 the queue is folded into the statistics in batches of up to 256 runs, or about a
-quarter second of runs, where fetch signatures are worked out and timings summed with C-level
+tenth of a second of runs, where fetch signatures are worked out and timings summed with C-level
 iteration over the batch, and (about every tenth of a second) the clocks are marked
 (clocks.py). Attribution of graph growth runs only when the graph actually grew. The recorder
 only records: every judgment, live or final, is in verdicts.py.
@@ -51,7 +51,7 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
 #: Most runs of known signatures queued before their timings are folded into the
 #: statistics, and the seconds of runs a batch aims at (so that slow steps still warn promptly).
 _DRAIN_EVERY = 256
-_DRAIN_SECONDS = 0.25
+_DRAIN_SECONDS = 0.1
 _OTHER_KEY = ("tfguard", "other signatures")
 #: The `kind` patches.py gives runs of a callable made by a Keras `model.predict`.
 KERAS_PREDICT = "keras predict"
