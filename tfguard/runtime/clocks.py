@@ -9,8 +9,8 @@ may run on were (``/proc/stat``), and a sample of the bytes fed per run. The slo
 
 CPU time is not a fixed measure of work on a shared machine: next to other jobs (hyperthreads
 of the same core, caches, a busy hypervisor) the same Python work took up to x2.7 the CPU time
-here. So each mark also times a fixed piece of work, the *probe* (the least of three tries of
-about 20 us of thread CPU time): how much more CPU time the probe took in the last fifth than in the first is how much
+here. So each mark also times a fixed piece of work, the *probe* (the least of two tries of
+about 13 us of thread CPU time): how much more CPU time the probe took in the last fifth than in the first is how much
 slower the CPUs got, and CPU time per run is compared after dividing that out.
 
 Marks are taken by time, not per batch of runs, and a run shorter than `MIN_VERDICT_S` between
@@ -33,7 +33,7 @@ MIN_MARKS = 6
 FIELDS = ("runs", "wall", "run", "save", "process_cpu", "thread_cpu", "queue_wait", "machine_busy", "probe",
           "feed_bytes")
 #: Iterations of the probe's fixed work.
-_PROBE_WORK = 1500
+_PROBE_WORK = 1000
 _INDEX = {name: i for i, name in enumerate(FIELDS)}
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in getattr(
     os, "sysconf_names", {}) else 100
@@ -81,9 +81,9 @@ def thread_queue_wait_seconds() -> Optional[float]:
 
 
 def probe_seconds() -> float:
-    """Thread CPU seconds of a fixed piece of Python work (the least of three tries): how fast the CPUs are now."""
+    """Thread CPU seconds of a fixed piece of Python work (the least of two tries): how fast the CPUs are now."""
     best = None
-    for _ in range(3):
+    for _ in range(2):
         start = time.thread_time()
         sum(range(_PROBE_WORK))
         took = time.thread_time() - start
