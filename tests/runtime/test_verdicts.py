@@ -71,6 +71,13 @@ def test_growing_python_work_is_caught_even_while_other_jobs_take_the_cpus():
     assert verdict["slowdown_significant"] and verdict["slowdown_cause"] == verdicts.PYTHON_WORK
 
 
+def test_growing_host_work_on_a_saturated_machine_is_python_work_not_a_wait():
+    """A third of a CPU for the program: its growing host work shows as thread CPU plus a wait for a CPU."""
+    verdict = _judge(_marks(_ramp(3e-3, 9e-3), run=1.5e-3, process=_ramp(6e-4, 2.6e-3), thread=_ramp(5e-4, 2.5e-3),
+                            queue=_ramp(1e-3, 5e-3)))
+    assert verdict["slowdown_cause"] == verdicts.PYTHON_WORK
+
+
 def test_a_feed_that_grows_is_named_with_its_bytes():
     verdict = _judge(_marks(_ramp(1e-3, 3e-3), feed=lambda x: int(4000 * (1 + 3 * x))))
     assert verdict["slowdown_cause"] == verdicts.GROWING_FEED and verdict["feed_bytes_growth"] > 2.5

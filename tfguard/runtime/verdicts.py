@@ -34,6 +34,7 @@ beyond this process's own CPU time) or the guarding thread waited longer for a C
 
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.runtime.growth import ONE_TIME, REPEATED, site_text, what_grew
@@ -148,30 +149,36 @@ def _own_cause(verdict: Dict[str, Any], windows: Dict[str, Any], raw: Dict[str, 
         # Over the whole run (last fifth against the first) wall time per run did not rise: a passing bump.
         return None, contention
 
-    def explains(name: str, growth_name: Optional[str] = None) -> bool:
+    wall_growth = verdict["wall_per_run_growth"]
+
+    def explains(name: str, growth_name: Optional[str] = None, relative: bool = False) -> bool:
+        """Whether `name`'s rise per run explains half of wall time's: in seconds, or with `relative` (a
+        measure other jobs do not stretch) as a ratio: x1.5 of it explains x2.25 of wall time (half in log terms),
+        since on a saturated machine wall time stretches every second of the program's own work alike."""
         rise = _rise(windows, name)
-        if rise is None or rise < EXPLAINS * wall_rise:
+        if rise is None:
             return False
-        growth = verdict.get(growth_name) if growth_name else None
-        return growth_name is None or (growth is not None and growth >= threshold)
+        growth = _ratio(windows["first"][name], windows["last"][name])
+        if growth_name is not None and (growth is None or growth < threshold):
+            return False
+        if rise >= EXPLAINS * wall_rise:
+            return True
+        return relative and growth is not None and growth >= threshold and \
+            math.log(growth) >= EXPLAINS * math.log(wall_growth)
 
     if growing_sites:
         return GRAPH_GROWTH, contention
     feed_growth = verdict["feed_bytes_growth"]
-    if feed_growth is not None and feed_growth >= threshold and explains("run"):
+    if feed_growth is not None and feed_growth >= threshold and explains("run", relative=True):
         return GROWING_FEED, contention
-    if explains("thread_cpu", "thread_cpu_per_run_growth"):
-        return PYTHON_WORK, contention
     host_rise = _rise(windows, "host")
-    thread_rise = _rise(raw, "thread_cpu") or 0.0  # computing, however fast: not waiting
-    if explains("host", "host_per_run_growth") and thread_rise < EXPLAINS * host_rise:
-        # Waiting, not computing; unless the wait is for a CPU (the thread was runnable, other jobs ran).
-        if queue_rise is not None:
-            waiting = queue_rise < EXPLAINS * host_rise
-        else:
-            waiting = not busier
-        if waiting:
-            return HOST_WAIT, contention
+    # Computing (however fast the CPUs are) or runnable and waiting for a CPU is not waiting on something.
+    busy_rise = max(0.0, _rise(raw, "thread_cpu") or 0.0) + max(0.0, queue_rise or 0.0)
+    if explains("host", "host_per_run_growth") and busy_rise < EXPLAINS * host_rise and \
+            (queue_rise is not None or not busier):
+        return HOST_WAIT, contention
+    if explains("thread_cpu", "thread_cpu_per_run_growth", relative=True):
+        return PYTHON_WORK, contention
     if explains("process_cpu", "cpu_per_run_growth"):
         process_rise = _rise(windows, "process_cpu")
         if not contention or process_rise >= wall_rise:
