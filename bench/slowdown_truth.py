@@ -77,7 +77,7 @@ def one_loop(tf, numpy, tfguard, kind: str, pattern: str, seconds: float) -> dic
                     elif kind == "cpu":
                         sum(range(20000 + int(200000 * gone)))
                     elif kind == "feed":
-                        batch = numpy.ones([16 + int(4000 * gone), columns], numpy.float32)
+                        batch = numpy.ones([16 + int(12000 * gone), columns], numpy.float32)
                     sess.run(y, feed_dict={x: batch})
     finally:
         _stop(busy)

@@ -40,7 +40,7 @@ def loop(kind, seconds):
             elif kind == "cpu":
                 sum(range(20000 + int(200000 * gone)))
             elif kind == "feed":
-                batch = np.ones([16 + int(4000 * gone), 64], np.float32)
+                batch = np.ones([16 + int(12000 * gone), 64], np.float32)
             sess.run(y, feed_dict={x: batch})
             steps += 1
     return steps
