@@ -20,7 +20,7 @@ wall time per run (`EXPLAINS`):
 
 - ``graph growth``: a repeated growth site grew the graph in the measured window;
 - ``growing feed``: the bytes fed per run rose x`slowdown_threshold` and sess.run time rose;
-- ``python work``: the guarding thread's own CPU time per run rose (other jobs barely change it);
+- ``python work``: the time outside sess.run rose, and so did the guarding thread's own CPU time per run;
 - ``host wait``: the time outside sess.run rose, while the guarding thread neither computed more
   nor waited longer for a CPU: the program is waiting on something that takes longer every step;
 - ``tensorflow work``: the process's CPU time per run rose, while other jobs did not take more of
@@ -177,7 +177,9 @@ def _own_cause(verdict: Dict[str, Any], windows: Dict[str, Any], raw: Dict[str, 
     if explains("host", "host_per_run_growth") and busy_rise < EXPLAINS * host_rise and \
             (queue_rise is not None or not busier):
         return HOST_WAIT, contention
-    if explains("thread_cpu", "thread_cpu_per_run_growth", relative=True):
+    # Python-side work runs outside sess.run: the time outside it must have grown too, by half of wall time's rise
+    # (next to other jobs the thread's CPU time inside sess.run rose x1.5-2.6 on steady loops here).
+    if explains("host", "host_per_run_growth") and explains("thread_cpu", "thread_cpu_per_run_growth", relative=True):
         return PYTHON_WORK, contention
     if explains("process_cpu", "cpu_per_run_growth"):
         process_rise = _rise(windows, "process_cpu")
