@@ -161,3 +161,33 @@ def test_gan_with_reinitialised_iterator_per_epoch_passes(tmp_path):
     assert done.returncode == 0, done.stderr
     assert document["growth_ops"]["repeated"] == 0 and document["growth_ops"]["one-time"] == 0
     assert sorted(sig["count"] for sig in document["signatures"])[-2:] == [177, 177]  # D and G steps
+
+
+def test_each_real_slowdown_fails_with_its_own_cause(tmp_path):
+    """A growing wait, growing Python work and a growing feed: each its own session, each TFG902 with its cause."""
+    done, document = _run(tmp_path, "slowdowns.py", "2.5", "sleep", "cpu", "feed", "steady", fail_on="slowdown")
+    assert done.returncode == 1, done.stderr
+    assert "failing (--fail-on): slowdown (TFG902)" in done.stderr
+    reports = {r["dominant_signature"].split(":")[0]: r
+               for r in [document] + [other["report"] for other in document["other_sessions"]]}
+    expected = {"sleep": ("host wait", "the process is waiting, not computing"),
+                "cpu": ("python work", "look for Python-side work that grows each step"),
+                "feed": ("growing feed", "fed per run at the start")}
+    for kind, (cause, words) in expected.items():
+        report = reports[kind]
+        message = next((d["message"] for d in report["diagnostics"] if d["code"] == "TFG902"), None)
+        assert report["slowdown_cause"] == cause and message and words in message, (kind, report["diagnostics"])
+    steady = reports["steady"]
+    assert steady["verdict_window_s"] > 1.5 and not steady["slowdown_significant"]
+    assert done.stderr.count("SlowdownWarning") == 3  # given when each session ended, with the final words
+
+
+def test_guard_hook_and_the_runner_agree_on_host_fraction(tmp_path):
+    """One definition of run time: GuardHook times the step's own Session.run, not the hooks around it."""
+    done, document = _run(tmp_path, "monitored.py", "400", tmp_path / "checkpoints", "hook", fail_on="growth")
+    assert done.returncode == 0, done.stderr
+    hook = json.loads(done.stdout.split("guard hook report: ", 1)[1].splitlines()[0])
+    assert hook["runs"] == 400 and hook["saves"] >= 8
+    assert document["host_fraction"] > 0.2 and abs(hook["host_fraction"] - document["host_fraction"]) < 0.05, (
+        hook["host_fraction"], document["host_fraction"])
+    assert abs(hook["save_s"] - document["save_s"]) < 0.5 * document["save_s"]

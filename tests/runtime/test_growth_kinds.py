@@ -115,3 +115,32 @@ def test_frozen_error_on_a_monitored_session_does_not_blame_a_frozen_block(tf):
                     tf.constant(2.0)
     assert "tfguard.frozen block" not in str(info.value)
     assert "finalized before tfguard was attached (MonitoredSession" in str(info.value)
+
+
+def test_a_line_named_by_a_live_warning_stays_repeated_in_the_final_report(tf):
+    """Growth on the first 8 steps, then 200 steps without: warned live, so never "one-time" at the end."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        w = tf.Variable(1.0, name="w")
+        train = tf.assign_add(w, x)
+    sess = tf.Session(graph=g)
+    sess.run(w.initializer)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with g.as_default(), tfguard.watch(sess) as guard:
+            for step in range(208):
+                sess.run(train, feed_dict={x: 1.0})
+                if step < 8:
+                    tf.reduce_mean(w * 2.0)  # grows early, then stops
+    sess.close()
+    alerts = [w for w in caught if issubclass(w.category, tfguard.GraphGrowthWarning)]
+    assert len(alerts) == 1
+    site = guard.report.to_dict()["growth_sites"][0]
+    assert site["kind"] == "repeated" and site["last_step"] <= 9
+    assert ("TFG901", "error") in [(c, s) for c, s, _ in guard.report.diagnostics]
+
+
+def test_check_every_is_deprecated_and_ignored(sess):
+    with pytest.warns(DeprecationWarning, match="check_every is ignored"):
+        tfguard.watch(sess, check_every=100)

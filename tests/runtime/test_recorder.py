@@ -6,7 +6,6 @@ import threading
 import tracemalloc
 
 from tfguard.runtime.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
-from tfguard.runtime.stats import CpuMarks
 
 
 class _Graph:
@@ -68,7 +67,7 @@ def test_slow_steps_are_folded_about_once_a_second():
     fast = _recorder()
     for step in range(2000):
         fast.record(loss, (), step * 1e-3, step * 1e-3 + 2e-4)
-    assert 240 * RUN_FIELDS <= fast.drain_at <= 256 * RUN_FIELDS  # 1 ms steps: a quarter second, at most 256 runs
+    assert 95 * RUN_FIELDS <= fast.drain_at <= 100 * RUN_FIELDS  # 1 ms steps: a tenth of a second of runs
 
 
 def _rising_recorder() -> Recorder:
@@ -82,23 +81,9 @@ def _rising_recorder() -> Recorder:
     return recorder
 
 
-def test_a_trend_that_the_whole_run_does_not_show_is_no_slowdown(monkeypatch):
+def test_a_run_too_short_for_the_clock_marks_gives_no_slowdown():
+    """2,000 runs that get x2 slower within 1 s: whatever the trend, under MIN_VERDICT_S there is no verdict."""
     recorder = _rising_recorder()
-    monkeypatch.setattr(CpuMarks, "growth", lambda self: (1.0, 0.3))  # a passing bump, CPU per run fell
-    assert not recorder.slowdown()["slowdown_significant"]
-
-
-def test_a_trend_the_whole_run_shows_in_wall_and_cpu_time_is_a_slowdown(monkeypatch):
-    recorder = _rising_recorder()
-    monkeypatch.setattr(CpuMarks, "growth", lambda self: (1.6, 1.5))
     verdict = recorder.slowdown()
-    assert verdict["slowdown_significant"] and not verdict["contention"]
-    monkeypatch.setattr(CpuMarks, "growth", lambda self: (1.6, 1.05))  # other jobs took the CPUs
-    verdict = recorder.slowdown()
-    assert verdict["contention"] and not verdict["slowdown_significant"]
-
-
-def test_a_run_too_short_to_read_the_cpu_clock_gives_no_slowdown(monkeypatch):
-    recorder = _rising_recorder()
-    monkeypatch.setattr(CpuMarks, "growth", lambda self: (None, None))  # under ~1.5 s of runs: too few marks
-    assert not recorder.slowdown()["slowdown_significant"]
+    assert verdict["slowdown"] > 1.5 and not verdict["slowdown_significant"]
+    assert verdict["verdict_window_s"] is None

@@ -8,7 +8,6 @@ import sys
 from tfguard.runtime.stats import (
     LEVEL_SHIFT,
     TREND,
-    CpuMarks,
     DecimatedSeries,
     StreamingSample,
     is_level_shift,
@@ -64,17 +63,6 @@ def test_level_shift_needs_both_levels_flat():
     assert is_level_shift([1.0] * 20 + [2.0] * 20)
     assert not is_level_shift([float(i) for i in range(40)])
     assert not is_level_shift([1.0] * 20 + [2.0 + i for i in range(20)])  # rises on after the jump
-
-
-def test_cpu_marks_compare_first_and_last_fifth():
-    marks = CpuMarks(cap=16)
-    for i in range(1, 81):  # wall per run doubles halfway, CPU per run stays
-        wall = i * 0.1 if i <= 40 else 4.0 + (i - 40) * 0.2
-        marks.add(i * 10, wall, i * 0.05)
-    assert len(marks.marks) <= 16 and marks.marks[-1] == (800, 12.0, 4.0)  # thinned, the last mark kept
-    wall_growth, cpu_growth = marks.growth()
-    assert abs(wall_growth - 2.0) < 1e-9 and abs(cpu_growth - 1.0) < 1e-9
-    assert CpuMarks().growth() == (None, None)
 
 
 def test_seed_003_after_fix_is_flat():

@@ -10,7 +10,9 @@
   Reported as information with its line.
 - **repeated**: a site that grew the graph at `REPEATED_EVENTS` or more different steps after
   the loop started and was still growing it in the second half of the loop: the bug.
-  TFG901 error, and what `tfguard run --fail-on growth` fails on.
+  TFG901 error, and what `tfguard run --fail-on growth` fails on. A site that was repeated when
+  its live GraphGrowthWarning was issued stays repeated (`GrowthSite.alerted`): the final report
+  never contradicts a live alert (see verdicts.py).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ class GrowthSite:
     """Ops added to the graph from one user source line, and the steps at which they were."""
 
     __slots__ = ("path", "line", "api", "op_types", "ops_added", "events", "first_step", "last_step",
-                 "early_steps", "_last_event", "per_call")
+                 "early_steps", "_last_event", "per_call", "alerted")
 
     def __init__(self, path: str, line: int, api: Optional[str], step: int) -> None:
         self.path = path
@@ -50,6 +52,8 @@ class GrowthSite:
         self._last_event = -1
         #: Built by the function that runs the graph, once per call of it (static rule TFG109).
         self.per_call = False
+        #: A live GraphGrowthWarning named this site (it was repeated then, and stays so).
+        self.alerted = False
 
     def add_op(self, op_type: Optional[str], api: Optional[str], event: int, step: int) -> None:
         """Count one op added through `api` during growth event number `event`, seen after `step` runs."""
@@ -75,7 +79,7 @@ class GrowthSite:
         if after <= 0:
             return SETUP
         second_half = loop_start + (runs - loop_start) / 2.0
-        if after >= REPEATED_EVENTS and self.last_step >= second_half:
+        if after >= REPEATED_EVENTS and (self.alerted or self.last_step >= second_half):
             return REPEATED
         return ONE_TIME
 

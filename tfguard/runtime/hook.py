@@ -7,7 +7,7 @@ from time import perf_counter
 from typing import Any, Dict, Optional, Tuple
 
 from tfguard.runtime.devicewatch import DeviceWatch, validate_placement_at
-from tfguard.runtime.patches import GraphPatch, SaverPatch
+from tfguard.runtime.patches import GraphPatch, SaverPatch, _instance_attr, _restore_attr, weakly_bound
 from tfguard.runtime.placement import session_devices
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
@@ -19,6 +19,11 @@ _v1 = tf_v1()
 
 class GuardHook(_v1.train.SessionRunHook):
     """Records runs of a MonitoredSession/Estimator and logs the report table at end().
+
+    A step's run time is the time of the one `Session.run` the MonitoredSession makes for it
+    (the caller's fetches and every hook's, merged), timed on the session it created, as
+    `tfguard run` and `tfguard.frozen` time it: never the other hooks' `before_run`/`after_run`
+    around it (CheckpointSaverHook's save is Saver.save time, the rest host time).
 
     `placement_at=N` traces the N-th run of the first fetch signature to get there (its device
     placement goes into the report); `sample_gpu` samples NVML GPU utilisation from begin() to end().
@@ -36,6 +41,10 @@ class GuardHook(_v1.train.SessionRunHook):
         self._pending: Dict[int, Tuple[Any, Any, float]] = {}
         self._report: Optional[Report] = None
         self._attached: Optional[Tuple[GraphPatch, Recorder]] = None
+        #: Per thread, (run_metadata, start, end) of the latest timed Session.run that had a run_metadata.
+        self._timed: Dict[int, Tuple[Any, float, float]] = {}
+        #: (session, its previous instance-level `run`) for each session whose runs are timed.
+        self._timed_sessions: list = []
 
     def begin(self) -> None:
         """Start recording on the default graph of the session being created; time Saver.save
@@ -56,8 +65,34 @@ class GuardHook(_v1.train.SessionRunHook):
         recorder = self._recorder
         recorder.nodes_start = recorder.last_version = recorder.graph.version
         recorder.t_start = perf_counter()
+        self._time_runs(session)
         if self._devices.armed:
             self._session_devices = session_devices(session)
+
+    def _time_runs(self, session: Any) -> None:
+        """Time `session`'s own runs; after_run takes the one its step's `run_metadata` went to."""
+        original = getattr(session, "run", None)
+        if original is None:
+            return
+        self._timed_sessions.append((session, _instance_attr(session, "run")))
+        original = weakly_bound(original, session)
+        timed = self._timed
+
+        def run(fetches, feed_dict=None, options=None, run_metadata=None):
+            t0 = perf_counter()
+            try:
+                return original(fetches, feed_dict, options, run_metadata)
+            finally:
+                if run_metadata is not None:  # MonitoredSession passes its step's own RunMetadata
+                    timed[get_ident()] = (run_metadata, t0, perf_counter())
+
+        session.run = run
+
+    def _untime_runs(self) -> None:
+        while self._timed_sessions:
+            session, previous = self._timed_sessions.pop()
+            _restore_attr(session, "run", previous)
+        self._timed.clear()
 
     def before_run(self, run_context: Any) -> None:
         """Note the start of a run and attribute any growth since the last one."""
@@ -80,12 +115,16 @@ class GuardHook(_v1.train.SessionRunHook):
         if self._devices.armed:
             self._devices.after_run(self._recorder.graph, run_values, self._session_devices)
         fetches, feeds, t0 = pending
+        timed = self._timed.pop(get_ident(), None)
+        if timed is not None and timed[0] is run_values.run_metadata:
+            t0, t1 = timed[1], timed[2]  # the step's Session.run itself, not the hooks around it
         if get_ident() == self._recorder.thread:
-            self._recorder.record(fetches, feeds, t0, t1)
+            self._recorder.record(fetches, feeds, t0, t1, feed=run_context.original_args.feed_dict)
         else:
             self._recorder.record_other_thread(t1 - t0)
 
     def _detach(self) -> None:
+        self._untime_runs()
         if self._attached is not None:
             patch, recorder = self._attached
             self._attached = None

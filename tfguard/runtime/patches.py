@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
 from tfguard.runtime.document import after_run
 from tfguard.runtime.errors import GraphFrozenError
-from tfguard.runtime.recorder import RUN_FIELDS
+from tfguard.runtime.recorder import KERAS_PREDICT, RUN_FIELDS
 from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 
@@ -90,6 +90,19 @@ def _in_session_run(thread: int) -> bool:
     return False
 
 
+_PREDICT_NAMES = frozenset(("predict", "predict_on_batch"))
+
+
+def _made_by(frame: Any) -> str:
+    """KERAS_PREDICT when a Keras `predict`/`predict_on_batch` is on the stack from `frame` out, else "callable"."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in _PREDICT_NAMES and "keras" in code.co_filename:
+            return KERAS_PREDICT
+        frame = frame.f_back
+    return "callable"
+
+
 def _has_plain_run_signature(run: Callable) -> bool:
     try:
         parameters = inspect.signature(run).parameters.values()
@@ -112,13 +125,13 @@ class _EveryRunSink:
         self.recorders = tuple(recorders)
         self.pending: List[Any] = []
 
-    def drain(self) -> None:
-        """Attribute any graph growth, then queue the pending runs on every recorder."""
+    def drain(self, feed: Any = None) -> None:
+        """Attribute any graph growth, then queue the pending runs on every recorder (`feed`: the last one's)."""
         runs, self.pending = self.pending, []
         if self.tap.watch_growth:  # ops added since the last run were added before this one
             self.tap.note_growth(self.recorders)
         for rec in self.recorders:
-            rec.queue(runs)
+            rec.queue(runs, feed)
 
     def record(self, *args: Any, **kwargs: Any) -> None:
         """Record one run on every recorder (see Recorder.record)."""
@@ -277,7 +290,7 @@ class SessionTap:
                     pending = sink.pending
                     pending += (key, kept, keys, t0, t1)  # Recorder.QUEUED_RUN, flat
                     if len(pending) >= sink.drain_at:
-                        sink.drain()
+                        sink.drain(feed_dict)
                 elif sink is None:  # another thread's run (a queue runner's); _QUIET: inside Saver.save
                     tap.record_other_thread(t1 - t0)
 
@@ -392,10 +405,11 @@ class SessionTap:
             inner = original(callable_options, *args, **kwargs)
             fetches = tuple(callable_options.fetch) + tuple(callable_options.target)
             feeds = tuple(callable_options.feed)
+            kind = _made_by(sys._getframe(1))
 
             @functools.wraps(inner)
             def guarded_callable(*call_args, **call_kwargs):
-                return tap._recorded_call(inner, "callable", fetches, feeds, call_args, call_kwargs)
+                return tap._recorded_call(inner, kind, fetches, feeds, call_args, call_kwargs)
 
             return guarded_callable
 

@@ -2,23 +2,26 @@
 
 A run is only queued (`Recorder.pending`, appended to by the session wrapper itself);
 the queue is folded into the statistics in batches of up to 256 runs, or about a
-second of runs, where fetch signatures are worked out and timings summed with C-level
-iteration over the batch. Attribution of graph growth and the trend test run only
-when the graph actually grew or at sparse check points.
+tenth of a second of runs, where fetch signatures are worked out and timings summed with C-level
+iteration over the batch, and (about every tenth of a second) the clocks are marked
+(clocks.py). Attribution of graph growth runs only when the graph actually grew. The recorder
+only records: every judgment, live or final, is in verdicts.py.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+import warnings
 from itertools import chain, cycle, repeat
 from operator import is_, sub
+from threading import get_ident
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.alerts import emit
-from tfguard.runtime.document import after_run, after_runs
+from tfguard.runtime.clocks import ClockMarks, feed_bytes
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
-from tfguard.runtime.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, site_text, sorted_sites, what_grew
+from tfguard.runtime.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
 from tfguard.runtime.per_call import builds_per_call, run_frame
 from tfguard.runtime.report import REPORT_VERSION, Report
 from tfguard.runtime.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
@@ -26,12 +29,11 @@ from tfguard.runtime.stats import (
     DEFAULT_SAMPLE_CAP,
     DEFAULT_SERIES_CAP,
     DEFAULT_SLOWDOWN_THRESHOLD,
-    CpuMarks,
     DecimatedSeries,
     StreamingSample,
-    step_trend,
 )
 from tfguard.runtime.tracebacks import user_and_api_from_traceback
+from tfguard.runtime.verdicts import diagnose, growing_in_window, growth_alert, judge_slowdown
 
 DEFAULT_OPTIONS: Dict[str, Any] = {
     "host_threshold": 0.5,  # TFG903 when the share of wall time outside sess.run reaches this
@@ -40,24 +42,23 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "min_runs": 5,  # runs needed before TFG903/TFG904 are judged
     "min_saves": 3,  # Saver.save calls needed before TFG905 is judged (one final save is not "too often")
     "slowdown_threshold": DEFAULT_SLOWDOWN_THRESHOLD,  # smallest slowdown ratio worth reporting
-    "check_every": 2000,  # most runs between two live slowdown checks
-    "warn": True,  # issue GraphGrowthWarning / SlowdownWarning while running
+    "check_every": None,  # deprecated and ignored: slowdown is judged when the guard ends (verdicts.py)
+    "warn": True,  # issue GraphGrowthWarning while running, SlowdownWarning when the guard ends
     "sample_cap": DEFAULT_SAMPLE_CAP,  # exact samples per statistic before streaming
     "series_cap": DEFAULT_SERIES_CAP,  # points per decimated step series
     "max_signatures": 256,  # distinct fetch signatures kept apart; the rest share one bucket
 }
-_FIRST_CHECK = 20
 #: Most runs of known signatures queued before their timings are folded into the
 #: statistics, and the seconds of runs a batch aims at (so that slow steps still warn promptly).
 _DRAIN_EVERY = 256
-_DRAIN_SECONDS = 0.25
+_DRAIN_SECONDS = 0.1
 _OTHER_KEY = ("tfguard", "other signatures")
+#: The `kind` patches.py gives runs of a callable made by a Keras `model.predict`.
+KERAS_PREDICT = "keras predict"
 #: The fields of one queued run, in order: fetch key (None for a leaf fetch, keyed by
-#: identity), fetches, feed keys (empty when it fed nothing), start, end. About every quarter
-#: second of runs, so that the process CPU time read at each fold tells contention apart.
+#: identity), fetches, feed keys (empty when it fed nothing), start, end.
 QUEUED_RUN = ("key", "fetches", "feed_keys", "start", "end")
 RUN_FIELDS = len(QUEUED_RUN)
-_TOP_SITES = 3
 
 
 def validate_options(options: Dict[str, Any]) -> Dict[str, Any]:
@@ -66,6 +67,9 @@ def validate_options(options: Dict[str, Any]) -> Dict[str, Any]:
     if unknown:
         raise TypeError("unknown tfguard option(s): %s (known: %s)" % (
             ", ".join(unknown), ", ".join(sorted(DEFAULT_OPTIONS))))
+    if options.get("check_every") is not None:
+        warnings.warn("tfguard option check_every is ignored: the slowdown verdict is given when the guard ends",
+                      DeprecationWarning, stacklevel=3)
     merged = dict(DEFAULT_OPTIONS)
     merged.update(options)
     return merged
@@ -75,7 +79,7 @@ class SignatureStats:
     """Statistics of the runs that share one fetch signature."""
 
     __slots__ = ("label", "op_types", "summary_types", "count", "run_time", "interval",
-                 "series", "run_series", "last_start", "first_run")
+                 "series", "run_series", "last_start", "first_run", "made_by", "loop_mark")
 
     def __init__(self, label: str, op_types: List[str], sample_cap: int, series_cap: int) -> None:
         self.label = label
@@ -90,6 +94,10 @@ class SignatureStats:
         self.last_start: Optional[float] = None
         #: Runs of the guarding thread before its first run (where the loop started, for the dominant one).
         self.first_run = 0
+        #: (start of its first run, sess.run and Saver.save seconds before it): where its loop's host time starts.
+        self.loop_mark: Optional[Tuple[float, float, float]] = None
+        #: What made these runs when it is known: "keras predict" (a Keras `model.predict` callable).
+        self.made_by: Optional[str] = None
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready statistics, including the decimated interval/graph-size series."""
@@ -98,6 +106,7 @@ class SignatureStats:
             "op_types": self.op_types,
             "summary_ops": self.summary_types,
             "count": self.count,
+            "made_by": self.made_by,
             "run_time": self.run_time.summary(),
             "interval": self.interval.summary(),
             "series": {
@@ -131,8 +140,8 @@ class Recorder:
         self.signatures: Dict[Hashable, SignatureStats] = {}
         self.sites: Dict[Tuple[str, int], GrowthSite] = {}
         self.unattributed_ops = 0
-        #: (runs, wall, process CPU) after each folded batch: contention against the program's own work.
-        self.cpu_marks = CpuMarks()
+        #: Clock marks about every tenth of a second: the program's own work against contention (clocks.py).
+        self.clock_marks = ClockMarks()
         #: False under `tfguard run`: live alerts go to stderr, never through the warnings machinery.
         self.alerts_through_warnings = True
         #: What finalized the graph for this recorder ("tfguard.frozen block", "tfguard run
@@ -151,15 +160,13 @@ class Recorder:
         self._last_any_start: Optional[float] = None
         self._last_any_end = 0.0
         self._save_since_run = 0.0
-        self._next_check = _FIRST_CHECK
         self._folded_runs = 0
         #: Runs not yet folded into the statistics, RUN_FIELDS items per run, flat (see
         #: QUEUED_RUN); the session wrapper adds to it directly.
         self.pending: List[Any] = []
         #: Length of `pending` at which it is folded (about a second of runs).
         self.drain_at = RUN_FIELDS
-        self._slowdown_warned = False
-        self._warned_sites: set = set()
+        self._final: Optional[Report] = None
         #: The guard's DeviceWatch (placement, GPU sampling), added to the report when set.
         self.devices: Any = None
 
@@ -170,26 +177,26 @@ class Recorder:
         return self._folded_runs + len(self.pending) // RUN_FIELDS
 
     def record(self, fetches: Any, feed_keys: Optional[tuple], t0: float, t1: float,
-               kind: Optional[str] = None) -> None:
+               kind: Optional[str] = None, feed: Any = None) -> None:
         """Record one run on the guarding thread that started at t0 and ended at t1.
 
         `feed_keys` are the keys of its feed dict (empty or None when it fed nothing), and `kind`
         keeps runs made another way (``"callable"``, ``"partial_run"``) apart from
-        ``sess.run``. The run is only queued; the queue is folded into the statistics in
-        batches (:meth:`drain`).
+        ``sess.run``; `feed` is its feed dict, measured when a clock mark is due. The run is only
+        queued; the queue is folded into the statistics in batches (:meth:`drain`).
         """
         kept = snapshot(fetches)
         key = fetch_key(kept) if kind is None else (kind, fetch_key(kept))
-        self.queue((key, kept, feed_keys or (), t0, t1))
+        self.queue((key, kept, feed_keys or (), t0, t1), feed)
 
-    def queue(self, runs: Sequence[Any]) -> None:
-        """Queue runs already in `pending` form: QUEUED_RUN fields, flat."""
+    def queue(self, runs: Sequence[Any], feed: Any = None) -> None:
+        """Queue runs already in `pending` form: QUEUED_RUN fields, flat (`feed`: the last one's feed dict)."""
         self.pending += runs
         if len(self.pending) >= self.drain_at:
-            self.drain()
+            self.drain(feed)
 
-    def drain(self) -> None:
-        """Fold the queued runs into the statistics, in the order they ran."""
+    def drain(self, feed: Any = None) -> None:
+        """Fold the queued runs into the statistics, in the order they ran (`feed`: the last one's feed dict)."""
         pending = self.pending
         if not pending:
             return
@@ -201,6 +208,7 @@ class Recorder:
         durations = list(map(sub, ends, starts))
         first_index = self._folded_runs
         self._folded_runs += count
+        run_before = self.run_s
         self.run_s += sum(durations)
         version = self.last_version
         first = sigs[0]
@@ -208,6 +216,7 @@ class Recorder:
         if sigs.count(first) == len(sigs):
             if not first.count:
                 first.first_run = first_index
+                first.loop_mark = (starts[0], run_before, self.save_s)
             follows_itself = first.last_start == self._last_any_start
             sig_intervals = self._fold_signature(first, starts, durations, version)
             if follows_itself:  # the same start-to-start intervals as over all runs
@@ -220,6 +229,8 @@ class Recorder:
                     group = by_signature[sig] = ([], [])
                     if not sig.count:
                         sig.first_run = index
+                        offset = index - first_index
+                        sig.loop_mark = (start, run_before + sum(durations[:offset]), self.save_s)
                 group[0].append(start)
                 group[1].append(duration)
             for sig, (sig_starts, sig_durations) in by_signature.items():
@@ -250,9 +261,12 @@ class Recorder:
         self._last_any_start = starts[-1]
         self._last_any_end = ends[-1]
         self._save_since_run = 0.0
-        self.cpu_marks.add(self._folded_runs, ends[-1] - self.t_start, time.process_time())
-        if self.runs >= self._next_check:
-            self._check_slowdown()
+        wall = ends[-1] - self.t_start
+        if self.clock_marks.due(wall):
+            thread = get_ident()
+            if thread == self.thread:  # thread clocks are read on the guarding thread only
+                self.clock_marks.add(thread, self._folded_runs, wall, self.run_s, self.save_s,
+                                     feed_bytes(feed) if feed else None)
 
     def _signatures_of(self, keys: Sequence[Optional[Hashable]], fetcheses: Sequence[Any],
                        feed_keys: Sequence[tuple]) -> List[SignatureStats]:
@@ -328,6 +342,9 @@ class Recorder:
             return sig
         sig = SignatureStats(describe_fetches(fetches, feeds), fetched_op_types(self.graph, fetches),
                              self.options["sample_cap"], self.options["series_cap"])
+        made_by = key[0][0] if isinstance(key[0], tuple) and key[0] else None
+        if made_by == KERAS_PREDICT:
+            sig.made_by = made_by
         self.signatures[key] = sig
         return sig
 
@@ -363,14 +380,10 @@ class Recorder:
             touched[site] = entry
         if live and self.options["warn"]:
             loop_start = self.loop_start()
-            for site, entry in touched.items():
-                if site not in self._warned_sites and entry.kind(loop_start, step) == REPEATED:
-                    self._warned_sites.add(site)
-                    record = entry.to_dict(loop_start, step)
-                    emit("tfguard: the graph keeps growing at %s: %s added after %d different runs since "
-                         "the loop started, most recently after run %d (static rule %s): %s" % (
-                             site_text(record), what_grew(record), record["events_in_loop"], step,
-                             record["rule"], record["fix"]),
+            for entry in touched.values():
+                if not entry.alerted and entry.kind(loop_start, step) == REPEATED:
+                    entry.alerted = True  # stays repeated in the final report: never contradicted
+                    emit(growth_alert(entry.to_dict(loop_start, step), step),
                          GraphGrowthWarning, self.alerts_through_warnings)
 
     def loop_start(self) -> int:
@@ -379,16 +392,6 @@ class Recorder:
         return best.first_run if best is not None else 0
 
     # -- slowdown -----------------------------------------------------------------
-    def _check_slowdown(self) -> None:
-        self._next_check = self.runs + min(max(10, self.runs // 4), self.options["check_every"])
-        if self._slowdown_warned or not self.options["warn"]:
-            return
-        verdict = self.slowdown()
-        if verdict["slowdown_significant"]:
-            self._slowdown_warned = True
-            emit("tfguard: " + slowdown_message(verdict, self._sites_data(), self.runs, live=True),
-                 SlowdownWarning, self.alerts_through_warnings)
-
     def _busiest(self) -> Optional[SignatureStats]:
         best = None
         for sig in self.signatures.values():
@@ -409,37 +412,18 @@ class Recorder:
         return "(all runs)", self.all_series, "step interval"
 
     def slowdown(self) -> Dict[str, Any]:
-        """The slowdown verdict: ratio, shape (trend / level shift), contention, significance."""
+        """The slowdown verdict on the runs so far (verdicts.judge_slowdown): ratio, shape, cause, contention."""
         label, series, measure = self._trend_series()
-        threshold = self.options["slowdown_threshold"]
-        trend = step_trend(series.values, threshold)
-        wall_growth, cpu_growth = self.cpu_marks.growth()
-        # Another job on the machine stretches wall time per step, not the CPU time the
-        # process itself spends per step; the program's own growing work raises both. Under
-        # contention, the program's own slowdown is judged by its CPU time per run.
-        marked = wall_growth is not None and cpu_growth is not None
-        contention = bool(marked and wall_growth > 1.1 and cpu_growth - 1.0 < 0.5 * (wall_growth - 1.0))
-        own_slowdown = not contention or cpu_growth >= threshold
-        if not marked:
-            # Too short a run to read the process CPU clock a few times (under ~1.5 s of runs): jitter of a
-            # fraction of a second is no evidence that the program slows down.
-            own_slowdown = False
-        elif wall_growth <= 1.1 and cpu_growth < threshold:
-            # Over the whole run (last fifth against the first) neither wall nor CPU time per run rose:
-            # the trend is a passing bump (a busy machine for a while), not the program slowing down.
-            own_slowdown = False
-        return {
-            "dominant_signature": label if self.runs else None,
-            "loop_start": self.loop_start(),
-            "slowdown": trend.slowdown,
-            "slowdown_significant": trend.significant and own_slowdown,
+        loop_start, runs = self.loop_start(), self.runs
+        growing = growing_in_window(self._sites_data(), loop_start, runs)
+        verdict = judge_slowdown(series.values, self.options["slowdown_threshold"], self.clock_marks.windows(),
+                                 growing)
+        verdict.update({
+            "dominant_signature": label if runs else None,
+            "loop_start": loop_start,
             "slowdown_measure": measure,
-            "slowdown_shape": trend.shape,
-            "slowdown_points": trend.points,
-            "wall_per_run_growth": wall_growth,
-            "cpu_per_run_growth": cpu_growth,
-            "contention": contention,
-        }
+        })
+        return verdict
 
     def _sites_data(self) -> List[Dict[str, Any]]:
         loop_start, runs = self.loop_start(), self.runs
@@ -456,13 +440,42 @@ class Recorder:
             self.t_end = time.perf_counter()
 
     def report(self) -> Report:
-        """A snapshot Report of everything recorded so far."""
+        """A snapshot Report of everything recorded so far; once finished, the final one.
+
+        The first final report gives the slowdown verdict its SlowdownWarning, in the report's own
+        words: a slowdown is never warned about before the end (verdicts.py).
+        """
+        if self._final is not None:
+            return self._final
+        report = self._build_report()
+        if self.t_end is not None:
+            self._final = report
+            if self.options["warn"] and report.slowdown_significant:
+                message = next(m for code, _, m in report.diagnostics if code == "TFG902")
+                emit("tfguard: " + message, SlowdownWarning, self.alerts_through_warnings)
+        return report
+
+    def _host_fraction(self, end: float, wall: float) -> Optional[float]:
+        """Share of the loop's wall time spent outside sess.run and Saver.save (TFG905 has save time).
+
+        The loop is timed from the start of the first run of its dominant signature: the set-up
+        before it (initializers, a restore, building the model) is no input, and `GuardHook` only
+        sees the session once it is set up, so every entry point measures the same span.
+        """
+        best = self._busiest()
+        busy, span = self.run_s + self.save_s, wall
+        if best is not None and best.loop_mark is not None:
+            start, run_before, save_before = best.loop_mark
+            busy -= run_before + save_before
+            span = end - start
+        return min(1.0, max(0.0, 1.0 - busy / span)) if span > 0 else None
+
+    def _build_report(self) -> Report:
         self.drain()
         end = self.t_end if self.t_end is not None else time.perf_counter()
         wall = end - self.t_start
         nodes_end = self.graph.version if self.t_end is None else self.last_version
-        # Saver.save time is reported on its own (TFG905), not as host time.
-        host_fraction = max(0.0, 1.0 - (self.run_s + self.save_s) / wall) if wall > 0 else None
+        host_fraction = self._host_fraction(end, wall)
         unique = []
         for sig in self.signatures.values():
             if not any(sig is u for u in unique):
@@ -514,80 +527,3 @@ def _ops_between(graph: Any, previous: int, version: int) -> List[Any]:
         ops = [by_id.get(i) for i in range(previous + 1, version + 1)]
         return [op for op in ops if op is not None]
     return list(graph.get_operations())[-(version - previous):]
-
-
-def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, str]]:
-    """TFG901-TFG905 from a report's data."""
-    found = []
-    sites = data["growth_sites"]
-    repeated = [s for s in sites if s["kind"] == REPEATED]
-    one_time = [s for s in sites if s["kind"] == ONE_TIME]
-    if repeated or data["frozen_violations"]:
-        parts = ["%s: %s added after %d different runs since the loop started, most recently after run %d "
-                 "(%d ops; static rule %s)" % (
-            site_text(s), what_grew(s), s["events_in_loop"], s["last_step"], s["ops_added"], s["rule"])
-            for s in repeated[:_TOP_SITES]]
-        parts += ["%s: blocked %s%s (static rule %s)" % (
-            site_text(v), after_run(v["step"]) if v["step"] is not None else "",
-            ", " + v["api"] if v["api"] else "", v["rule"])
-            for v in data["frozen_violations"][:_TOP_SITES]]
-        message = "the graph keeps growing as steps go by" if repeated \
-            else "code tried to add ops to the frozen graph"
-        found.append({"code": "TFG901", "severity": "error", "message": message + ": " + "; ".join(parts)})
-    if one_time:
-        parts = ["%s: %s added %s (%d ops)" % (
-            site_text(s), what_grew(s), after_runs(s["first_step"], s["last_step"]),
-            s["ops_added"]) for s in one_time[:_TOP_SITES]]
-        if data["frozen_violations"]:  # it stopped because the graph was frozen, not by itself
-            message = "the graph grew after the loop started, until it was frozen: %s" % "; ".join(parts)
-        else:
-            message = ("the graph grew a few times after the loop started, then stopped: %s. Fine when it is "
-                       "meant to happen once (lazy set-up); building it before the loop makes that "
-                       "explicit" % "; ".join(parts))
-        found.append({"code": "TFG901", "severity": "info", "message": message})
-    if data["slowdown_significant"]:
-        found.append({"code": "TFG902", "severity": "warning",
-                      "message": slowdown_message(data, sites, data["runs"], live=False)})
-    host = data["host_fraction"]
-    if host is not None and data["runs"] >= options["min_runs"] and host >= options["host_threshold"]:
-        if repeated:
-            advice = ("much of it building new ops on every step (TFG901): fix that first, then move input "
-                      "to tf.data with prefetch")
-        else:
-            advice = "move input to tf.data with prefetch"
-        found.append({"code": "TFG903", "severity": "warning", "message":
-                      "input-bound: the device waits on Python for %d%% of the time — %s" % (
-                          round(host * 100), advice)})
-    for sig in data["signatures"]:
-        if sig["summary_ops"] and sig["count"] >= options["min_runs"] and data["runs"] and \
-                sig["count"] / data["runs"] >= options["summary_share"]:
-            found.append({"code": "TFG904", "severity": "warning", "message":
-                          "summary ops (%s) fetched on %d of %d runs — fetch them every N steps instead" % (
-                              ", ".join(sig["summary_ops"]), sig["count"], data["runs"])})
-            break
-    if data["wall_s"] > 0 and data["saves"] >= options["min_saves"] and \
-            data["save_s"] / data["wall_s"] >= options["save_threshold"]:
-        found.append({"code": "TFG905", "severity": "warning", "message":
-                      "Saver.save took %d%% of wall time (%d saves) — save less often" % (
-                          round(100 * data["save_s"] / data["wall_s"]), data["saves"])})
-    return found
-
-
-def slowdown_message(verdict: Dict[str, Any], sites: List[Dict[str, Any]], runs: int, live: bool) -> str:
-    """TFG902's text: how much slower, measured how, and the repeated growth sites that grew meanwhile."""
-    own_runs = verdict["slowdown_measure"] == "run time"
-    message = "%s of `%s` %s x%.2f slower %s than after warm-up, and still rising (a trend, not a level shift)" % (
-        "the run time" if own_runs else "steps", verdict["dominant_signature"],
-        ("is" if own_runs else "are") if live else "got", verdict["slowdown"] or 0.0,
-        "at run %d" % runs if live else "at the end of the run")
-    window_start = verdict.get("loop_start", 0) + (runs - verdict.get("loop_start", 0)) // 5
-    growing = [s for s in sites if s["kind"] == REPEATED and s["last_step"] >= window_start]
-    if growing:
-        message += "; meanwhile the graph grew at " + ", ".join(
-            "%s (%s)" % (site_text(s), what_grew(s)) for s in growing[:_TOP_SITES])
-    elif verdict.get("cpu_per_run_growth") is not None:
-        message += "; the graph did not grow meanwhile, but the process's own CPU time per run rose x%.2f: " \
-                   "look for Python-side work that grows each step" % verdict["cpu_per_run_growth"]
-    else:
-        message += "; the graph did not grow meanwhile: look for Python-side work that grows each step"
-    return message

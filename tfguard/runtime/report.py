@@ -160,11 +160,16 @@ def _ratio(d: Dict[str, Any]) -> str:
     if value is None:
         return "-"
     if d["slowdown_significant"]:
-        note = " (significant trend)"
-    elif d.get("contention"):
-        note = " (other jobs: CPU time per run did not rise)"
+        cause = d.get("slowdown_cause")
+        note = " (significant trend%s)" % (": " + cause if cause else "")
     elif d.get("slowdown_shape") == "level shift":
         note = " (level shift, not a trend)"
+    elif d.get("slowdown_shape") == "trend" and d.get("contention"):
+        note = " (other jobs took the CPUs: not the program's own)"
+    elif d.get("slowdown_shape") == "trend":
+        note = " (no cause of the program's own)"
+    elif "verdict_window_s" in d and d["verdict_window_s"] is None:
+        note = " (too short for a verdict)"
     else:
         note = ""
     return "x%.2f%s" % (value, note)

@@ -312,67 +312,6 @@ def is_level_shift(values: Sequence[float]) -> bool:
     return all(mann_kendall_z(part) < _SEGMENT_RISING_Z for part in (values[:best_cut], values[best_cut:]))
 
 
-class CpuMarks:
-    """Cumulative (runs, wall seconds, process CPU seconds) marks, evenly thinned to at most `cap`.
-
-    Taken once per folded batch of runs (about every quarter second), they tell the
-    program's own work per step (CPU time) from the wall time per step that other jobs on
-    the machine stretch. When full, every other mark is dropped and only every `stride`-th
-    new one is kept; the latest is always kept apart.
-    """
-
-    __slots__ = ("cap", "stride", "_kept", "_seen", "_latest")
-
-    def __init__(self, cap: int = 512) -> None:
-        self.cap = cap
-        self.stride = 1
-        self._kept: List[Tuple[int, float, float]] = []
-        self._seen = 0
-        self._latest: Optional[Tuple[int, float, float]] = None
-
-    def add(self, runs: int, wall: float, cpu: float) -> None:
-        """Record the totals after `runs` runs."""
-        self._latest = (runs, wall, cpu)
-        self._seen += 1
-        if self._seen % self.stride:
-            return
-        self._kept.append(self._latest)
-        if len(self._kept) >= self.cap:
-            self._kept = self._kept[::2]
-            self.stride *= 2
-
-    @property
-    def marks(self) -> List[Tuple[int, float, float]]:
-        """The marks kept, oldest first, ending with the latest."""
-        if self._latest is None or (self._kept and self._kept[-1] is self._latest):
-            return list(self._kept)
-        return self._kept + [self._latest]
-
-    def growth(self) -> Tuple[Optional[float], Optional[float]]:
-        """(wall, CPU) time per run over the last 20% of the runs marked against the first 20%.
-
-        (None, None) when there are too few marks to tell (under 6) or no runs between them.
-        """
-        marks = self.marks
-        if len(marks) < 6 or marks[-1][0] <= marks[0][0]:
-            return None, None
-        span = marks[-1][0] - marks[0][0]
-        first_end = next(m for m in marks[1:] if m[0] >= marks[0][0] + 0.2 * span)
-        last_start = next(m for m in reversed(marks[:-1]) if m[0] <= marks[-1][0] - 0.2 * span)
-        first = _per_run(marks[0], first_end)
-        last = _per_run(last_start, marks[-1])
-        if first is None or last is None or first[0] <= 0 or first[1] <= 0:
-            return None, None
-        return last[0] / first[0], last[1] / first[1]
-
-
-def _per_run(start: Tuple[int, float, float], end: Tuple[int, float, float]) -> Optional[Tuple[float, float]]:
-    runs = end[0] - start[0]
-    if runs <= 0:
-        return None
-    return (end[1] - start[1]) / runs, (end[2] - start[2]) / runs
-
-
 def _bin_means(values: List[float], bins: int) -> List[float]:
     if len(values) <= bins:
         return values
