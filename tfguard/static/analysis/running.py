@@ -8,6 +8,7 @@ from astroid import nodes
 
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import MODULE, RUNNER, SESSION, TF, is_session_attribute
+from tfguard.static.analysis.eager import runs_eagerly
 from tfguard.static.analysis.events import RunEvent, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
 
@@ -30,6 +31,20 @@ class GraphRunning:
         return self._run_events[key]
 
     def _compute_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
+        if runs_eagerly(self):
+            return self._helper_run_event(call)  # TF 2 code: ``strategy.run(step)`` is no graph run
+        direct = self._direct_run_event(call)
+        return direct if direct is not None else self._helper_run_event(call)
+
+    def _helper_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
+        function = self.called_function(call)
+        if function is not None:
+            summary = self.summary(function)
+            if summary is not None and summary.run is not None:
+                return RunEvent(call, describe(call), summary.run.chain)
+        return None
+
+    def _direct_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
         func = call.func
         callee = self.value(func)
         if callee is not None:
@@ -57,11 +72,6 @@ class GraphRunning:
                 return RunEvent(call, f"{func.expr.as_string()}.run")
             if method in ("run", "partial_run") and kind is None and is_session_attribute(func.expr):
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
-        function = self.called_function(call)
-        if function is not None:
-            summary = self.summary(function)
-            if summary is not None and summary.run is not None:
-                return RunEvent(call, describe(call), summary.run.chain)
         return None
 
     def loop_run(self, loop: nodes.NodeNG) -> Optional[RunEvent]:
