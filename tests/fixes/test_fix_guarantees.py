@@ -73,7 +73,7 @@ def test_a_build_in_a_helper_is_reported_but_not_fixed():
 
         t = tf.placeholder(tf.float32)
         with tf.Session() as sess:
-            for step in range(10):
+            for step in range(100):
                 sess.run(metric(t))
     """)
     assert _fixes(source) == [("TFG102", None)]

@@ -11,6 +11,7 @@ from tfguard.static.analysis.dataflow import MODULE, RUNNER, SESSION, TF, is_ses
 from tfguard.static.analysis.eager import runs_eagerly
 from tfguard.static.analysis.events import RunEvent, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
+from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 
 
 class GraphRunning:
@@ -80,7 +81,7 @@ class GraphRunning:
         if key not in self._session_loops:
             self._session_loops[key] = None
             found = None
-            for node in () if _runs_at_most_once(loop) else self.iteration_nodes(loop):
+            for node in () if repeats_a_bounded_handful(loop) else self.iteration_nodes(loop):
                 found = self.run_event(node)
                 if found is not None:
                     break
@@ -113,20 +114,3 @@ class GraphRunning:
             if self.is_session_loop(loop):
                 return loop
         return None
-
-
-def _runs_at_most_once(loop: nodes.NodeNG) -> bool:
-    """``for step in range(1):`` (or ``xrange(0)``, ``range(0, 1)``): a loop with a literal single iteration repeats
-    nothing, so it is no session loop (``while False:`` neither)."""
-    if isinstance(loop, nodes.While):
-        return isinstance(loop.test, nodes.Const) and not loop.test.value
-    iterable = getattr(loop, "iter", None)
-    if not (isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name)
-            and iterable.func.name in ("range", "xrange") and not iterable.keywords):
-        return False
-    bounds = iterable.args
-    if not bounds or len(bounds) > 2 or not all(isinstance(b, nodes.Const) and type(b.value) is int for b in bounds):
-        return False
-    start, stop = (0, bounds[0].value) if len(bounds) == 1 else (bounds[0].value, bounds[1].value)
-    return stop - start <= 1
-
