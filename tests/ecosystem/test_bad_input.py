@@ -236,7 +236,7 @@ def test_followed_modules_are_named_as_the_run_names_them(empty_project, run):
     Path("pkg").mkdir()
     Path("pkg/__init__.py").write_text("")
     Path("pkg/a_helpers.py").write_text(HELPER)
-    for index in range(80):
+    for index in range(8):
         Path(f"pkg/b_train{index}.py").write_text(TRAIN)
     reports = [run("check", "--no-cache", "-j", jobs, "--format", "json", root)[1] for jobs in ("1", "2")]
     chains = {link["path"] for finding in json.loads(reports[0])["findings"] for link in finding["chain"]}
