@@ -7,6 +7,7 @@ from typing import Iterable
 from astroid import nodes
 
 from tfguard.static.analysis.datasets import datasets
+from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
@@ -26,6 +27,8 @@ class DatasetMapSerial(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report ``.map``/``.interleave`` calls on a known dataset that set no ``num_parallel_calls``."""
         pipelines = datasets(module)
+        if only_inspects(module, pipelines):
+            return
         for call in module.nodes_of(nodes.Call):
             func = call.func
             if not isinstance(func, nodes.Attribute) or func.attrname not in PARALLEL_ARG_INDEX:
@@ -33,6 +36,8 @@ class DatasetMapSerial(NodeRule):
             if any(k.arg == "num_parallel_calls" for k in call.keywords or ()):
                 continue
             if len(call.args) > PARALLEL_ARG_INDEX[func.attrname] or not pipelines.is_dataset(func.expr):
+                continue
+            if is_literal_demo(module, pipelines.chain(func.expr)):
                 continue
             function = call.args[0].as_string() if call.args else "its function"
             yield self.finding(

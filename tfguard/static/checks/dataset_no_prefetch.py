@@ -7,6 +7,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis.datasets import datasets
+from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
@@ -29,9 +30,11 @@ class DatasetNoPrefetch(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each place a known pipeline without a prefetch is consumed, its source in the chain."""
         pipelines = datasets(module)
+        if only_inspects(module, pipelines):
+            return
         for report_at, consumed, how, returned_at in _consumers(module):
             chain = pipelines.chain(consumed)
-            if chain is None or pipelines.has_prefetch(chain):
+            if chain is None or pipelines.has_prefetch(chain) or is_literal_demo(module, chain):
                 continue
             source = chain[-1]
             links = [] if returned_at is None else [_link(module, returned_at)]
