@@ -73,3 +73,78 @@ def test_eager_iteration_over_a_few_taken_batches_is_silent():
         """
     assert found(eager) == []
     assert found(eager.replace(".take(20)", "")) == [(2, "TFG204")]
+
+
+# -- one-shot scripts (TFG301, TFG302, TFG304) ---------------------------------------------------------
+
+ONE_SHOT = textwrap.dedent("""\
+    import tensorflow as tf
+    with tf.device("/gpu:0"):
+        a = tf.random_normal([1024, 1024])
+        b = tf.matmul(a, a)
+    sess = tf.Session(config=tf.ConfigProto(log_device_placement=True))
+    """)
+
+
+def test_a_script_that_runs_its_session_once_is_silent():
+    assert found(ONE_SHOT + "print(sess.run(b))\n") == []
+    restore = "saver = tf.train.Saver()\nsaver.restore(sess, 'model.ckpt')\nprint(sess.run(b))\n"
+    assert found(ONE_SHOT + restore) == []
+
+
+@pytest.mark.parametrize("rest", [
+    "for step in range(1000):\n    sess.run(b)\n",  # a session loop
+    "train(sess, b)\n",  # handed to the project's code, which may loop
+    "",  # made here, run elsewhere
+    "model.fit(x, y)\nsess.run(b)\n",  # Keras loops inside fit
+])
+def test_a_session_that_may_run_repeatedly_is_reported(rest):
+    assert found(ONE_SHOT + rest) == [(2, "TFG301"), (5, "TFG302"), (5, "TFG304")]
+
+
+# -- TF 2 code runs eagerly: no session loop ----------------------------------------------------------
+
+EAGER = textwrap.dedent("""\
+    import tensorflow as tf
+    strategy = tf.distribute.MirroredStrategy()
+    for fold in range(folds):
+        model = make_model()
+
+        @tf.function
+        def train_step(x, y):
+            return strategy.run(step_fn, args=(x, y))
+
+        for epoch in range(epochs):
+            train_step(x, y)
+            preds = tf.math.argmax(model(x), -1)
+    """)
+
+
+def test_a_tf2_module_without_a_session_has_no_session_loop():
+    assert found(EAGER) == []
+
+
+EVAL_LOOP = textwrap.dedent("""\
+    import tensorflow as tf
+    x = tf.zeros([4])
+    for epoch in range(epochs):
+        y = tf.square(x)
+        print(y.eval())
+    """)
+
+
+@pytest.mark.parametrize("switch", [
+    "", "tf.compat.v1.disable_eager_execution()\n", "tf.compat.v1.disable_v2_behavior()\n",
+    "sess = tf.compat.v1.InteractiveSession()\n", "p = tf.compat.v1.placeholder(tf.float32)\n",
+    "with tf.Graph().as_default():\n    pass\n",
+])
+def test_a_graph_mode_switch_makes_the_same_code_graph_code(switch):
+    lines = EVAL_LOOP.splitlines(keepends=True)
+    source = lines[0] + switch + "".join(lines[1:])
+    expected = [(4 + switch.count("\n"), "TFG102")] if switch else []
+    assert found(source) == expected
+
+
+def test_a_distribution_strategy_run_is_no_graph_run_in_graph_code_either():
+    source = "import tensorflow as tf\nsess = tf.Session()\n" + EAGER.split("\n", 1)[1]
+    assert found(source) == []

@@ -401,7 +401,8 @@ class WheelSource:
                     continue
                 owner = self.module(target[0])
                 cls = owner.defs.get(target[1]) if owner is not None else None
-                member = _class_member(cls, leaf) if isinstance(cls, ast.ClassDef) and isinstance(func, ast.Attribute) else None
+                is_method = isinstance(cls, ast.ClassDef) and isinstance(func, ast.Attribute)
+                member = _class_member(cls, leaf) if is_method else None
                 kinds.add(self._function_kind(owner, member, cls) if member is not None else UNKNOWN)
             elif isinstance(value, (ast.Name, ast.Attribute)) and self.external(module, value) is not None:
                 kinds.add(PYTHON)

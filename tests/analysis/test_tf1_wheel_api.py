@@ -40,7 +40,9 @@ WHEEL_FILES = {
     ),
     "tensorflow_core/python/__init__.py": "",
     "tensorflow_core/python/ops/__init__.py": "",
-    "tensorflow_core/python/ops/gen_math_ops.py": "def add(x, y):\n    return _op_def_lib._apply_op_helper('Add', x=x, y=y)\n",
+    "tensorflow_core/python/ops/gen_math_ops.py": (
+        "def add(x, y):\n    return _op_def_lib._apply_op_helper('Add', x=x, y=y)\n"
+    ),
     "tensorflow_core/python/ops/math_ops.py": (
         "from tensorflow.python.ops import gen_math_ops\n"
         "def add(x, y):\n    return gen_math_ops.add(x, y)\n"

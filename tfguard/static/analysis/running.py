@@ -60,7 +60,7 @@ class GraphRunning:
             keywords = {k.arg for k in call.keywords or ()}
             if method in ("run", "partial_run") and kind == SESSION:
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
-            if method in ("run", "eval") and kind == TF:
+            if method in ("run", "eval") and kind == TF and not _is_distribution_strategy(receiver.api):
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
             if method == "eval" and keywords & {"feed_dict", "session"}:
                 return RunEvent(call, f"{func.expr.as_string()}.eval")
@@ -114,3 +114,8 @@ class GraphRunning:
             if self.is_session_loop(loop):
                 return loop
         return None
+
+
+def _is_distribution_strategy(api: str) -> bool:
+    """``strategy.run(step_fn)`` replicates a step function across devices: it builds or runs ops, not the graph."""
+    return api.startswith(("tensorflow.distribute.", "tensorflow.contrib.distribute.")) and "Strategy" in api
