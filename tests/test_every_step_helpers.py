@@ -113,7 +113,7 @@ def test_hidden_runs_global_step_counts_and_says_it_reads_a_variable():
         train = tf.train.AdamOptimizer().minimize(loss, global_step=gs)
         with tf.Session() as sess:
             for _ in range(1000):
-                sess.run(train)
+                sess.run([train, gs])
                 step = tf.train.global_step(sess, gs)
         """)
     (finding,) = tfguard.check_source(source, "gs.py", Settings(select=("TFG203",)))

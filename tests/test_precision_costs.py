@@ -148,3 +148,38 @@ def test_a_graph_mode_switch_makes_the_same_code_graph_code(switch):
 def test_a_distribution_strategy_run_is_no_graph_run_in_graph_code_either():
     source = "import tensorflow as tf\nsess = tf.Session()\n" + EAGER.split("\n", 1)[1]
     assert found(source) == []
+
+
+# -- runs that cannot be one (TFG203) -----------------------------------------------------------------
+
+RUNS = textwrap.dedent("""\
+    import tensorflow as tf
+    q = tf.FIFOQueue(100, tf.float32)
+    x = tf.placeholder(tf.float32)
+    enqueue = q.enqueue(x)
+    item = q.dequeue()
+    size = q.size()
+    global_step = tf.train.get_or_create_global_step()
+    loss = tf.reduce_mean(tf.square(tf.Variable(1.0) - x))
+    train_op = tf.train.AdamOptimizer().minimize(loss, global_step=global_step)
+    accuracy = tf.reduce_mean(x)
+    sess = tf.Session()
+    sess_a = tf.Session(graph=tf.Graph())
+    sess_b = tf.Session(graph=tf.Graph())
+    while True:
+    """)
+
+
+@pytest.mark.parametrize("body", [
+    "    v = sess.run(item)\n    n = sess.run(size)\n    sess.run(enqueue, {x: v})\n",  # queue order
+    "    before = global_step.eval(session=sess)\n    sess.run(train_op, {x: 1.0})\n"
+    "    after = global_step.eval(session=sess)\n",  # re-reading what the update changes
+    "    a = sess_a.run('out:0', {'in:0': 1.0})\n    b = sess_b.run('out:0', {'in:0': 1.0})\n",  # two graphs
+])
+def test_runs_that_depend_on_their_order_or_run_other_sessions_are_not_merged(body):
+    assert [f for f in found(RUNS + body) if f[1] == "TFG203"] == []
+
+
+def test_two_reads_of_the_same_session_are_still_merged():
+    body = "    sess.run(train_op, {x: 1.0})\n    print(sess.run(accuracy, {x: 1.0}))\n"
+    assert [f for f in found(RUNS + body) if f[1] == "TFG203"] == [(16, "TFG203")]
