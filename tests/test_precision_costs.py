@@ -183,3 +183,44 @@ def test_runs_that_depend_on_their_order_or_run_other_sessions_are_not_merged(bo
 def test_two_reads_of_the_same_session_are_still_merged():
     body = "    sess.run(train_op, {x: 1.0})\n    print(sess.run(accuracy, {x: 1.0}))\n"
     assert [f for f in found(RUNS + body) if f[1] == "TFG203"] == [(16, "TFG203")]
+
+
+# -- a helper's branch taken only for a constant argument ----------------------------------------------
+
+STEP_HELPER = textwrap.dedent("""\
+    import tensorflow as tf
+    class Model(object):
+        def __init__(self):
+            self.x = tf.placeholder(tf.float32, [None, 10])
+            self.logits = tf.layers.dense(self.x, 2)
+            self.train_op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(self.logits))
+        def step(self, sess, batch, forward_only, verbose=False):
+            if forward_only:
+                fetch = tf.argmax(self.logits, 1)
+            else:
+                fetch = self.train_op
+            if not verbose:
+                return sess.run(fetch, {self.x: batch})
+            return sess.run([fetch, tf.reduce_sum(self.logits)], {self.x: batch})
+    model = Model()
+    sess = tf.Session()
+    while True:
+    """)
+
+
+@pytest.mark.parametrize("call", [
+    "model.step(sess, batch, False)", "model.step(sess, batch, forward_only=False)",
+    "model.step(sess, batch, 0, False)", "Model.step(model, sess, batch, False)",
+])
+def test_a_constant_argument_skips_the_branch_that_builds(call):
+    assert found(STEP_HELPER + f"    {call}\n", "TFG102") == []
+
+
+@pytest.mark.parametrize("call, lines", [
+    ("model.step(sess, batch, True)", [18]),  # the evaluation loop builds tf.argmax
+    ("model.step(sess, batch, FLAGS.forward_only)", [18]),  # a variable may take either branch
+    ("model.step(sess, batch, False, verbose=True)", [18]),  # the other guarded build
+    ("model.step(sess, batch, *flags)", [18]),
+])
+def test_a_true_or_unknown_argument_takes_the_branch(call, lines):
+    assert [line for line, _ in found(STEP_HELPER + f"    {call}\n", "TFG102")] == lines
