@@ -2,10 +2,11 @@
 
 ``def step(self, sess, batch, forward_only): ... if forward_only: fetch = tf.argmax(self.logits, 1)``
 called as ``model.step(sess, batch, False)`` in a training loop never builds that op there; called with
-``True`` from an evaluation loop it does.  A guard is an ``if P:`` / ``if not P:`` (``else`` branches too, and
-what follows an ``if P: return`` in the same block) whose test is a plain parameter ``P`` the function never rebinds; a call skips the branch when it passes a
-constant of the other truth value for ``P`` (by position or keyword) or leaves ``P`` at a constant default.
-Anything else (a variable, ``*args``, ``**kwargs``) may take the branch.
+``True`` from an evaluation loop it does.  A guard is an ``if P:`` / ``if not P:`` (``else`` branches
+too, and what follows an ``if P: return`` in the same block) whose test is a plain parameter ``P`` the
+function never rebinds; a call skips the branch when it passes a constant of the other truth value for
+``P`` (by position or keyword) or leaves ``P`` at a constant default.  Anything else (a variable,
+``*args``, ``**kwargs``) may take the branch.
 """
 
 from __future__ import annotations
