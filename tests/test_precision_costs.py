@@ -224,3 +224,25 @@ def test_a_constant_argument_skips_the_branch_that_builds(call):
 ])
 def test_a_true_or_unknown_argument_takes_the_branch(call, lines):
     assert [line for line, _ in found(STEP_HELPER + f"    {call}\n", "TFG102")] == lines
+
+
+# -- TPU input functions --------------------------------------------------------------------------------
+
+TPU = textwrap.dedent("""\
+    import tensorflow as tf
+    def input_fn(params):
+        return tf.data.TFRecordDataset(files).batch(params["batch_size"], drop_remainder=True)
+    estimator = ESTIMATOR(model_fn=model_fn, config=run_config)
+    estimator.train(input_fn=input_fn, max_steps=100000)
+    """)
+
+
+@pytest.mark.parametrize("estimator", [
+    "tf.contrib.tpu.TPUEstimator", "tf.compat.v1.estimator.tpu.TPUEstimator", "tpu_estimator.TPUEstimator",
+])
+def test_an_input_fn_handed_to_a_tpu_estimator_is_silent(estimator):
+    assert found(TPU.replace("ESTIMATOR", estimator), "TFG205") == []
+
+
+def test_an_input_fn_handed_to_an_estimator_is_reported():
+    assert found(TPU.replace("ESTIMATOR", "tf.estimator.Estimator"), "TFG205") == [(5, "TFG205")]
