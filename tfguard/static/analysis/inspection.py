@@ -23,6 +23,7 @@ from typing import List, Optional
 from astroid import nodes
 
 from tfguard.static.analysis.scopes import LOOPS
+from tfguard.static.analysis.steps import fetched
 from tfguard.static.analysis.trip_counts import literal_trip_count
 
 #: The most iterations of a consuming loop that still count as a look at the data, not an evaluation.
@@ -78,7 +79,7 @@ def _compute(module, pipelines) -> bool:
     consuming = [loop for loop in module.nodes_of(*LOOPS) if _consumes(module, pipelines, loop)]
     if not consuming:
         return False  # a library module, or a consumer this analysis does not see: its caller decides
-    return all(_short(pipelines, loop) for loop in consuming)
+    return all(_short(pipelines, loop) or _fetches_only_demos(module, pipelines, loop) for loop in consuming)
 
 
 def _trains(module) -> bool:
@@ -110,6 +111,31 @@ def _short(pipelines, loop: nodes.NodeNG) -> bool:
     if count is None and isinstance(loop, (nodes.For, nodes.AsyncFor)):
         count = _taken(pipelines.chain(loop.iter) or [])
     return count is not None and count <= LONG_EVALUATION_TRIP_COUNT
+
+
+def _fetches_only_demos(module, pipelines, loop: nodes.NodeNG) -> bool:
+    """A loop whose graph runs each fetch the next element of a literal demo pipeline (``Dataset.range(100)``)."""
+    runs = [node for node in module.iteration_nodes(loop) if module.run_event(node) is not None]
+    for run in runs:
+        items = fetched(module, run)
+        if not items or not all(_demo_element(module, pipelines, item) for item in items):
+            return False
+    return bool(runs)
+
+
+def _demo_element(module, pipelines, expr: nodes.NodeNG) -> bool:
+    """``next_number`` bound once to ``<demo pipeline>.make_one_shot_iterator().get_next()``."""
+    if isinstance(expr, nodes.Name):
+        definitions = module.dataflow.definitions(expr, expr.name)
+        if len(definitions) != 1 or not isinstance(definitions[0].parent, nodes.Assign):
+            return False
+        expr = definitions[0].parent.value
+    while isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute) and expr.func.attrname in (
+        "get_next", "make_one_shot_iterator", "make_initializable_iterator"
+    ):
+        expr = expr.func.expr
+    chain = pipelines.chain(expr)
+    return chain is not None and is_literal_demo(module, chain)
 
 
 def _taken(chain: List[nodes.Call]) -> Optional[int]:

@@ -155,10 +155,20 @@ def _uses_queue_state(run: _Run) -> bool:
             if api is not None and (api in STATEFUL_APIS or api.rsplit(".", 1)[-1] in STATEFUL_METHODS):
                 return True
         for item in _fetched_items(site):
+            item = _assigned_value(site.owner, item)
             func = item.func if isinstance(item, nodes.Call) else None
             if isinstance(func, nodes.Attribute) and func.attrname in STATEFUL_METHODS:
                 return True
     return False
+
+
+def _assigned_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:
+    """What a name bound once holds (``queued = q.size()`` for ``queued``); the expression itself otherwise."""
+    if isinstance(expr, nodes.Name):
+        definitions = module.dataflow.definitions(expr, expr.name)
+        if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
+            return definitions[0].parent.value
+    return expr
 
 
 def _reads_a_variable(run: _Run) -> bool:
@@ -174,11 +184,7 @@ def _reads_a_variable(run: _Run) -> bool:
 
 def _is_variable(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
     """``global_step`` bound once to ``tf.train.get_or_create_global_step()`` (not ``w * x``, computed from one)."""
-    if isinstance(expr, nodes.Name):
-        definitions = module.dataflow.definitions(expr, expr.name)
-        if len(definitions) != 1 or not isinstance(definitions[0].parent, nodes.Assign):
-            return False
-        expr = definitions[0].parent.value
+    expr = _assigned_value(module, expr)
     return isinstance(expr, nodes.Call) and module.call_named(expr, VARIABLE_APIS) is not None
 
 
