@@ -60,6 +60,9 @@ METADATA_METHODS = frozenset({
     "get_shape", "is_fully_defined", "as_list", "is_compatible_with", "with_rank", "with_rank_at_least",
     "merge_with", "num_elements", "is_integer", "is_floating", "is_bool", "as_numpy_dtype", "get_collection",
     "get_tensor_by_name", "get_operation_by_name", "as_graph_element", "get_attr", "name_scope", "as_default",
+    # NumPy arrays' and files' own methods (TF 1.x tensors have none of these)
+    "ravel", "reshape", "astype", "tolist", "flatten", "tobytes", "tostring", "newbyteorder", "item", "read",
+    "readline", "readlines", "seek", "tell", "write", "flush",
 }) | GETTER_NAMES
 
 #: Modules whose calls never add an op (native helpers, logging, deprecation wrappers, nest, compat).
@@ -378,13 +381,17 @@ class WheelSource:
 
     def _local_call_kind(self, module: _Module, function: ast.AST, func: ast.AST, leaf: str) -> str:
         """A call of a local name (``fn(x)``) or of a method of one (``builder.save()``)."""
-        if leaf in PYTHON_CALLS:
+        if leaf in PYTHON_CALLS or (isinstance(func, ast.Attribute) and leaf in METADATA_METHODS):
             return PYTHON
         receiver = func.value if isinstance(func, ast.Attribute) else func
         if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
             return PYTHON
         if not isinstance(receiver, ast.Name):
             return PYTHON
+        nested = [n for n in ast.walk(function) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n is not function and n.name == receiver.id]
+        if nested and isinstance(func, ast.Name):
+            return self._function_kind(module, nested[0], None)
         values = _local_values(function, receiver.id)
         if not values:
             # a parameter: calling it runs the caller's code, and its methods may be a tensor's or a dataset's
@@ -549,6 +556,19 @@ def public_names(source: WheelSource) -> Dict[str, Tuple[str, str]]:
             ):
                 for alias in statement.names:
                     names[f"{public}.{alias.asname or alias.name}"] = (statement.module, alias.name)
+    # ``from tensorflow.examples.tutorials.mnist import input_data``
+    for path in source.paths("tensorflow_core/examples/"):
+        if not path.endswith(".py") or path.endswith("__init__.py") or "test" in path.rsplit("/", 1)[-1]:
+            continue
+        dotted = "tensorflow." + path[len("tensorflow_core/"):-len(".py")].replace("/", ".")
+        module = source.module(dotted)
+        for local, node in (module.defs.items() if module is not None else ()):
+            if not local.startswith("_") and isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names[f"{dotted}.{local}"] = (dotted, local)
+        for local, target in (module.imports.items() if module is not None else ()):
+            found = source.resolve_dotted(target) if not local.startswith("_") else None
+            if found is not None and found[1]:
+                names[f"{dotted}.{local}"] = found
     for path in source.paths("tensorflow_core/contrib/"):
         if not path.endswith("/__init__.py"):
             continue

@@ -277,6 +277,10 @@ class Dataflow:
         if base.kind == SESSION and expr.attrname == "graph":
             return Value(GRAPH)
         if base.kind == TF:
+            if expr.attrname in _STATIC_ATTRIBUTES:
+                return Value(DATA, api=expr.attrname)  # ``t.shape[0]`` is a static dimension, not an op
+            if _is_non_op_result(base):
+                return None  # a field of what a non-op API returned (``mnist.test.images``): not known
             return Value(TF, api=f"{base.api}.{expr.attrname}")
         if base.kind == DATA:
             return base  # ``train_x.shape``, ``batch.labels``
@@ -493,6 +497,9 @@ class Dataflow:
 
 
 _NONE_CONSTANT = Value("none")
+
+#: Attributes of tensors and variables that are Python values (static shape, dtype, name), not ops.
+_STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "name", "ndim", "graph", "device", "op"})
 
 
 def _is_non_op_result(value: Value) -> bool:

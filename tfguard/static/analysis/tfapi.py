@@ -28,6 +28,7 @@ RENAMES: Dict[str, str] = {
     "tensorflow.initialize_local_variables": "tensorflow.local_variables_initializer",
     "tensorflow.initialize_variables": "tensorflow.variables_initializer",
     "tensorflow.contrib.data": "tensorflow.data",
+    "tensorflow.nn.seq2seq": "tensorflow.contrib.legacy_seq2seq",  # TF 0.x
     "tensorflow.io.gfile": "tensorflow.gfile",
     "tensorflow.compat.v1.keras": "tensorflow.keras",
     # standalone Keras 2's backend is TensorFlow's in graph mode: ``K.gradients``, ``K.function``...
@@ -139,6 +140,7 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.contrib.slim.get_variables_to_restore", "tensorflow.contrib.slim.get_model_variables",
     "tensorflow.contrib.framework.get_model_variables", "tensorflow.contrib.tensorboard.*",
     "tensorflow.contrib.learn.datasets.*", "tensorflow.contrib.learn.RunConfig",
+    "tensorflow.examples.tutorials.*",  # MNIST readers: NumPy (their download retries defeat the wheel reader)
     "tensorflow.contrib.training.HParams.*",
 })
 
@@ -219,6 +221,7 @@ CALLABLE_BASES: FrozenSet[str] = frozenset({
 #: the keys of :data:`RENAMES` are old spellings too.
 LEGACY_PREFIXES: Tuple[str, ...] = (
     "tensorflow.contrib",
+    "tensorflow.examples",
     "tensorflow.estimator",
     "tensorflow.unpack",
     "tensorflow.keras.backend.get_session",
