@@ -246,3 +246,30 @@ def test_an_input_fn_handed_to_a_tpu_estimator_is_silent(estimator):
 
 def test_an_input_fn_handed_to_an_estimator_is_reported():
     assert found(TPU.replace("ESTIMATOR", "tf.estimator.Estimator"), "TFG205") == [(5, "TFG205")]
+
+
+# -- scalar summaries every step (TFG201) ---------------------------------------------------------------
+
+SUMMARIES = textwrap.dedent("""\
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 10])
+    loss = tf.reduce_mean(tf.layers.dense(x, 1))
+    train_op = tf.train.AdamOptimizer().minimize(loss)
+    loss_sum = tf.summary.scalar("loss", loss)
+    other = SECOND
+    merged = tf.summary.merge([loss_sum, other])
+    writer = tf.summary.FileWriter("/tmp/logs")
+    sess = tf.Session()
+    for step in range(100000):
+        _, s = sess.run([train_op, merged], {x: batch()})
+        writer.add_summary(s, step)
+    """)
+
+
+def test_scalar_summaries_written_every_step_are_silent():
+    assert found(SUMMARIES.replace("SECOND", 'tf.summary.scalar("lr", 0.1)'), "TFG201") == []
+
+
+@pytest.mark.parametrize("second", ['tf.summary.histogram("x", x)', "make_summary()"])
+def test_a_histogram_or_an_unknown_summary_every_step_is_reported(second):
+    assert found(SUMMARIES.replace("SECOND", second), "TFG201") == [(12, "TFG201")]

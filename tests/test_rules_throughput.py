@@ -16,7 +16,7 @@ FLAGS = tf.app.flags.FLAGS
 x = tf.placeholder(tf.float32, [None, 10])
 loss = tf.reduce_mean(tf.layers.dense(x, 1))
 train_op = tf.train.AdamOptimizer().minimize(loss)
-tf.summary.scalar('loss', loss)
+tf.summary.histogram('loss', loss)
 merged = tf.summary.merge_all()
 saver = tf.train.Saver()
 writer = tf.summary.FileWriter('/tmp/logs')
