@@ -72,7 +72,8 @@ class SplitSessionRun(NodeRule):
         one of the two runs an assignment or initializer, or both run optimizer updates."""
         steps = frequency(module)
         by_loop: Dict[int, List[_Run]] = {}
-        for run in _runs(module):
+        every_run = list(_runs(module))  # guarded ones too: an update under an ``if`` still changes variables
+        for run in every_run:
             loop = steps.every_step_loop(run.node)
             if loop is not None:
                 by_loop.setdefault(id(loop), []).append(run)
@@ -82,7 +83,7 @@ class SplitSessionRun(NodeRule):
             for index, later in enumerate(runs[1:], start=1):
                 earlier = [
                     run for run in runs[:index]
-                    if _mergeable(module, run, later) and not _reread_across_an_update(runs, run, later)
+                    if _mergeable(module, run, later) and not _reread_across_an_update(every_run, run, later)
                 ]
                 if not earlier or _feeds_on(steps, loop, earlier, later.node):
                     continue
