@@ -230,7 +230,7 @@ def test_runs_that_could_be_one_are_reported(body):
 GUARDS = """\
     import tensorflow as tf
     x = tf.Variable(0.0)
-    summ = tf.summary.scalar("x", x)
+    summ = tf.summary.histogram("x", x)
     train = tf.assign_add(x, 1.0)
     saver = tf.train.Saver()
     with tf.Session() as sess:
