@@ -41,13 +41,10 @@ def runs_eagerly(analysis) -> bool:
 
 
 def _compute(analysis) -> bool:
-    module = analysis.module
-    for node in module.nodes_of_class((nodes.Name, nodes.AssignName, nodes.Attribute, nodes.AssignAttr)):
-        name = node.attrname if isinstance(node, (nodes.Attribute, nodes.AssignAttr)) else node.name
-        if _SESSION_NAME.search(name):
-            return False
-        if isinstance(node, nodes.Attribute) and name == "as_default":
-            return False  # ``with graph.as_default():``, ``sess.as_default()``
     if analysis.calls_to(GRAPH_MODE_APIS):
         return False
-    return True
+    names = {node.name for node in analysis.nodes_of(nodes.Name, nodes.AssignName)}
+    names.update(node.attrname for node in analysis.nodes_of(nodes.Attribute, nodes.AssignAttr))
+    if "as_default" in names:
+        return False  # ``with graph.as_default():``, ``sess.as_default()``
+    return not any(_SESSION_NAME.search(name) for name in names)

@@ -92,11 +92,9 @@ def _trains(module) -> bool:
             return True
         if leaf == "train" and isinstance(func, nodes.Attribute) and func.expr.as_string().endswith("learning"):
             return True  # ``slim.learning.train(train_op, logdir)``
-    for node in module.nodes_of(nodes.Name, nodes.AssignName, nodes.Attribute, nodes.AssignAttr):
-        name = node.attrname if isinstance(node, (nodes.Attribute, nodes.AssignAttr)) else node.name
-        if _TRAINING_NAME.search(name):
-            return True
-    return False
+    names = {node.name for node in module.nodes_of(nodes.Name, nodes.AssignName)}
+    names.update(node.attrname for node in module.nodes_of(nodes.Attribute, nodes.AssignAttr))
+    return any(_TRAINING_NAME.search(name) for name in names)
 
 
 def _consumes(module, pipelines, loop: nodes.NodeNG) -> bool:

@@ -32,10 +32,10 @@ class GraphRunning:
         return self._run_events[key]
 
     def _compute_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
-        if runs_eagerly(self):
-            return self._helper_run_event(call)  # TF 2 code: ``strategy.run(step)`` is no graph run
         direct = self._direct_run_event(call)
-        return direct if direct is not None else self._helper_run_event(call)
+        if direct is not None and not runs_eagerly(self):  # TF 2 code: ``strategy.run(step)`` is no graph run
+            return direct
+        return self._helper_run_event(call)
 
     def _helper_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
         function = self.called_function(call)

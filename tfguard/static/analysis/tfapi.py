@@ -380,6 +380,7 @@ INTERNAL_OP_MODULES: Tuple[str, ...] = (
 )
 
 
+@lru_cache(maxsize=16384)
 def builds_ops(qualname: str) -> bool:
     """Return whether calling the canonical TF API ``qualname`` adds ops to the default graph."""
     if _in_table(qualname, NON_OP_APIS) or qualname in BACKEND_NON_OP_APIS or _is_generated_non_op(qualname):

@@ -27,8 +27,6 @@ class DatasetMapSerial(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report ``.map``/``.interleave`` calls on a known dataset that set no ``num_parallel_calls``."""
         pipelines = datasets(module)
-        if only_inspects(module, pipelines):
-            return
         for call in module.nodes_of(nodes.Call):
             func = call.func
             if not isinstance(func, nodes.Attribute) or func.attrname not in PARALLEL_ARG_INDEX:
@@ -37,7 +35,7 @@ class DatasetMapSerial(NodeRule):
                 continue
             if len(call.args) > PARALLEL_ARG_INDEX[func.attrname] or not pipelines.is_dataset(func.expr):
                 continue
-            if is_literal_demo(module, pipelines.chain(func.expr)):
+            if is_literal_demo(module, pipelines.chain(func.expr)) or only_inspects(module, pipelines):
                 continue
             function = call.args[0].as_string() if call.args else "its function"
             yield self.finding(

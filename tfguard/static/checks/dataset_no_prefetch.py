@@ -30,11 +30,11 @@ class DatasetNoPrefetch(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each place a known pipeline without a prefetch is consumed, its source in the chain."""
         pipelines = datasets(module)
-        if only_inspects(module, pipelines):
-            return
         for report_at, consumed, how, returned_at in _consumers(module):
             chain = pipelines.chain(consumed)
             if chain is None or pipelines.has_prefetch(chain) or is_literal_demo(module, chain):
+                continue
+            if only_inspects(module, pipelines):
                 continue
             source = chain[-1]
             links = [] if returned_at is None else [_link(module, returned_at)]

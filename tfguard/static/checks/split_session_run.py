@@ -71,6 +71,8 @@ class SplitSessionRun(NodeRule):
         with the earlier ones: it feeds on their results, feeds other values into the same placeholders,
         one of the two runs an assignment or initializer, or both run optimizer updates."""
         steps = frequency(module)
+        _UPDATES.clear()  # per-run memos, keyed by node identity: valid for this module only
+        _READS.clear()
         by_loop: Dict[int, List[_Run]] = {}
         every_run = list(_runs(module))  # guarded ones too: an update under an ``if`` still changes variables
         for run in every_run:
@@ -174,6 +176,13 @@ def _assigned_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:
 
 def _reads_a_variable(run: _Run) -> bool:
     """Return whether a run fetches a variable's value (``global_step.eval()``, ``tf.train.global_step(sess, gs)``)."""
+    key = id(run.node)
+    if key not in _READS:
+        _READS[key] = _computes_a_read(run)
+    return _READS[key]
+
+
+def _computes_a_read(run: _Run) -> bool:
     for site in run.sites:
         if site.owner.call_named(site.site, tfapi.GRAPH_RUN_FUNCTIONS):
             return True
@@ -235,7 +244,18 @@ def _elements(module: ModuleAnalysis, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
     return [expr]
 
 
+_UPDATES: Dict[int, bool] = {}
+_READS: Dict[int, bool] = {}
+
+
 def _runs_an_update(run: _Run) -> bool:
+    key = id(run.node)
+    if key not in _UPDATES:
+        _UPDATES[key] = _computes_an_update(run)
+    return _UPDATES[key]
+
+
+def _computes_an_update(run: _Run) -> bool:
     """Return whether a run fetches an optimizer update (``opt.minimize()`` / ``apply_gradients()``).
 
     Two updates in a row (a GAN's discriminator, then its generator) must run one after
