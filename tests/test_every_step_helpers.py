@@ -113,7 +113,7 @@ def test_hidden_runs_global_step_counts_and_says_it_reads_a_variable():
         train = tf.train.AdamOptimizer().minimize(loss, global_step=gs)
         with tf.Session() as sess:
             for _ in range(1000):
-                sess.run(train)
+                sess.run([train, gs])
                 step = tf.train.global_step(sess, gs)
         """)
     (finding,) = tfguard.check_source(source, "gs.py", Settings(select=("TFG203",)))
@@ -140,7 +140,7 @@ def test_a_comprehension_of_runs_is_a_nested_step_loop():
         loss = tf.constant(1.0)
         train = tf.train.AdamOptimizer().minimize(loss)
         with tf.Session() as sess:
-            for epoch in range(10):
+            for epoch in range(100):
                 losses = [sess.run([train, loss], {}) for _ in range(100)]
                 print(sess.run(loss))
         """, "TFG2") == []
@@ -152,7 +152,7 @@ def test_two_runs_in_a_row_without_a_comprehension_are_split():
         loss = tf.constant(1.0)
         train = tf.train.AdamOptimizer().minimize(loss)
         with tf.Session() as sess:
-            for epoch in range(10):
+            for epoch in range(100):
                 sess.run([train, loss])
                 print(sess.run(loss))
         """, "TFG2") == [(7, "TFG203", [])]

@@ -99,7 +99,7 @@ def test_python2_helper_module_is_followed(tmp_path):
     )
     (tmp_path / "train.py").write_text(
         "import tensorflow as tf\nfrom helpers import log\nloss = tf.constant(1.0)\n"
-        "with tf.Session() as sess:\n    for step in range(10):\n        sess.run(loss)\n        log(loss)\n"
+        "with tf.Session() as sess:\n    for step in range(100):\n        sess.run(loss)\n        log(loss)\n"
     )
     result = check_paths([str(tmp_path / "train.py")])
     assert [(f.line, f.code, [link.line for link in f.chain]) for f in result.findings] == [(7, "TFG107", [4])]

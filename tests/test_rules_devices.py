@@ -118,7 +118,7 @@ def test_gpu_pin_message_names_the_session_that_runs_it():
             with tf.device('/gpu:0'):
                 a = tf.constant(1.0)
             sess = tf.Session(config=tf.ConfigProto(log_device_placement=False))
-            sess.run(a)
+            for step in range(100): sess.run(a)
         with tf.device('/gpu:1'):
             b = tf.constant(2.0)
         """

@@ -16,7 +16,7 @@ FLAGS = tf.app.flags.FLAGS
 x = tf.placeholder(tf.float32, [None, 10])
 loss = tf.reduce_mean(tf.layers.dense(x, 1))
 train_op = tf.train.AdamOptimizer().minimize(loss)
-tf.summary.scalar('loss', loss)
+tf.summary.histogram('loss', loss)
 merged = tf.summary.merge_all()
 saver = tf.train.Saver()
 writer = tf.summary.FileWriter('/tmp/logs')
@@ -82,7 +82,7 @@ def messages_of(code: str, body: str) -> list:
             def __init__(self):
                 self.writer = tf.summary.FileWriter('/tmp/x')
             def train(self, sess):
-                for i in range(10):
+                for i in range(100):
                     s, _ = sess.run([merged, train_op])
                     self.writer.add_summary(s, i)
         """, [7], id="writer-on-self"),
@@ -131,7 +131,7 @@ def test_summary_every_step_fires(body, expected):
                 writer.add_summary(sess.run(merged), step)
         """, id="value-from-sess-run-is-a-guard"),
     pytest.param("""\
-        for epoch in range(10):
+        for epoch in range(100):
             for step in range(100):
                 sess.run(train_op)
             writer.add_summary(sess.run(merged), epoch)
@@ -191,7 +191,7 @@ def test_checkpoint_every_step_fires(body, expected):
                 saver.save(sess, '/tmp/model.ckpt', global_step=step)
         """, id="modulo-guard"),
     pytest.param("""\
-        for epoch in range(10):
+        for epoch in range(100):
             for batch in range(100):
                 sess.run(train_op)
             saver.save(sess, '/tmp/model.ckpt', global_step=epoch)
@@ -261,7 +261,7 @@ def test_split_session_run_fires(body, expected):
                 sess.run(loss)
         """, id="exclusive-branches"),
     pytest.param("""\
-        for epoch in range(10):
+        for epoch in range(100):
             sess.run(iterator.initializer)
             for step in range(100):
                 sess.run(train_op)
@@ -456,7 +456,7 @@ def test_an_epoch_loop_around_a_helper_with_the_step_loop_is_not_a_step_loop():
         with tf.Session() as sess:
             saver = tf.train.Saver()
             writer = tf.summary.FileWriter("logs")
-            for epoch in range(10):
+            for epoch in range(100):
                 train_one_epoch(sess, 100)
                 saver.save(sess, "ckpt", global_step=epoch)
                 writer.add_summary(sess.run(merged), epoch)

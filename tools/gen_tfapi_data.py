@@ -8,17 +8,26 @@ and platform helpers (``tf.io.gfile``, ``tf.resource_loader``), event and checkp
 signature helpers.  Everything else (``tensorflow.python.ops``, ``data``, ``training`` ...) may build ops.
 
 Run ``python tools/gen_tfapi_data.py`` after upgrading TensorFlow; ``tests/analysis/test_tfapi_data.py`` fails
-while the shipped file is stale for the installed release.  Names TensorFlow 2 dropped (``tf.contrib.*``) are
-not here: they keep a short hand-written list in ``tfapi.NON_OP_APIS``.
+while the shipped file's 2.x part is stale for the installed release.
+
+Names TensorFlow 2 dropped (``tf.contrib.*``, ``tf.SparseTensorValue`` ...) come from the TensorFlow 1.15 wheel,
+read as files by ``tools/tf1_wheel_api.py`` (never installed nor imported)::
+
+    pip download tensorflow==1.15.5 --no-deps --python-version 37 --only-binary=:all: \
+        --platform manylinux2010_x86_64 -d /tmp/tf115
+    python tools/gen_tfapi_data.py --tf1-wheel /tmp/tf115/tensorflow-1.15.5-cp37-cp37m-manylinux2010_x86_64.whl
+
+Without ``--tf1-wheel`` the ``tf1`` part of the shipped file is kept as it is (CI never downloads the wheel).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import types
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "tfguard", "static", "analysis", "tf_non_op_apis.json")
@@ -97,8 +106,36 @@ def _defining_modules() -> Dict[str, str]:
     return found
 
 
-def generate() -> Dict[str, object]:
-    """Return the data file's content for the installed TensorFlow."""
+def shipped_tf1_part() -> Optional[Dict[str, object]]:
+    """Return the ``tf1`` part of the shipped data file (None when it has none)."""
+    if not os.path.exists(OUTPUT):
+        return None
+    with open(OUTPUT, encoding="utf-8") as handle:
+        return json.load(handle).get("tf1")
+
+
+def tf1_part(wheel: str) -> Dict[str, object]:
+    """Return the facts read from a TensorFlow 1.x wheel, in canonical names."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, ROOT)
+    from tf1_wheel_api import read_wheel
+
+    from tfguard.static.analysis.tfapi import canonical
+
+    facts = read_wheel(wheel)
+    return {
+        "tensorflow": facts["tensorflow"],
+        "non_op": {canonical(name): kind for name, kind in sorted(facts["non_op"].items())},
+        "list_items": {canonical(name): items for name, items in sorted(facts["list_items"].items())},
+        "unknown_items": {canonical(name): items for name, items in sorted(facts["unknown_items"].items())},
+    }
+
+
+def generate(tf1_wheel: Optional[str] = None) -> Dict[str, object]:
+    """Return the data file's content for the installed TensorFlow (2.x) and the 1.x facts.
+
+    The 1.x facts are read from ``tf1_wheel`` when given, else kept from the shipped file.
+    """
     import tensorflow as tf
 
     sys.path.insert(0, ROOT)
@@ -109,11 +146,15 @@ def generate() -> Dict[str, object]:
         for name, module in _defining_modules().items()
         if module.startswith(NON_OP_MODULES) and canonical(name) not in BUILDS_OPS_ANYWAY
     })
-    return {
+    data: Dict[str, object] = {
         "generated_by": "tools/gen_tfapi_data.py",
         "tensorflow": tf.__version__,
         "non_op": non_op,
     }
+    tf1 = tf1_part(tf1_wheel) if tf1_wheel else shipped_tf1_part()
+    if tf1 is not None:
+        data["tf1"] = tf1
+    return data
 
 
 def render(data: Dict[str, object]) -> str:
@@ -121,12 +162,22 @@ def render(data: Dict[str, object]) -> str:
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
-def main() -> int:
+def main(argv: Optional[List[str]] = None) -> int:
     """Write the data file and say how many names it holds."""
-    data = generate()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tf1-wheel", metavar="WHEEL", help="a TensorFlow 1.x wheel (or its unpacked folder) to read")
+    args = parser.parse_args(argv)
+    if args.tf1_wheel and not os.path.exists(args.tf1_wheel):
+        print(f"gen_tfapi_data: no such wheel: {args.tf1_wheel}", file=sys.stderr)
+        return 2
+    data = generate(args.tf1_wheel)
     with open(OUTPUT, "w", encoding="utf-8") as handle:
         handle.write(render(data))
     print(f"{os.path.relpath(OUTPUT, ROOT)}: {len(data['non_op'])} non-op names from TensorFlow {data['tensorflow']}")
+    tf1 = data.get("tf1")
+    if tf1:
+        print(f"  and {len(tf1['non_op'])} non-op names, {len(tf1['list_items'])} list-returning functions"
+              f" from TensorFlow {tf1['tensorflow']}")
     return 0
 
 

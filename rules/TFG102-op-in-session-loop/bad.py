@@ -13,5 +13,5 @@ with tf.Session() as sess:
         distances = tf.reduce_sum(tf.square(centroids - point_in), axis=1)  # expect: TFG102
         nearest = sess.run(tf.argmin(distances), feed_dict={point_in: point})  # expect: TFG102
         assignments.append(nearest)
-    for epoch in range(3):
+    for epoch in range(30):
         print("first centroid:", sess.run(centroids[0]))  # expect: TFG102

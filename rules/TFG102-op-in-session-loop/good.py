@@ -16,5 +16,5 @@ with tf.Session() as sess:
     for point in points:
         nearest = sess.run(nearest_op, feed_dict={point_in: point})
         assignments.append(nearest)
-    for epoch in range(3):
+    for epoch in range(30):
         print("first centroid:", sess.run(first_centroid))

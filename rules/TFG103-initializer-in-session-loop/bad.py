@@ -13,7 +13,7 @@ train_x, train_y = np.random.rand(512, 20), np.random.randint(0, 2, 512)
 test_x, test_y = np.random.rand(128, 20), np.random.randint(0, 2, 128)
 
 with tf.Session() as sess:
-    for restart in range(10):
+    for restart in range(100):
         sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])  # expect: TFG103, TFG103
         for step in range(200):
             sess.run(train_op, feed_dict={features: train_x, labels: train_y})

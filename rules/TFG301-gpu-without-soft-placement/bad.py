@@ -9,3 +9,5 @@ config = tf.ConfigProto()
 config.gpu_options.allow_growth = True
 with tf.Session(config=config) as sess:
     sess.run(tf.global_variables_initializer())
+    for step in range(10000):
+        sess.run(c, {a: [[0.0] * 1024]})

@@ -6,4 +6,5 @@ with tf.device("/gpu:0"):
 
 config = tf.ConfigProto(allow_soft_placement=True)
 sess = tf.Session(config=config)  # expect: TFG304
-print(sess.run(b).shape)
+for step in range(10000):
+    print(sess.run(b).shape)

@@ -7,4 +7,5 @@ with tf.device("/gpu:0"):
 config = tf.ConfigProto(allow_soft_placement=True)
 config.gpu_options.allow_growth = True
 sess = tf.Session(config=config)
-print(sess.run(b).shape)
+for step in range(10000):
+    print(sess.run(b).shape)

@@ -24,7 +24,7 @@ class Log(object):
 
 
 def fit(sess, net):
-    for step in range(10):
+    for step in range(100):
         sess.run("train")
         net.checkpoint(sess, "/tmp/m")
 """
@@ -66,7 +66,7 @@ def test_class_passed_in_and_instantiated():
 
         def train(sess, model_cls):
             model = model_cls()
-            for step in range(10):
+            for step in range(100):
                 sess.run("op")
                 model.summaries()
 
@@ -83,7 +83,7 @@ def write(root, files):
 
 def test_star_import_respects_all_and_ignores_a_computed_one(tmp_path):
     loop = ("from helpers import *\nwith Session() as sess:\n"
-            "    for i in range(9):\n        sess.run('x')\n        Saver()\n")
+            "    for i in range(90):\n        sess.run('x')\n        Saver()\n")
     write(tmp_path, {"pyproject.toml": "", "train.py": loop,
                      "helpers.py": "import tensorflow as tf\nSession = tf.Session\nSaver = tf.train.Saver\n"})
 

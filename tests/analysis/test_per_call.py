@@ -160,9 +160,9 @@ def test_takes_per_call_input(source, made_here, expected):
         pytest.param("def main():\n    f(1)\n", ONCE, id="in-main"),
         pytest.param("def run():\n    f(1)\nrun()\n", ONCE, id="caller-called-once"),
         pytest.param("def run():\n    f(1)\n", UNKNOWN, id="caller-never-called"),
-        pytest.param("for i in range(3):\n    f(i)\n", IN_LOOP, id="loop"),
-        pytest.param("def run():\n    f(1)\nfor i in range(3):\n    run()\n", IN_LOOP, id="caller-in-loop"),
-        pytest.param("xs = [f(i) for i in range(3)]\n", IN_LOOP, id="comprehension"),
+        pytest.param("for i in range(30):\n    f(i)\n", IN_LOOP, id="loop"),
+        pytest.param("def run():\n    f(1)\nfor i in range(30):\n    run()\n", IN_LOOP, id="caller-in-loop"),
+        pytest.param("xs = [f(i) for i in range(30)]\n", IN_LOOP, id="comprehension"),
         pytest.param("", UNKNOWN, id="never-called"),
         pytest.param("f(1)\ndef g():\n    f(2)\n", UNKNOWN, id="once-and-unknown"),
         pytest.param("tf.app.run(main=f)\n", ONCE, id="app-run"),
@@ -228,7 +228,7 @@ def test_builder_names_every_op_line_and_the_run():
             """
             def train(sess, loss, feed):
                 op = tf.train.AdamOptimizer(0.1).minimize(loss)
-                for _ in range(10):
+                for _ in range(100):
                     sess.run(op, feed_dict=feed)
             """,
             [],
@@ -251,7 +251,7 @@ def test_builder_names_every_op_line_and_the_run():
                 sess = tf.Session()
                 tf.train.import_meta_graph(path)
                 return sess.run("y:0", {"x:0": image})
-            for p in ["a", "b"]:
+            for p in paths:
                 predict(p, None)
             """,
             [(8, "TFG104"), (8, "TFG105")],

@@ -19,7 +19,7 @@ import tensorflow as tf
 {imports}
 loss = tf.constant(1.0)
 with tf.Session() as sess:
-    for step in range(10):
+    for step in range(100):
         sess.run(loss)
         {call}
 """
@@ -81,7 +81,7 @@ def test_helper_that_runs_the_graph_makes_a_session_loop(tmp_path):
             from steps import train_step
             op = tf.no_op()
             sess = tf.Session()
-            for i in range(3):
+            for i in range(30):
                 train_step(sess, op)
                 tf.constant(i)
             """),

@@ -28,7 +28,7 @@ HEADER = "import tensorflow as tf\n"
         pytest.param(
             """
             with tf.Session() as sess:
-                for i in range(10):
+                for i in range(100):
                     sess.run(tf.constant(i))
             """,
             [(5, "TFG102")],
@@ -38,7 +38,7 @@ HEADER = "import tensorflow as tf\n"
             """
             net = tf.Session()
             def train():
-                for i in range(10):
+                for i in range(100):
                     net.run(tf.constant(i))
             """,
             [(6, "TFG102")],
@@ -58,7 +58,7 @@ HEADER = "import tensorflow as tf\n"
             """
             import subprocess
             def loop(runner):
-                for i in range(3):
+                for i in range(30):
                     subprocess.run(["true"])
                     runner.run()
                     tf.constant(i)
@@ -69,7 +69,7 @@ HEADER = "import tensorflow as tf\n"
         pytest.param(
             """
             towers = []
-            for i in range(4):
+            for i in range(40):
                 with tf.device("/gpu:%d" % i):
                     towers.append(tf.layers.dense(tf.zeros([2, 2]), 2))
             sess = tf.Session()
@@ -83,7 +83,7 @@ HEADER = "import tensorflow as tf\n"
             x = tf.constant(1.0)
             sess = tf.Session()
             run = sess.make_callable(x)
-            for i in range(3):
+            for i in range(30):
                 run()
                 y = x + 1
             """,
@@ -103,7 +103,7 @@ HEADER = "import tensorflow as tf\n"
         pytest.param(
             """
             x = tf.constant(1.0)
-            for i in range(3):
+            for i in range(30):
                 tf.get_default_session().run(x)
                 tf.train.Saver()
             """,
@@ -114,7 +114,7 @@ HEADER = "import tensorflow as tf\n"
             """
             sess = tf.Session()
             x = tf.constant([1.0, 2.0])
-            for i in range(3):
+            for i in range(30):
                 sess.run(x * 2)
                 sess.run(-x)
                 sess.run(x[0])
@@ -128,7 +128,7 @@ HEADER = "import tensorflow as tf\n"
             """
             sess = tf.Session()
             x = tf.constant([1.0, 2.0])
-            for i in range(3):
+            for i in range(30):
                 v = sess.run(x)
                 print(v * 2, v[0], -v)
             """,
@@ -139,7 +139,7 @@ HEADER = "import tensorflow as tf\n"
             """
             sess = tf.Session()
             x = tf.constant(1.0)
-            for i in range(3):
+            for i in range(30):
                 sess.run(tf.reduce_mean(tf.square(x - 1)))
             """,
             [(6, "TFG102")],
@@ -149,7 +149,7 @@ HEADER = "import tensorflow as tf\n"
             """
             sess = tf.Session()
             loss = tf.constant(1.0)
-            for i in range(3):
+            for i in range(30):
                 sess.run(tf.identity(tf.summary.scalar("l", loss)))
             """,
             [(6, "TFG102"), (6, "TFG107")],
@@ -157,7 +157,7 @@ HEADER = "import tensorflow as tf\n"
         ),
         pytest.param(
             """
-            for lr in [0.1, 0.01]:
+            for lr in learning_rates:
                 tf.reset_default_graph()
                 x = tf.constant(lr)
                 with tf.Session() as sess:
@@ -168,7 +168,7 @@ HEADER = "import tensorflow as tf\n"
         ),
         pytest.param(
             """
-            for lr in [0.1, 0.01]:
+            for lr in learning_rates:
                 g = tf.Graph()
                 with g.as_default():
                     x = tf.constant(lr)
@@ -181,7 +181,7 @@ HEADER = "import tensorflow as tf\n"
         pytest.param(
             """
             g = tf.Graph()
-            for lr in [0.1, 0.01]:
+            for lr in learning_rates:
                 with g.as_default():
                     x = tf.constant(lr)
                     with tf.Session() as sess:
@@ -193,7 +193,7 @@ HEADER = "import tensorflow as tf\n"
         pytest.param(
             """
             x = tf.constant(1.0)
-            for ckpt in ["a", "b"]:
+            for ckpt in checkpoints:
                 with tf.Session() as sess:
                     sess.run(x)
             """,
@@ -204,7 +204,7 @@ HEADER = "import tensorflow as tf\n"
             """
             sess = tf.InteractiveSession()
             a = tf.constant(2.0)
-            for i in range(3):
+            for i in range(30):
                 b = a * i
                 print(b.eval())
             """,
@@ -214,7 +214,7 @@ HEADER = "import tensorflow as tf\n"
         pytest.param(
             """
             sess = tf.Session()
-            for epoch in range(3):
+            for epoch in range(30):
                 saver = tf.train.Saver()
                 for step in range(100):
                     sess.run(tf.global_variables_initializer())
@@ -225,7 +225,7 @@ HEADER = "import tensorflow as tf\n"
         pytest.param(
             """
             sess = tf.Session()
-            for i in range(3):
+            for i in range(30):
                 sess.run(tf.no_op())
                 fn = lambda: tf.constant(1)
                 def later():
@@ -238,7 +238,7 @@ HEADER = "import tensorflow as tf\n"
             """
             sess = tf.Session()
             x = tf.constant(1.0)
-            for i in range(3):
+            for i in range(30):
                 sess.run(x)
                 print(tf.__version__, tf.float32, x.name, x.shape)
                 tf.logging.info("step %d", i)
@@ -302,7 +302,7 @@ class Trainer:
         tf.train.Saver().save(self.sess, "ckpt", global_step=step)
 
     def fit(self):
-        for step in range(10):
+        for step in range(100):
             self.sess.run(self.loss)
             if step % 5 == 0:
                 self.save(step)
@@ -325,7 +325,7 @@ def test_recursion_terminates():
             a(sess)
             sess.run(tf.no_op())
         with tf.Session() as sess:
-            for i in range(3):
+            for i in range(30):
                 a(sess)
         """
     )
@@ -333,11 +333,11 @@ def test_recursion_terminates():
 
 
 def test_finding_location_is_the_call():
-    source = HEADER + "with tf.Session() as s:\n    for i in range(3):\n        s.run(tf.train.Saver())\n"
+    source = HEADER + "with tf.Session() as s:\n    for i in range(30):\n        s.run(tf.train.Saver())\n"
     (finding,) = check_source(source, "x.py")
     assert (finding.line, finding.column, finding.end_line, finding.end_column) == (4, 15, 4, 31)
     assert finding.message.startswith(
-        "`tf.train.Saver()` builds new save/restore ops on every iteration of the `for i in range(3)` loop at line 3"
+        "`tf.train.Saver()` builds new save/restore ops on every iteration of the `for i in range(30)` loop at line 3"
     )
 
 
@@ -373,7 +373,7 @@ def test_calling_a_keras_model_subclass_builds_ops():
         net, wrapped, plain = Net(), Wrapped(), Plain()
         x = tf.constant(1.0)
         with tf.Session() as sess:
-            for i in range(3):
+            for i in range(30):
                 sess.run(x)
                 net(x)
                 wrapped(x)
@@ -389,7 +389,7 @@ def test_calling_a_keras_model_subclass_builds_ops():
         pytest.param(
             """
             sess = tf.Session()
-            for name in ["w", "b"]:
+            for name in names:
                 with tf.variable_scope("net", reuse=True):
                     var = tf.get_variable(name)
                 with tf.variable_scope("net", reuse=tf.AUTO_REUSE):
@@ -470,7 +470,7 @@ def test_tensorflow_internals_build_ops_only_in_op_modules():
         from tensorflow.python.util import numpy_compat
         sess = tf.Session()
         x = tf.constant(1.0)
-        for i in range(3):
+        for i in range(30):
             sess.run(x)
             logging.info("step %d", i)
             scale = numpy_compat.np_asarray(2.0)

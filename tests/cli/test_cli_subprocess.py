@@ -62,7 +62,7 @@ def test_python_m_never_imports_the_checked_project(tmp_path):
     shadowing = ("json", "concurrent", "multiprocessing", "tabulate", "astroid", "hashlib", "tempfile", "signal")
     for name in shadowing:
         (tmp_path / f"{name}.py").write_text(f"open({name + '.imported'!r}, 'w').close()\nraise SystemExit(0)\n")
-    loop = "import tensorflow as tf\nsess = tf.Session()\nfor _ in range(3):\n    sess.run(tf.constant(1))\n"
+    loop = "import tensorflow as tf\nsess = tf.Session()\nfor _ in range(30):\n    sess.run(tf.constant(1))\n"
     for index in range(6):  # enough files for -j 2 to start worker processes
         (tmp_path / f"train{index}.py").write_text(loop)
     for args in (["check", "-j", "1", "."], ["check", "-j", "2", "--format", "sarif", "."],

@@ -12,7 +12,7 @@ def save(sess):
 
 
 with tf.Session() as sess:
-    for step in range(10):
+    for step in range(100):
         y = tf.reduce_sum(x)
         save(sess)
         sess.run(x)
@@ -27,7 +27,7 @@ total = tf.reduce_sum(x)
 saver = tf.train.Saver()
 
 with tf.Session() as sess:
-    for step in range(10):
+    for step in range(100):
         sess.run(total)
     saver.save(sess, "m")
 """

@@ -20,7 +20,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = REPO_ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"
 
 #: A session loop that builds an op on every step: one TFG102 on line 4.
-LOOP = "import tensorflow as tf\nsess = tf.Session()\nfor step in range(3):\n    sess.run(tf.constant(step))\n"
+LOOP = "import tensorflow as tf\nsess = tf.Session()\nfor step in range(30):\n    sess.run(tf.constant(step))\n"
 
 
 def tfguard(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
@@ -93,13 +93,13 @@ def _elif_chain(branches: int) -> str:
     lines = ["import tensorflow as tf", "sess = tf.Session()", "def pick(x):", "    if x == 0:", "        return 0"]
     for index in range(1, branches):
         lines += [f"    elif x == {index}:", f"        return {index}"]
-    lines += ["    else:", "        for step in range(3):", "            sess.run(tf.constant(x))"]
+    lines += ["    else:", "        for step in range(30):", "            sess.run(tf.constant(x))"]
     return "\n".join(lines) + "\n"
 
 
 def _plus_chain(terms: int) -> str:
     total = " + ".join(f"v{index}" for index in range(terms))
-    return f"import tensorflow as tf\nsess = tf.Session()\nfor step in range(3):\n    total = {total}\n" \
+    return f"import tensorflow as tf\nsess = tf.Session()\nfor step in range(30):\n    total = {total}\n" \
            "    sess.run(tf.constant(total))\n"
 
 
@@ -222,7 +222,7 @@ def test_a_path_that_does_not_exist_is_still_not_found(tmp_path):
 
 HELPER = "import tensorflow as tf\n\n\ndef probe(x):\n    return tf.reduce_sum(x)\n"
 TRAIN = ("import tensorflow as tf\nfrom pkg.a_helpers import probe\nx = tf.zeros([2])\nsess = tf.Session()\n"
-         "for step in range(3):\n    sess.run(probe(x))\n")
+         "for step in range(30):\n    sess.run(probe(x))\n")
 
 
 def test_followed_modules_are_named_as_the_run_names_them(empty_project, run):

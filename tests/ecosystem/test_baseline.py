@@ -56,7 +56,7 @@ def test_fixed_findings_are_counted_and_identical_lines_are_counted_apart(projec
     status, out, err = run("check", "--baseline", "b.json", "src")
     assert (status, out) == (0, "")
     assert "Baseline: 1 finding baselined; 4 baseline entries no longer match (fixed)." in err
-    second_loop = "    for i in range(3):\n" + line + "        sess.run(y)\n"
+    second_loop = "    for i in range(30):\n" + line + "        sess.run(y)\n"
     write("src/a.py", twice.replace("        save(sess)\n", "") + second_loop)
     status, out, _ = run("check", "--baseline", "b.json", "src")
     findings = [line for line in out.splitlines() if not line.startswith("  ")]

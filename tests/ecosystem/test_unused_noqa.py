@@ -17,7 +17,7 @@ LOOP = """\
 import tensorflow as tf
 x = tf.placeholder(tf.float32)
 with tf.Session() as sess:
-    for step in range(10):
+    for step in range(100):
         saver = tf.train.Saver(){comment}
         sess.run(x)
 """

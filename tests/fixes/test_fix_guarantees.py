@@ -73,7 +73,7 @@ def test_a_build_in_a_helper_is_an_unsafe_hoist_of_the_call():
 
         t = tf.placeholder(tf.float32)
         with tf.Session() as sess:
-            for step in range(10):
+            for step in range(100):
                 sess.run(metric(t))
     """)
     assert _fixes(source) == [("TFG102", "unsafe")]

@@ -374,7 +374,7 @@ def test_fingerprint_follows_the_tfguard_sources(tmp_path):
 
 def test_a_fully_cached_run_never_imports_astroid(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
-    loop = "    for _ in range(3):\n        saver = tf.train.Saver()\n        sess.run(x)\n"
+    loop = "    for _ in range(30):\n        saver = tf.train.Saver()\n        sess.run(x)\n"
     (tmp_path / "train.py").write_text(TF + "x = tf.constant(1)\nwith tf.Session() as sess:\n" + loop)
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     code = ("import sys\nfrom tfguard.cli import main\nstatus = main(['check', '-j', '1', '.'])\n"

@@ -15,5 +15,5 @@ with tf.Session() as sess:
         nearest = sess.run(argmin_op, feed_dict={point_in: point})  # expect: TFG102
         assignments.append(nearest)
     element = centroids[0]
-    for epoch in range(3):
+    for epoch in range(30):
         print("first centroid:", sess.run(element))  # expect: TFG102

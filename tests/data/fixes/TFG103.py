@@ -15,7 +15,7 @@ test_x, test_y = np.random.rand(128, 20), np.random.randint(0, 2, 128)
 with tf.Session() as sess:
     init_op = tf.global_variables_initializer()
     local_init_op = tf.local_variables_initializer()
-    for restart in range(10):
+    for restart in range(100):
         sess.run([init_op, local_init_op])  # expect: TFG103, TFG103
         for step in range(200):
             sess.run(train_op, feed_dict={features: train_x, labels: train_y})

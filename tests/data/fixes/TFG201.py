@@ -5,7 +5,7 @@ y = tf.placeholder(tf.int64, [None])
 logits = tf.layers.dense(x, 10)
 loss = tf.losses.sparse_softmax_cross_entropy(y, logits)
 train_op = tf.train.AdamOptimizer(1e-3).minimize(loss)
-tf.summary.scalar("loss", loss)
+tf.summary.histogram("logits", logits)
 merged = tf.summary.merge_all()
 
 

@@ -20,6 +20,7 @@ from tfguard.static.analysis.scopes import FUNCTIONS, position
 from tfguard.static.analysis.star_imports import star_imported_value
 from tfguard.static.analysis.values import (  # noqa: F401 - the kinds are read from here by the rules too
     CLASS,
+    DATA,
     FUNCTION,
     GRAPH,
     INSTANCE,
@@ -191,6 +192,10 @@ class Dataflow:
             return self._call(expr)
         if isinstance(expr, nodes.Subscript):
             base = self.value(expr.value)
+            if base is not None and base.kind == DATA:
+                return base  # an item of an array or of a run's result is data too
+            if base is not None and base.kind == TF and _is_non_op_result(base):
+                return None  # an item of what a non-op API returned (a list, a config object): not known
             if base is not None and base.kind == TF:
                 if base.api.rsplit(".", 1)[-1] in tfapi.PAIR_LIST_METHODS:
                     return Value(TF, api=f"{base.api}[]", tensor=False)  # one (grad, var) pair
@@ -273,7 +278,13 @@ class Dataflow:
         if base.kind == SESSION and expr.attrname == "graph":
             return Value(GRAPH)
         if base.kind == TF:
+            if expr.attrname in _STATIC_ATTRIBUTES:
+                return Value(DATA, api=expr.attrname)  # ``t.shape[0]`` is a static dimension, not an op
+            if _is_non_op_result(base):
+                return None  # a field of what a non-op API returned (``mnist.test.images``): not known
             return Value(TF, api=f"{base.api}.{expr.attrname}")
+        if base.kind == DATA:
+            return base  # ``train_x.shape``, ``batch.labels``
         return None
 
     def _call(self, call: nodes.Call) -> Optional[Value]:
@@ -298,8 +309,12 @@ class Dataflow:
 
     @staticmethod
     def _tf_call(api: str) -> Optional[Value]:
+        if api.startswith("numpy."):
+            return Value(DATA, api=api)
         if not tfapi.is_tf_name(api):
             return None
+        if tfapi.returns_data(api):
+            return Value(DATA, api=api)
         if api in tfapi.SESSION_CLASSES or api in tfapi.SESSION_GETTERS:
             return Value(SESSION, api=api)
         if api in tfapi.GRAPH_FACTORIES:
@@ -315,6 +330,8 @@ class Dataflow:
                 return Value(RUNNER)
             if method in ("as_default", "__enter__"):
                 return receiver
+            if method == "run":
+                return Value(DATA, api="Session.run")  # NumPy values
             return None
         if receiver.kind == GRAPH:
             if method in tfapi.GRAPH_LOOKUP_METHODS:
@@ -448,8 +465,12 @@ class Dataflow:
                 expr = expr.elts[index]
                 continue
             value = self.value(expr)
-            if value is None or value.kind != TF:
+            if value is not None and value.kind == DATA:
+                return value
+            if value is None or value.kind != TF or _is_non_op_result(value):
                 return None
+            if index in tfapi.unknown_item_positions(value.api):
+                return Value(DATA, api="list")  # a list of lists: its items are not known to be tensors
             return Value(TF, api=value.api, tensor=index not in tfapi.list_item_positions(value.api))
         if isinstance(expr, nodes.Const) and expr.value is None:
             return _NONE_CONSTANT
@@ -479,6 +500,18 @@ class Dataflow:
 
 
 _NONE_CONSTANT = Value("none")
+
+#: Attributes of tensors and variables that are Python values (static shape, dtype, name), not ops.
+_STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "name", "ndim", "graph", "device", "op"})
+
+
+def _is_non_op_result(value: Value) -> bool:
+    """What a TF API that builds no op returned (``tf.train.get_checkpoint_state()``, a getter): no tensor to index."""
+    api = value.api
+    if value.tensor or not tfapi.is_tf_name(api) or tfapi.builds_ops(api):
+        return False
+    # lists of the graph's variables and tensors hold graph objects: their items are tensors
+    return api not in tfapi.VARIABLE_LISTS and api not in tfapi.GRAPH_OBJECT_LISTS and tfapi.tf1_kind(api) != "getter"
 
 
 def is_session_attribute(expr: nodes.NodeNG) -> bool:

@@ -7,6 +7,7 @@ from typing import Dict, List, Optional, Tuple
 
 from astroid import nodes
 
+from tfguard.static.analysis.branch_guards import call_skips
 from tfguard.static.analysis.dataflow import Value
 from tfguard.static.finding import ChainLink
 
@@ -67,12 +68,19 @@ class FunctionSummary:
     #: Builds made only when the caller leaves a parameter at its ``None`` default
     #: (``if train_op is None: train_op = opt.minimize(loss)``): id of the build node -> (name, position).
     parameter_guards: Dict[int, Tuple[str, int]] = field(default_factory=dict)
+    #: Builds made only in one branch of an ``if`` on a parameter (``if forward_only:``): id of the build
+    #: node -> its guards (see ``branch_guards``); a call passing the other constant skips them.
+    branch_guards: Dict[int, tuple] = field(default_factory=dict)
 
     def builds_for(self, call: nodes.Call, function: nodes.NodeNG) -> List[BuildEvent]:
         """Return the builds a call of the function makes: those guarded by a parameter it passes are left out."""
-        if not self.parameter_guards:
+        if not self.parameter_guards and not self.branch_guards:
             return self.builds
-        return [b for b in self.builds if not _passes(call, function, self.parameter_guards.get(id(b.node)))]
+        return [
+            b for b in self.builds
+            if not _passes(call, function, self.parameter_guards.get(id(b.node)))
+            and not call_skips(call, function, self.branch_guards.get(id(b.node), ()))
+        ]
 
 
 def _passes(call: nodes.Call, function: nodes.NodeNG, guard: Optional[Tuple[str, int]]) -> bool:

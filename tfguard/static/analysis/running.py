@@ -8,9 +8,11 @@ from astroid import nodes
 
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import INSTANCE, MODULE, RUNNER, SESSION, TF, is_session_attribute
+from tfguard.static.analysis.eager import runs_eagerly
 from tfguard.static.analysis.events import RunEvent, describe
 from tfguard.static.analysis.library_runs import KERAS_RUN_METHODS, graph_mode_module, is_keras_model_api
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
+from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 
 
 class GraphRunning:
@@ -31,6 +33,20 @@ class GraphRunning:
         return self._run_events[key]
 
     def _compute_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
+        direct = self._direct_run_event(call)
+        if direct is not None and not runs_eagerly(self):  # TF 2 code: ``strategy.run(step)`` is no graph run
+            return direct
+        return self._helper_run_event(call)
+
+    def _helper_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
+        function = self.called_function(call)
+        if function is not None:
+            summary = self.summary(function)
+            if summary is not None and summary.run is not None:
+                return RunEvent(call, describe(call), summary.run.chain)
+        return None
+
+    def _direct_run_event(self, call: nodes.Call) -> Optional[RunEvent]:
         func = call.func
         callee = self.value(func)
         if callee is not None:
@@ -45,7 +61,7 @@ class GraphRunning:
             keywords = {k.arg for k in call.keywords or ()}
             if method in ("run", "partial_run") and kind == SESSION:
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
-            if method in ("run", "eval") and kind == TF:
+            if method in ("run", "eval") and kind == TF and not _is_distribution_strategy(receiver.api):
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
             if method == "eval" and keywords & {"feed_dict", "session"}:
                 return RunEvent(call, f"{func.expr.as_string()}.eval")
@@ -60,11 +76,6 @@ class GraphRunning:
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
             if method in KERAS_RUN_METHODS and self._is_keras_model(receiver) and graph_mode_module(self):
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
-        function = self.called_function(call)
-        if function is not None:
-            summary = self.summary(function)
-            if summary is not None and summary.run is not None:
-                return RunEvent(call, describe(call), summary.run.chain)
         return None
 
     def _is_keras_model(self, receiver) -> bool:
@@ -84,7 +95,7 @@ class GraphRunning:
         if key not in self._session_loops:
             self._session_loops[key] = None
             found = None
-            for node in () if _runs_at_most_once(loop) else self.iteration_nodes(loop):
+            for node in () if repeats_a_bounded_handful(loop) else self.iteration_nodes(loop):
                 found = self.run_event(node)
                 if found is not None:
                     break
@@ -119,18 +130,6 @@ class GraphRunning:
         return None
 
 
-def _runs_at_most_once(loop: nodes.NodeNG) -> bool:
-    """``for step in range(1):`` (or ``xrange(0)``, ``range(0, 1)``): a loop with a literal single iteration repeats
-    nothing, so it is no session loop (``while False:`` neither)."""
-    if isinstance(loop, nodes.While):
-        return isinstance(loop.test, nodes.Const) and not loop.test.value
-    iterable = getattr(loop, "iter", None)
-    if not (isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name)
-            and iterable.func.name in ("range", "xrange") and not iterable.keywords):
-        return False
-    bounds = iterable.args
-    if not bounds or len(bounds) > 2 or not all(isinstance(b, nodes.Const) and type(b.value) is int for b in bounds):
-        return False
-    start, stop = (0, bounds[0].value) if len(bounds) == 1 else (bounds[0].value, bounds[1].value)
-    return stop - start <= 1
-
+def _is_distribution_strategy(api: str) -> bool:
+    """``strategy.run(step_fn)`` replicates a step function across devices: it builds or runs ops, not the graph."""
+    return api.startswith(("tensorflow.distribute.", "tensorflow.contrib.distribute.")) and "Strategy" in api

@@ -11,6 +11,7 @@ from typing import List, Optional
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.branch_guards import branch_guards
 from tfguard.static.analysis.dataflow import Value
 from tfguard.static.analysis.events import BuildEvent, FunctionSummary, RunEvent
 from tfguard.static.analysis.scopes import LOOPS, function_label, own_nodes
@@ -91,6 +92,9 @@ class FunctionSummaries:
                     summary.builds.append(BuildEvent(node, inner.site, chain))
                     if guard is not None:
                         summary.parameter_guards[id(node)] = guard
+                    branches = branch_guards(node, function)
+                    if branches:
+                        summary.branch_guards[id(node)] = branches
         summary.returns = self.dataflow.combine(returns) if returns else None
         self._summaries[key] = summary
         return summary

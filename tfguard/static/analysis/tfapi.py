@@ -28,6 +28,7 @@ RENAMES: Dict[str, str] = {
     "tensorflow.initialize_local_variables": "tensorflow.local_variables_initializer",
     "tensorflow.initialize_variables": "tensorflow.variables_initializer",
     "tensorflow.contrib.data": "tensorflow.data",
+    "tensorflow.nn.seq2seq": "tensorflow.contrib.legacy_seq2seq",  # TF 0.x
     "tensorflow.io.gfile": "tensorflow.gfile",
     "tensorflow.compat.v1.keras": "tensorflow.keras",
     # standalone Keras 2's backend is TensorFlow's in graph mode: ``K.gradients``, ``K.function``...
@@ -141,6 +142,7 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.contrib.slim.get_variables_to_restore", "tensorflow.contrib.slim.get_model_variables",
     "tensorflow.contrib.framework.get_model_variables", "tensorflow.contrib.tensorboard.*",
     "tensorflow.contrib.learn.datasets.*", "tensorflow.contrib.learn.RunConfig",
+    "tensorflow.examples.tutorials.*",  # MNIST readers: NumPy (their download retries defeat the wheel reader)
     "tensorflow.contrib.training.HParams.*",
 })
 
@@ -163,17 +165,46 @@ BACKEND_NON_OP_APIS: FrozenSet[str] = frozenset(
 GENERATED_NON_OP_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_non_op_apis.json")
 
 
+#: Kinds of TF 1.x names (``tf1`` part of the data file, read from the 1.15 wheel by ``tools/tf1_wheel_api.py``)
+#: whose attributes build no op either: protocol buffers and namedtuple value classes.
+TF1_NAMESPACE_KINDS: FrozenSet[str] = frozenset({"protobuf", "value"})
+
+#: Kinds of TF 1.x names whose call returns plain data (NumPy arrays, Python lists, namedtuples of them).
+TF1_DATA_KINDS: FrozenSet[str] = frozenset({"numpy", "value"})
+
+
+@lru_cache(maxsize=1)
+def _generated_data() -> Dict[str, object]:
+    with open(GENERATED_NON_OP_FILE, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
 @lru_cache(maxsize=1)
 def generated_non_op_apis() -> FrozenSet[str]:
-    """Return the canonical names the generated data file lists as building no op."""
-    with open(GENERATED_NON_OP_FILE, encoding="utf-8") as handle:
-        return frozenset(json.load(handle)["non_op"])
+    """Return the canonical names the generated data file lists as building no op, attributes included.
+
+    Those are the names TensorFlow 2.x defines in helper modules, and the TF 1.x protocol buffers and
+    namedtuple classes (whose fields and methods build nothing either).
+    """
+    data = _generated_data()
+    tf1 = data.get("tf1", {}).get("non_op", {})
+    return frozenset(data["non_op"]) | frozenset(name for name, kind in tf1.items() if kind in TF1_NAMESPACE_KINDS)
+
+
+def tf1_kind(qualname: str) -> Optional[str]:
+    """Return what the TF 1.15 wheel says a name that builds no op is (``numpy``, ``getter``, ``class``...)."""
+    return _generated_data().get("tf1", {}).get("non_op", {}).get(qualname)
+
+
+def returns_data(qualname: str) -> bool:
+    """Return whether calling ``qualname`` returns plain data (NumPy arrays, lists, namedtuples of them)."""
+    return tf1_kind(qualname) in TF1_DATA_KINDS
 
 
 def _is_generated_non_op(qualname: str) -> bool:
     """A listed name, or an attribute of one (``tf.Summary.FromString``, ``tf.Summary.Value``)."""
     listed = generated_non_op_apis()
-    if qualname in listed:
+    if qualname in listed or tf1_kind(qualname) is not None:
         return True
     head, _, _ = qualname.rpartition(".")
     while head:
@@ -192,6 +223,7 @@ CALLABLE_BASES: FrozenSet[str] = frozenset({
 #: the keys of :data:`RENAMES` are old spellings too.
 LEGACY_PREFIXES: Tuple[str, ...] = (
     "tensorflow.contrib",
+    "tensorflow.examples",
     "tensorflow.estimator",
     "tensorflow.unpack",
     "tensorflow.keras.backend.get_session",
@@ -232,8 +264,21 @@ LIST_ITEMS: Dict[str, Tuple[int, ...]] = {
 PAIR_LIST_METHODS: FrozenSet[str] = frozenset({"compute_gradients"})
 
 
+def generated_list_items(qualname: str) -> Tuple[int, ...]:
+    """Return the positions of the result tuple the TF 1.15 wheel shows to be Python lists (``-1``: the result)."""
+    return tuple(_generated_data().get("tf1", {}).get("list_items", {}).get(qualname, ()))
+
+
+def unknown_item_positions(qualname: str) -> Tuple[int, ...]:
+    """Return the list positions of ``qualname``'s result whose items are not known to be tensors (lists of lists)."""
+    return tuple(_generated_data().get("tf1", {}).get("unknown_items", {}).get(qualname, ()))
+
+
 def list_item_positions(qualname: str) -> Tuple[int, ...]:
     """Return the positions of ``qualname``'s result tuple that hold Python lists (see :data:`LIST_ITEMS`)."""
+    generated = generated_list_items(qualname)
+    if generated:
+        return generated
     if qualname in LIST_ITEMS:
         return LIST_ITEMS[qualname]
     parts = qualname.split(".")
@@ -337,6 +382,7 @@ INTERNAL_OP_MODULES: Tuple[str, ...] = (
 )
 
 
+@lru_cache(maxsize=16384)
 def builds_ops(qualname: str) -> bool:
     """Return whether calling the canonical TF API ``qualname`` adds ops to the default graph."""
     if _in_table(qualname, NON_OP_APIS) or qualname in BACKEND_NON_OP_APIS or _is_generated_non_op(qualname):
@@ -351,7 +397,12 @@ def builds_ops(qualname: str) -> bool:
 
 def returns_single_tensor(qualname: str) -> bool:
     """Return whether an op-building TF API returns one tensor (so operators on it build ops)."""
-    return builds_ops(qualname) and not _in_table(qualname, SEQUENCE_RETURNING) and not _is_class(qualname)
+    return (
+        builds_ops(qualname)
+        and not _in_table(qualname, SEQUENCE_RETURNING)
+        and not _is_class(qualname)
+        and -1 not in generated_list_items(qualname)
+    )
 
 
 def _is_class(qualname: str) -> bool:

@@ -16,6 +16,9 @@ FUNCTION = "function"  # a function or method defined in this module
 CLASS = "class"  # a class defined in this module
 INSTANCE = "instance"  # an instance of a class defined in this module
 PYMODULE = "pymodule"  # a module of the checked project (``node`` is its astroid Module)
+#: plain data (a NumPy array, a ``sess.run`` result, what a NumPy-returning TF API returns) or a Python list whose
+#: items are not known: subscripts and attributes of it build nothing
+DATA = "data"
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from typing import Iterable
 from astroid import nodes
 
 from tfguard.static.analysis.datasets import datasets
+from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
@@ -33,6 +34,8 @@ class DatasetMapSerial(NodeRule):
             if any(k.arg == "num_parallel_calls" for k in call.keywords or ()):
                 continue
             if len(call.args) > PARALLEL_ARG_INDEX[func.attrname] or not pipelines.is_dataset(func.expr):
+                continue
+            if is_literal_demo(module, pipelines.chain(func.expr)) or only_inspects(module, pipelines):
                 continue
             function = call.args[0].as_string() if call.args else "its function"
             yield self.finding(

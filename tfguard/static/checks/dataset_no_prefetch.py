@@ -7,6 +7,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis.datasets import datasets
+from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
@@ -31,7 +32,9 @@ class DatasetNoPrefetch(NodeRule):
         pipelines = datasets(module)
         for report_at, consumed, how, returned_at in _consumers(module):
             chain = pipelines.chain(consumed)
-            if chain is None or pipelines.has_prefetch(chain):
+            if chain is None or pipelines.has_prefetch(chain) or is_literal_demo(module, chain):
+                continue
+            if only_inspects(module, pipelines):
                 continue
             source = chain[-1]
             links = [] if returned_at is None else [_link(module, returned_at)]
@@ -83,11 +86,34 @@ def _consumers(module: ModuleAnalysis) -> List[Tuple[nodes.NodeNG, nodes.NodeNG,
             data = call.args[0] if call.args else next(k.value for k in call.keywords if k.arg == "x")
             found.append((call, data, f"`{describe(call)}` consumes", None))
         for keyword in call.keywords or ():
-            if keyword.arg == "input_fn":
+            if keyword.arg == "input_fn" and not _feeds_a_tpu(module, call):
                 for node, expr in _returned(module, keyword.value):
                     found.append((call, expr, f"`{describe(call)}` consumes, through `input_fn`,", node))
                     break
     return found
+
+
+def _feeds_a_tpu(module: ModuleAnalysis, call: nodes.Call) -> bool:
+    """``TPUEstimator(...).train(input_fn=...)``: the TPU infeed prefetches the input function's dataset itself."""
+    if _names_tpu_estimator(call.func):
+        return True
+    func = call.func
+    if isinstance(func, nodes.Attribute):
+        receiver = module.value(func.expr)
+        if receiver is not None and "TPUEstimator" in receiver.api:
+            return True
+        if isinstance(func.expr, nodes.Name):  # ``estimator = tpu_estimator.TPUEstimator(...)`` of any spelling
+            for binding in module.dataflow.definitions(func.expr, func.expr.name):
+                parent = binding.parent
+                if isinstance(parent, nodes.Assign) and isinstance(parent.value, nodes.Call):
+                    if _names_tpu_estimator(parent.value.func):
+                        return True
+    return False
+
+
+def _names_tpu_estimator(func: nodes.NodeNG) -> bool:
+    name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+    return name == "TPUEstimator"
 
 
 def _returned(module: ModuleAnalysis, function: nodes.NodeNG) -> Iterator[Tuple[nodes.NodeNG, nodes.NodeNG]]:

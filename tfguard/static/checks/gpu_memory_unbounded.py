@@ -6,6 +6,7 @@ from typing import Iterable
 
 from tfguard.static.analysis.devices import MEMORY_OPTIONS, devices
 from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.one_shot import is_one_shot_script
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -21,6 +22,8 @@ class GpuMemoryUnbounded(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report sessions of a GPU-pinning module whose config bounds no GPU memory."""
+        if is_one_shot_script(module):
+            return  # a script that runs its session once: the log, the pin or the GPU grab is its point
         facts = devices(module)
         if not facts.gpu_pins() or facts.sets_env_allow_growth():
             return

@@ -8,6 +8,7 @@ from astroid import nodes
 
 from tfguard.static.analysis.devices import SessionSite, devices
 from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.one_shot import is_one_shot_script
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -22,6 +23,8 @@ class GpuWithoutSoftPlacement(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each GPU pin when some session of the module is created without soft placement."""
+        if is_one_shot_script(module):
+            return  # a script that runs its session once: the log, the pin or the GPU grab is its point
         facts = devices(module)
         lacking = []
         for session in facts.sessions():

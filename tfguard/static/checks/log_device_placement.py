@@ -8,6 +8,7 @@ from astroid import nodes
 
 from tfguard.static.analysis.devices import is_literal_true
 from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.one_shot import is_one_shot_script
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -29,6 +30,8 @@ class LogDevicePlacement(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report a literal ``log_device_placement=True`` in ``ConfigProto(...)`` or assigned to a config."""
+        if is_one_shot_script(module):
+            return  # a script that runs its session once: the log, the pin or the GPU grab is its point
         config_calls = {id(call) for call in module.calls_to(_CONFIG_PROTO)}
         for node in module.nodes_of(nodes.Call, nodes.Assign):
             if isinstance(node, nodes.Call):

@@ -8,6 +8,7 @@ from typing import Dict, Iterable, List, Optional, Set
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.dataflow import SESSION
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import position
@@ -26,6 +27,16 @@ STATE_CHANGING_APIS = frozenset({
 STATE_CHANGING_METHODS = frozenset({
     "assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub", "scatter_nd_update",
     "initializer", "make_initializer",
+})
+#: Methods of queues, readers and iterators whose result depends on what ran before: a ``dequeue``, then
+#: ``q.size()``, then an ``enqueue`` in separate runs happen in that order; in one run the order is undefined.
+STATEFUL_METHODS = frozenset({
+    "enqueue", "enqueue_many", "dequeue", "dequeue_many", "dequeue_up_to", "size", "close", "read",
+    "read_up_to", "num_records_produced", "num_work_units_completed", "get_next", "restore_state",
+})
+STATEFUL_APIS = frozenset({
+    "tensorflow.train.batch", "tensorflow.train.shuffle_batch", "tensorflow.train.batch_join",
+    "tensorflow.train.shuffle_batch_join", "tensorflow.train.maybe_batch", "tensorflow.train.maybe_shuffle_batch",
 })
 #: Fetches that only read a variable (no forward pass behind them).
 VARIABLE_APIS = frozenset({
@@ -60,8 +71,11 @@ class SplitSessionRun(NodeRule):
         with the earlier ones: it feeds on their results, feeds other values into the same placeholders,
         one of the two runs an assignment or initializer, or both run optimizer updates."""
         steps = frequency(module)
+        _UPDATES.clear()  # per-run memos, keyed by node identity: valid for this module only
+        _READS.clear()
         by_loop: Dict[int, List[_Run]] = {}
-        for run in _runs(module):
+        every_run = list(_runs(module))  # guarded ones too: an update under an ``if`` still changes variables
+        for run in every_run:
             loop = steps.every_step_loop(run.node)
             if loop is not None:
                 by_loop.setdefault(id(loop), []).append(run)
@@ -76,7 +90,10 @@ class SplitSessionRun(NodeRule):
             runs.sort(key=lambda r: position(r.node))
             loop = steps.step_loop(runs[0].node)
             for index, later in enumerate(runs[1:], start=1):
-                earlier = [run for run in runs[:index] if _mergeable(module, run, later)]
+                earlier = [
+                    run for run in runs[:index]
+                    if _mergeable(module, run, later) and not _reread_across_an_update(every_run, run, later)
+                ]
                 if not earlier or _feeds_on(steps, loop, earlier, later.node):
                     continue
                 first = earlier[0]
@@ -189,7 +206,95 @@ def _mergeable(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
         return False
     if _changes_state(earlier) or _changes_state(later):
         return False
+    if _uses_queue_state(earlier) or _uses_queue_state(later):
+        return False
+    if _reads_a_variable(earlier) and _runs_an_update(later):
+        return False  # ``gs = global_step.eval()`` before ``sess.run(train_op)``: the value before the increment
+    if _runs_an_update(earlier) and _reads_a_variable(later) and not _reads_a_variable(earlier):
+        return False  # the value after the increment (in one run, before or after it: undefined)
+    if _on_other_sessions(module, earlier, later):
+        return False
     return not _feeds_conflict(module, earlier, later)
+
+
+def _reread_across_an_update(runs: List[_Run], earlier: _Run, later: _Run) -> bool:
+    """Two reads of variables with an optimizer update between them read two different values."""
+    if not (_reads_a_variable(earlier) and _reads_a_variable(later)):
+        return False
+    start, end = position(earlier.node), position(later.node)
+    return any(start < position(run.node) < end and _runs_an_update(run) for run in runs)
+
+
+def _fetched_items(site: StepEffect) -> List[nodes.NodeNG]:
+    return [item for expr in fetched(site.owner, site.site) for item in _elements(site.owner, expr)]
+
+
+def _uses_queue_state(run: _Run) -> bool:
+    """Return whether a run fetches a queue, reader or iterator op (``q.dequeue()``, ``q.size()``, ``reader.read``)."""
+    for site in run.sites:
+        for api in _site_fetches(site):
+            if api is not None and (api in STATEFUL_APIS or api.rsplit(".", 1)[-1] in STATEFUL_METHODS):
+                return True
+        for item in _fetched_items(site):
+            item = _assigned_value(site.owner, item)
+            func = item.func if isinstance(item, nodes.Call) else None
+            if isinstance(func, nodes.Attribute) and func.attrname in STATEFUL_METHODS:
+                return True
+    return False
+
+
+def _assigned_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:
+    """What a name bound once holds (``queued = q.size()`` for ``queued``); the expression itself otherwise."""
+    if isinstance(expr, nodes.Name):
+        definitions = module.dataflow.definitions(expr, expr.name)
+        if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
+            return definitions[0].parent.value
+    return expr
+
+
+def _reads_a_variable(run: _Run) -> bool:
+    """Return whether a run fetches a variable's value (``global_step.eval()``, ``tf.train.global_step(sess, gs)``)."""
+    key = id(run.node)
+    if key not in _READS:
+        _READS[key] = _computes_a_read(run)
+    return _READS[key]
+
+
+def _computes_a_read(run: _Run) -> bool:
+    for site in run.sites:
+        if site.owner.call_named(site.site, tfapi.GRAPH_RUN_FUNCTIONS):
+            return True
+        for item in _fetched_items(site):
+            if _is_variable(site.owner, item):
+                return True
+    return False
+
+
+def _is_variable(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
+    """``global_step`` bound once to ``tf.train.get_or_create_global_step()`` (not ``w * x``, computed from one)."""
+    expr = _assigned_value(module, expr)
+    return isinstance(expr, nodes.Call) and module.call_named(expr, VARIABLE_APIS) is not None
+
+
+def _on_other_sessions(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
+    """Return whether two direct runs name different sessions (an ensemble: one session per model's graph)."""
+    if earlier.through_helper or later.through_helper:
+        return False
+    first, second = _session_text(module, earlier.node), _session_text(module, later.node)
+    return bool(first) and bool(second) and first != second  # the default session ("") may be either
+
+
+def _session_text(module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:
+    """The session a direct run uses, as written (``sess_a``, ``self.sess``); ``""`` for the default session."""
+    if not is_session_run(module, call):
+        return None
+    for keyword in call.keywords or ():
+        if keyword.arg == "session":
+            return keyword.value.as_string()
+    receiver = module.value(call.func.expr)
+    if call.func.attrname == "run" and (receiver is None or receiver.kind == SESSION):
+        return call.func.expr.as_string()
+    return ""
 
 
 def _site_fetches(site: StepEffect) -> List[Optional[str]]:
@@ -217,7 +322,18 @@ def _elements(module: ModuleAnalysis, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
     return [expr]
 
 
+_UPDATES: Dict[int, bool] = {}
+_READS: Dict[int, bool] = {}
+
+
 def _runs_an_update(run: _Run) -> bool:
+    key = id(run.node)
+    if key not in _UPDATES:
+        _UPDATES[key] = _computes_an_update(run)
+    return _UPDATES[key]
+
+
+def _computes_an_update(run: _Run) -> bool:
     """Return whether a run fetches an optimizer update (``opt.minimize()`` / ``apply_gradients()``).
 
     Two updates in a row (a GAN's discriminator, then its generator) must run one after

@@ -8,6 +8,7 @@ from astroid import nodes
 
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.scalar_summaries import writes_only_scalars
 from tfguard.static.analysis.step_effects import SUMMARY_WRITE, step_effects
 from tfguard.static.analysis.steps import fetched, is_summary_tensor, is_summary_write
 from tfguard.static.checks._node_rule import NodeRule
@@ -37,7 +38,7 @@ class SummaryEveryStep(NodeRule):
                 loop = steps.every_step_loop(call)
                 if loop is None and steps.step_loop(call) is not None:
                     loops_with_guarded_writes.setdefault(id(steps.step_loop(call)), steps.step_loop(call))
-                if loop is not None:
+                if loop is not None and not writes_only_scalars(module, call):
                     yield self.finding(
                         module, call,
                         f"`{describe(call)}` writes summaries {steps.how_often(call, loop)} of "
