@@ -18,7 +18,7 @@ import tensorflow as tf
 x = tf.placeholder(tf.float32, [None])
 loss = tf.reduce_mean(x)
 train_op = tf.train.AdamOptimizer().minimize(loss)
-summ = tf.summary.scalar("loss", loss)
+summ = tf.summary.histogram("x", x)  # scalar-only writes are cheap and silent
 def evaluate(sess, batches):
     for b in batches:
         sess.run(loss, {x: b})

@@ -93,7 +93,7 @@ def test_a_helper_reading_what_the_loop_changes_gets_no_fix():
 
         t = tf.placeholder(tf.float32)
         with tf.Session() as sess:
-            for step in range(10):
+            for step in range(100):
                 scale = step
                 sess.run(metric(t))
     """)
@@ -107,8 +107,8 @@ def test_a_build_in_the_inner_loop_moves_above_every_loop_it_does_not_depend_on(
 
         logits = tf.placeholder(tf.float32, [None, 2])
         with tf.Session() as sess:
-            for epoch in range(3):
-                for step in range(10):
+            for epoch in range(30):
+                for step in range(100):
                     sess.run(tf.argmax(logits, 1))
                     sess.run(tf.reduce_sum(logits) * epoch)
     """)

@@ -153,7 +153,7 @@ def test_a_hoist_of_what_the_loop_changes_through_a_call_is_refused(runs, name):
 
 def test_the_nested_build_lands_above_the_outer_loop(runs):
     text = _text(runs, "safe", "safe_nested_loops.py")
-    assert "    reduce_sum_op = tf.reduce_sum(x * 2.0)\n    for epoch in range(3):" in text
+    assert "    reduce_sum_op = tf.reduce_sum(x * 2.0)\n    for epoch in range(EPOCHS):" in text
 
 
 def test_a_second_fix_changes_nothing(runs):

@@ -4,7 +4,9 @@ Every new op draws the same numbers; one op built before the loop draws new ones
 """
 import tensorflow.compat.v1 as tf
 
+EPOCHS = 4
+
 with tf.Session() as sess:
-    for epoch in range(4):
+    for epoch in range(EPOCHS):
         z = sess.run(tf.random_normal([3, 2], seed=42))
         print(epoch, z.round(6).tolist())

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow.compat.v1 as tf
 
+EPOCHS = 4
+
 temperature = 1.0
 logits = tf.constant(np.linspace(-1.0, 1.0, 4, dtype=np.float32))
 
@@ -12,6 +14,6 @@ def anneal(epoch):
 
 
 with tf.Session() as sess:
-    for epoch in range(4):
+    for epoch in range(EPOCHS):
         anneal(epoch)
         print(epoch, sess.run(tf.nn.softmax(logits / temperature)).round(6).tolist())

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow.compat.v1 as tf
 
+EPOCHS = 4
+
 
 class Schedule:
     def __init__(self):
@@ -15,6 +17,6 @@ sched = Schedule()
 logits = tf.constant(np.linspace(-1.0, 1.0, 4, dtype=np.float32))
 
 with tf.Session() as sess:
-    for epoch in range(4):
+    for epoch in range(EPOCHS):
         sched.step()
         print(epoch, sess.run(tf.nn.softmax(logits / sched.temperature)).round(6).tolist())

@@ -4,6 +4,8 @@ import random
 import numpy as np
 import tensorflow.compat.v1 as tf
 
+EPOCHS = 4
+
 rng = np.random.RandomState(0)
 buffer = np.arange(8, dtype=np.float32)
 scratch = np.zeros(4, dtype=np.float32)
@@ -16,7 +18,7 @@ def refill(out, epoch):
 
 
 with tf.Session() as sess:
-    for epoch in range(4):
+    for epoch in range(EPOCHS):
         rng.shuffle(buffer)
         np.copyto(scratch, buffer[:4] * 2)
         random.shuffle(items)

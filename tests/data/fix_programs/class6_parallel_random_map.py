@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow.compat.v1 as tf
 
+STEPS = 4
+
 
 def augment(image):
     image = tf.image.random_flip_left_right(image, seed=3)
@@ -13,5 +15,5 @@ dataset = tf.data.Dataset.from_tensor_slices(images).map(augment).batch(4).prefe
 batch = tf.data.make_one_shot_iterator(dataset).get_next()
 
 with tf.Session() as sess:
-    for step in range(4):
+    for step in range(STEPS):
         print(step, sess.run(batch).sum(axis=(1, 2, 3)).round(5).tolist())

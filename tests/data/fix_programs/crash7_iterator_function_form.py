@@ -3,6 +3,8 @@
 import numpy as np
 import tensorflow.compat.v1 as tf
 
+STEPS = 4
+
 
 def input_fn():
     return tf.data.Dataset.from_tensor_slices(np.arange(10, dtype=np.int64)).batch(2)
@@ -14,7 +16,7 @@ eval_iterator = tf.data.make_initializable_iterator(eval_data)
 eval_batch = eval_iterator.get_next()
 
 with tf.Session() as sess:
-    for step in range(4):
+    for step in range(STEPS):
         print("train", step, sess.run(train_batch).tolist())
     sess.run(eval_iterator.initializer)
     print("eval", sess.run(eval_batch).tolist(), sess.run(eval_batch).tolist())

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow.compat.v1 as tf
 
+STEPS = 6
+
 data = np.random.RandomState(0).rand(32, 4).astype(np.float32)
 x = tf.placeholder(tf.float32, [None, 4])
 w = tf.Variable(tf.random_normal([4, 3], seed=1))
@@ -11,7 +13,7 @@ train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
 
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
-    for step in range(6):
+    for step in range(STEPS):
         sess.run(train, feed_dict={x: data})
         # mean prediction, for the log
         mean_logit = tf.reduce_mean(logits, axis=0)

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow.compat.v1 as tf
 
+STEPS = 4
+
 
 def scale(value):
     return tf.cast(value, tf.float32) * 0.5 + 1.0
@@ -12,5 +14,5 @@ iterator = dataset.make_one_shot_iterator()
 batch = iterator.get_next()
 
 with tf.Session() as sess:
-    for step in range(4):
+    for step in range(STEPS):
         print(step, sess.run(batch).tolist())

@@ -5,6 +5,8 @@ Unsafe because the helper then runs once: here it only builds the op, so the res
 import numpy as np
 import tensorflow.compat.v1 as tf
 
+STEPS = 5
+
 x = tf.placeholder(tf.float32, [None, 3])
 
 
@@ -13,6 +15,6 @@ def accuracy_op(inputs):
 
 
 with tf.Session() as sess:
-    for step in range(5):
+    for step in range(STEPS):
         batch = np.random.RandomState(step).rand(4, 3).astype(np.float32)
         print(step, sess.run(accuracy_op(x), feed_dict={x: batch}))

@@ -5,7 +5,8 @@ eagerly: ops run and are freed, nothing grows, and no loop there is a ``Session.
 that it builds graphs by what it writes: a session (``tf.Session``, ``InteractiveSession``,
 ``MonitoredTrainingSession``, ``K.get_session()``), the graph-mode switches (``disable_eager_execution()``,
 ``disable_v2_behavior()``), a graph made default (``Graph().as_default()``), placeholders, variable
-initializers, a Saver, ``K.function``, or a name that says it holds a session (``sess``, ``self.session``).
+initializers, a Saver, ``K.function``, a library callable that runs the graph (``U.function``, see
+library_runs), or a name that says it holds a session (``sess``, ``self.session``).
 A module with none of these runs eagerly.  Graph growth in TF 2 (``tf.function`` retracing) is another problem.
 """
 
@@ -17,6 +18,8 @@ from typing import FrozenSet
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.dataflow import MODULE
+from tfguard.static.analysis.library_runs import is_runner_factory
 
 #: Calls that only make sense when the module builds a graph and runs it in a session.
 GRAPH_MODE_APIS: FrozenSet[str] = (
@@ -43,6 +46,10 @@ def runs_eagerly(analysis) -> bool:
 def _compute(analysis) -> bool:
     if analysis.calls_to(GRAPH_MODE_APIS):
         return False
+    for call in analysis.nodes_of(nodes.Call):
+        callee = analysis.value(call.func)
+        if callee is not None and callee.kind == MODULE and is_runner_factory(callee.api):
+            return False  # ``U.function([x], [loss])``: baselines' tf_util runs the graph in a session
     names = {node.name for node in analysis.nodes_of(nodes.Name, nodes.AssignName)}
     names.update(node.attrname for node in analysis.nodes_of(nodes.Attribute, nodes.AssignAttr))
     if "as_default" in names:

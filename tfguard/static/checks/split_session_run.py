@@ -80,12 +80,13 @@ class SplitSessionRun(NodeRule):
             if loop is not None:
                 by_loop.setdefault(id(loop), []).append(run)
         reported: Set[int] = set()
-        for finding in self._loop_findings(module, steps, by_loop):
+        for finding in self._loop_findings(module, steps, by_loop, every_run):
             reported.add(finding.line)
             yield finding
         yield from self._helper_findings(module, steps, by_loop, reported)
 
-    def _loop_findings(self, module: ModuleAnalysis, steps: StepAnalysis, by_loop) -> Iterable[Finding]:
+    def _loop_findings(self, module: ModuleAnalysis, steps: StepAnalysis, by_loop,
+                       every_run: List[_Run]) -> Iterable[Finding]:
         for runs in by_loop.values():
             runs.sort(key=lambda r: position(r.node))
             loop = steps.step_loop(runs[0].node)
@@ -112,7 +113,6 @@ class SplitSessionRun(NodeRule):
                     f"{first.node.lineno}; fetch everything in one `sess.run([...])`: {cost}",
                     later.sites[0].chain,
                 )
-
 
     def _helper_findings(self, module: ModuleAnalysis, steps: StepAnalysis, by_loop, reported) -> Iterable[Finding]:
         """A call in a step loop whose helper runs the graph several times on every call, in runs that could be
@@ -254,7 +254,7 @@ def _assigned_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:
 
 def _reads_a_variable(run: _Run) -> bool:
     """Return whether a run fetches a variable's value (``global_step.eval()``, ``tf.train.global_step(sess, gs)``)."""
-    key = id(run.node)
+    key = _memo_key(run)
     if key not in _READS:
         _READS[key] = _computes_a_read(run)
     return _READS[key]
@@ -326,8 +326,13 @@ _UPDATES: Dict[int, bool] = {}
 _READS: Dict[int, bool] = {}
 
 
+def _memo_key(run: _Run) -> tuple:
+    """The per-run memos' key: the call and the sites it reaches (a helper's runs share the call)."""
+    return (id(run.node),) + tuple(id(site.site) for site in run.sites)
+
+
 def _runs_an_update(run: _Run) -> bool:
-    key = id(run.node)
+    key = _memo_key(run)
     if key not in _UPDATES:
         _UPDATES[key] = _computes_an_update(run)
     return _UPDATES[key]
