@@ -79,9 +79,7 @@ def _owner(pipelines: Any, node: nodes.NodeNG) -> Any:
     analysis = module.project.owner(node)
     if analysis is None:
         return pipelines
-    from tfguard.static.analysis.datasets import datasets  # the datasets module imports this one
-
-    return datasets(analysis)
+    return analysis.facts("datasets", type(pipelines))  # the same memo as datasets.datasets()
 
 
 def _deciding(pipelines: Any, chains: List[List[nodes.Call]]) -> Optional[List[nodes.Call]]:
