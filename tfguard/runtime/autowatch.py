@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import importlib.abc
 import os
 import sys
 import weakref
@@ -25,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional
 from tfguard.runtime.guard import Guard
 from tfguard.runtime.patches import SessionTap, weakly_bound
 from tfguard.runtime.report import Report
+from tfguard.runtime.tf_import import OnTensorFlowImport
 from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
 
 
@@ -91,49 +91,6 @@ def _paused_recording() -> Any:
         yield
 
 
-class _TensorFlowImportHook(importlib.abc.MetaPathFinder):
-    """Calls `callback(module)` right after the top-level `tensorflow` package has loaded."""
-
-    def __init__(self, callback: Callable[[Any], None]) -> None:
-        self.callback = callback
-        self._busy = False
-
-    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        """Find `tensorflow` with the other finders and hook its loader's exec_module."""
-        if fullname != "tensorflow" or self._busy:
-            return None
-        self._busy = True
-        try:
-            for finder in sys.meta_path:
-                if finder is self or not hasattr(finder, "find_spec"):
-                    continue
-                spec = finder.find_spec(fullname, path, target)
-                if spec is not None:
-                    break
-            else:
-                return None
-        finally:
-            self._busy = False
-        loader = spec.loader
-        original = getattr(loader, "exec_module", None)
-        if original is None:
-            return spec
-        callback = self.callback
-
-        def exec_module(module: Any) -> None:
-            try:
-                original(module)
-            finally:
-                try:
-                    del loader.exec_module  # back to the class's method
-                except AttributeError:
-                    pass
-            callback(module)
-
-        loader.exec_module = exec_module
-        return spec
-
-
 class SessionWatcher:
     """Guards every TensorFlow session created while installed (see module docstring)."""
 
@@ -149,7 +106,7 @@ class SessionWatcher:
         self.sessions: List[WatchedSession] = []
         self.tensorflow_version: Optional[str] = None
         self.stopped_by_max_steps = False
-        self._hook: Optional[_TensorFlowImportHook] = None
+        self._on_import = OnTensorFlowImport(self._patch_classes)
         self._patched: List[tuple] = []
         self.setup_error: Optional[str] = None
         #: Sessions garbage collected while guarded, ended at the next safe point (not inside
@@ -159,25 +116,16 @@ class SessionWatcher:
     # -- installation ---------------------------------------------------------------
     def install(self) -> None:
         """Patch now if TensorFlow is already loaded, else when the program imports it."""
-        module = sys.modules.get("tensorflow")
-        if module is not None:
-            self._patch_classes(module)
-            return
-        self._hook = _TensorFlowImportHook(self._patch_classes)
-        sys.meta_path.insert(0, self._hook)
+        self._on_import.install()
 
     def uninstall(self) -> None:
         """Remove the import hook and the class patches (open guards are left to `finish`)."""
-        if self._hook is not None and self._hook in sys.meta_path:
-            sys.meta_path.remove(self._hook)
-        self._hook = None
+        self._on_import.remove()
         while self._patched:
             cls, original = self._patched.pop()
             cls.__init__ = original
 
     def _patch_classes(self, tensorflow: Any) -> None:
-        if self._hook is not None and self._hook in sys.meta_path:
-            sys.meta_path.remove(self._hook)
         try:
             self.tensorflow_version = str(getattr(tensorflow, "__version__", "")) or None
             v1 = getattr(getattr(tensorflow, "compat", None), "v1", None) or tensorflow

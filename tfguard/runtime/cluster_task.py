@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import functools
 import json
-import sys
 from typing import Any, Dict, List, Mapping, Optional
+
+from tfguard.runtime.tf_import import OnTensorFlowImport
 
 #: Jobs that make a task the chief; without one in the cluster, worker 0 is (MonitoredTrainingSession's
 #: usual `is_chief=(task_index == 0)`).
@@ -48,33 +49,22 @@ class ServerWatch:
 
     def __init__(self) -> None:
         self.task: Optional[Dict[str, Any]] = None
-        self._hook: Any = None
+        self._on_import = OnTensorFlowImport(self._patch)
         self._patched: Optional[tuple] = None
 
     def install(self) -> None:
         """Patch now if TensorFlow is already loaded, else when the program imports it."""
-        module = sys.modules.get("tensorflow")
-        if module is not None:
-            self._patch(module)
-            return
-        from tfguard.runtime.autowatch import _TensorFlowImportHook  # the one import hook of the runtime
-
-        self._hook = _TensorFlowImportHook(self._patch)
-        sys.meta_path.insert(0, self._hook)
+        self._on_import.install()
 
     def uninstall(self) -> None:
         """Remove the import hook and put the Server class back."""
-        if self._hook is not None and self._hook in sys.meta_path:
-            sys.meta_path.remove(self._hook)
-        self._hook = None
+        self._on_import.remove()
         if self._patched is not None:
             cls, original = self._patched
             cls.__init__ = original
             self._patched = None
 
     def _patch(self, tensorflow: Any) -> None:
-        if self._hook is not None and self._hook in sys.meta_path:
-            sys.meta_path.remove(self._hook)
         try:  # tf.distribute.Server; TF 1.x before 1.14 has it as tf.train.Server only (the same class)
             distribute = getattr(tensorflow, "distribute", None)
             cls = getattr(distribute, "Server", None) or tensorflow.train.Server
