@@ -13,6 +13,8 @@ import os
 import sys
 from typing import Any, Dict, List, Optional
 
+from tfguard.runtime.document import display_path
+
 #: Default of the marker's ``warmup_runs``: what the first run builds (lazily made ops) is set-up.
 DEFAULT_WARMUP_RUNS = 1
 
@@ -202,6 +204,4 @@ def _line_in(test_file: Optional[str]) -> Optional[str]:
 
 
 def _site(frame: Any) -> str:
-    path = frame.f_code.co_filename
-    relative = path if path.startswith("<") else os.path.relpath(path)
-    return "%s:%d" % (path if relative.startswith(os.pardir) else relative, frame.f_lineno)
+    return "%s:%d" % (display_path(frame.f_code.co_filename), frame.f_lineno)

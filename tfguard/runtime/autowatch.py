@@ -21,6 +21,7 @@ import weakref
 from threading import get_ident as threading_ident
 from typing import Any, Callable, Dict, List, Optional
 
+from tfguard.runtime.document import display_path
 from tfguard.runtime.guard import Guard
 from tfguard.runtime.patches import SessionTap, weakly_bound
 from tfguard.runtime.report import Report
@@ -33,14 +34,6 @@ class MaxStepsReached(BaseException):
 
     A BaseException so that the program's `except Exception` handlers let it through.
     """
-
-
-def _display_path(path: str) -> str:
-    """`path` relative to the working folder when it lies inside it, else as it is."""
-    if path.startswith("<"):
-        return path
-    relative = os.path.relpath(path)
-    return path if relative.startswith(os.pardir) else relative
 
 
 class WatchedSession:
@@ -167,7 +160,7 @@ class SessionWatcher:
     def _begin(self, session: Any) -> None:
         self._end_collected()
         site, _ = user_and_api_from_frames(live_stack(sys._getframe(2)))
-        created_at = "%s:%d" % (_display_path(site[0]), site[1]) if site else "<unknown>"
+        created_at = "%s:%d" % (display_path(site[0]), site[1]) if site else "<unknown>"
         number = len(self.sessions) + 1
         logdir = None
         if self.logdir is not None:

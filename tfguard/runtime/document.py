@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, ClassVar, Dict, Optional
 
 
@@ -81,3 +82,11 @@ def after_runs(first: int, last: int) -> str:
     if first == 0:
         return "before run 1 to %s" % after_run(last)
     return "after runs %d-%d" % (first, last)
+
+
+def display_path(path: str) -> str:
+    """`path` relative to the working folder when it lies inside it, else as it is."""
+    if path.startswith("<"):
+        return path
+    relative = os.path.relpath(path)
+    return path if relative.startswith(os.pardir) else relative

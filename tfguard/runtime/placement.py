@@ -16,13 +16,12 @@ TensorFlow only when a step is traced.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from time import perf_counter
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from tfguard.runtime.document import DataReport, format_seconds
+from tfguard.runtime.document import DataReport, display_path, format_seconds
 
 PLACEMENT_VERSION = 1
 #: TFG907 when this many tensors cross devices in the traced step.
@@ -466,14 +465,6 @@ def placement_blocks(d: Dict[str, Any]) -> List[str]:
                       "the copies it makes are counted above)")
         blocks.append(block)
     return blocks
-
-
-def display_path(path: str) -> str:
-    """`path` relative to the working folder when it lies inside it, else as it is."""
-    if path.startswith("<"):
-        return path
-    relative = os.path.relpath(path)
-    return path if relative.startswith(os.pardir) else relative
 
 
 def format_bytes(value: Optional[int]) -> str:
