@@ -141,3 +141,11 @@ def test_feed_bytes_of_arrays_and_lists():
 
     assert feed_bytes({"x": numpy.zeros([10, 4], numpy.float32), "y": [[1.0, 2.0]] * 3, "z": 1.0}) == 160 + 48 + 8
     assert feed_bytes(None) is None
+
+
+def test_tensorflow_work_is_not_inferred_when_the_probe_got_much_faster():
+    """A steady loop once used x1.45 more CPU per run while the probe took half its CPU time: not comparable."""
+    faster = _judge(_marks(_ramp(1e-3, 2e-3), probe=_ramp(2e-5, 1e-5)))
+    assert faster["slowdown_cause"] is None and not faster["slowdown_significant"]
+    steady = _judge(_marks(_ramp(1e-3, 2e-3), probe=_ramp(2e-5, 1.9e-5)))
+    assert steady["slowdown_cause"] == verdicts.TENSORFLOW_WORK

@@ -25,7 +25,9 @@ wall time per run (`EXPLAINS`):
   nor waited longer for a CPU: the program is waiting on something that takes longer every step;
 - ``tensorflow work``: the process's CPU time per run rose, while other jobs did not take more of
   the CPUs (under contention TensorFlow's thread pool spins and migrates: its CPU time rises with
-  wall time then, and is only trusted when it rose as much as wall time).
+  wall time then, and is only trusted when it rose as much as wall time; nor when the probe got
+  x`slowdown_threshold` faster or more, which says the two fifths' CPU times are not comparable: a
+  steady scalar loop here used x1.45 more CPU per run while the probe took half its CPU time).
 
 Otherwise a slower wall time is *contention*: other jobs took more of the CPUs (`/proc/stat`,
 beyond this process's own CPU time) or the guarding thread waited longer for a CPU
@@ -182,7 +184,9 @@ def _own_cause(verdict: Dict[str, Any], windows: Dict[str, Any], raw: Dict[str, 
     # (next to other jobs the thread's CPU time inside sess.run rose x1.5-2.6 on steady loops here).
     if explains("host", "host_per_run_growth") and explains("thread_cpu", "thread_cpu_per_run_growth", relative=True):
         return PYTHON_WORK, contention
-    if explains("process_cpu", "cpu_per_run_growth"):
+    speed = verdict["cpu_speed_change"]
+    comparable = speed is None or speed >= 1.0 / threshold  # a much faster probe: CPU times not comparable
+    if comparable and explains("process_cpu", "cpu_per_run_growth"):
         process_rise = _rise(windows, "process_cpu")
         if not contention or process_rise >= wall_rise:
             return TENSORFLOW_WORK, contention
