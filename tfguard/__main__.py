@@ -41,6 +41,10 @@ def _main() -> int:
         from tfguard.cli import main
     except KeyboardInterrupt:  # Ctrl-C while starting up
         swallowed.append(True)
+    except RuntimeError as exc:  # Python 3.11 wraps one that lands in a class body ("Error calling __set_name__")
+        if not _caused_by_interrupt(exc):
+            raise
+        swallowed.append(True)
     finally:
         sys.unraisablehook = previous_hook
     if swallowed:
@@ -54,6 +58,22 @@ def _main() -> int:
     if status == 130:  # interrupted: workers are stopped and the cache written; end with 130, not by SIGINT
         _exit_now(status)
     return status
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised while handling a KeyboardInterrupt.
+
+    The same test as ``tfguard.static.engine.caused_by_interrupt``, which cannot be imported here: the
+    interrupted import may be that module's own.
+    """
+    seen = set()
+    current = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _exit_now(status: int) -> None:
