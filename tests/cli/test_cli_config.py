@@ -103,7 +103,7 @@ def test_config_option_and_isolated(project, write, run, run_json):
 @pytest.mark.parametrize(
     "table, message",
     [
-        ('selct = ["TFG901"]', "pyproject.toml: unknown key 'selct' in [tool.tfguard]"),
+        ('selct = ["TFG901"]', "pyproject.toml: unknown key 'selct' in [tool.tfguard] (did you mean 'select'?)"),
         ('colour = "always"', "pyproject.toml: unknown key 'colour' in [tool.tfguard]"),
         ("baseline = 1", "pyproject.toml: 'baseline' must be the path of a baseline file"),
         ('baseline = "missing.json"', "baseline file not found: missing.json"),

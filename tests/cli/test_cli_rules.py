@@ -74,7 +74,7 @@ def test_unexpected_exception_is_one_line(project, run, monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("something broke")
 
-    monkeypatch.setattr(cli_check, "check_paths", broken)
+    monkeypatch.setattr(cli_check, "check_configured", broken)
     assert run("check") == (2, "", "tfguard: error: internal error: ValueError: something broke\n")
 
 
@@ -82,5 +82,5 @@ def test_keyboard_interrupt_exits_130(project, run, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli_check, "check_paths", interrupted)
+    monkeypatch.setattr(cli_check, "check_configured", interrupted)
     assert run("check") == (130, "", "tfguard: interrupted\n")

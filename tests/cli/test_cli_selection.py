@@ -52,7 +52,7 @@ def test_parse_errors_survive_select_but_not_ignore(project, write, run_json):
 
 
 @pytest.mark.parametrize("option", ["--select", "--ignore", "--extend-select"])
-@pytest.mark.parametrize("selector", ["TFG77", "XYZ", "tfg901", "TFG9011"])
+@pytest.mark.parametrize("selector", ["TFG77", "XYZ", "tfg9011", "TFG9011"])
 def test_unknown_code_is_a_one_line_error(project, write, run, option, selector):
     write("a.py", SOURCE)
     status, out, err = run("check", option, f"TFG901,{selector}", "a.py")

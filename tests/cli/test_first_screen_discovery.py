@@ -102,7 +102,7 @@ def test_stdin_is_checked_as_the_named_file(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["-", "a.py"], "- (read stdin) cannot be combined with other paths"),
-    (["--fix", "-"], "need files, not stdin"),
+    (["--write-baseline", "b.json", "-"], "--write-baseline needs files, not stdin"),
     (["--stdin-filename", "x.py", "a.py"], "--stdin-filename needs - (read stdin) as the path"),
 ])
 def test_stdin_misuse_is_one_line(tmp_path, args, message):

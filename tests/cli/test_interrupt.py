@@ -124,7 +124,7 @@ def test_ctrl_c_that_python_wrapped_in_another_error_is_still_ctrl_c(empty_proje
     Path("a.py").write_text("import tensorflow as tf\n")
     monkeypatch.setattr(engine, "check_bytes", _create_a_class_when_ctrl_c_comes)  # while a file is checked
     assert run("check", "--no-cache", "a.py") == (130, "", INTERRUPTED)
-    monkeypatch.setattr(check, "check_paths", _create_a_class_when_ctrl_c_comes)  # anywhere else in the command
+    monkeypatch.setattr(check, "check_configured", _create_a_class_when_ctrl_c_comes)  # anywhere else in the command
     assert run("check", "--no-cache", "a.py") == (130, "", INTERRUPTED)
 
 
@@ -138,13 +138,13 @@ def test_ctrl_c_that_python_could_not_raise_still_ends_the_run(empty_project, ru
     interrupted, with one line and no "Exception ignored" traceback."""
     from tfguard.cli import check
 
-    real_check_paths = check.check_paths
+    real_check_paths = check.check_configured
 
     def check_paths_hit_by_a_lost_ctrl_c(*args, **kwargs):
         _InterruptedWhenCollected()  # collected at once: its KeyboardInterrupt goes to sys.unraisablehook
         return real_check_paths(*args, **kwargs)
 
     Path("a.py").write_text("import tensorflow as tf\n")
-    monkeypatch.setattr(check, "check_paths", check_paths_hit_by_a_lost_ctrl_c)
+    monkeypatch.setattr(check, "check_configured", check_paths_hit_by_a_lost_ctrl_c)
     status, _, err = run("check", "--no-cache", "a.py")
     assert (status, err.splitlines()[-1]) == (130, INTERRUPTED.strip()) and "Exception ignored" not in err

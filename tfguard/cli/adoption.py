@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Counter, Optional, Sequence, Tuple
 
-from tfguard.static.baseline import BaselineKey, apply_baseline, checked_files, load_baseline, write_baseline
+from tfguard.static.baseline import BaselineKey, apply_baseline, load_baseline, write_baseline
 from tfguard.static.config import Settings
 from tfguard.static.engine import CheckResult
 from tfguard.static.reporters import statistics
@@ -52,12 +52,15 @@ def record_baseline(path: str, result: CheckResult) -> bool:
 
 
 def filter_baseline(baseline: Optional[Tuple[str, "Counter[BaselineKey]"]], result: CheckResult,
-                    paths: Sequence[str], settings: Settings, force_exclude: bool) -> Tuple[CheckResult, str]:
-    """Drop the baselined findings; return the new result and the note for stderr (empty without a baseline)."""
+                    files: Sequence[str]) -> Tuple[CheckResult, str]:
+    """Drop the baselined findings; return the new result and the note for stderr (empty without a baseline).
+
+    ``files`` are the files the run checked (a baselined finding of one of them that is gone counts as fixed).
+    """
     if baseline is None:
         return result, ""
     path, entries = baseline
-    outcome = apply_baseline(result, entries, path, checked_files(paths, settings, force_exclude))
+    outcome = apply_baseline(result, entries, path, files)
     return outcome.result, outcome.note()
 
 

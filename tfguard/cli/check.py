@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Sequence
+from typing import Any, List, Optional, Sequence
 
 from tfguard.cli import adoption, fixing
 from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, UsageError
 from tfguard.cli.options import comma_list, flatten, jobs
-from tfguard.static.cache import CACHE_DIR_NAME, ResultCache, default_cache_dir
-from tfguard.static.config import Settings, load_settings, override, validate_selectors
-from tfguard.static.engine import CheckResult, FileError, check_paths
+from tfguard.static.cache import CACHE_DIR_NAME, default_cache_dir
+from tfguard.static.config import Settings, normalize_codes, override, validate_selectors
+from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
+from tfguard.static.discovery import is_excluded_with_parents
+from tfguard.static.engine import CheckResult, FileError
 from tfguard.static.reporters import REPORTERS, text
 from tfguard.static.reporters.text import fixable_summary, summary
+from tfguard.static.settings_resolver import SettingsResolver, describe
 from tfguard.static.workers import MIN_BYTES_PER_WORKER
 
 
@@ -72,31 +75,59 @@ def add_parser(commands: Any) -> None:
                        help=f"keep the result cache in DIR (default: {CACHE_DIR_NAME} in the project root)")
     config = check.add_mutually_exclusive_group()
     config.add_argument("--config", metavar="FILE",
-                        help="read [tool.tfguard] from FILE instead of the nearest pyproject.toml")
+                        help="read the settings of every file from FILE instead of each file's closest "
+                             "configuration file (pyproject.toml [tool.tfguard], tfguard.toml or .tfguard.toml)")
     config.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print which configuration file configures each PATH and the settings it gets "
+                            "(the options applied), then exit")
 
 
-def _settings_for(args: argparse.Namespace, paths: Sequence[str]) -> Settings:
-    select, ignore = flatten(args.select), flatten(args.ignore)
-    extend_select = flatten(args.extend_select) or []
-    for option, selectors in (("--select", select), ("--ignore", ignore), ("--extend-select", extend_select)):
-        validate_selectors(selectors or (), option)
+def explain_runtime_code(selector: str) -> Optional[str]:
+    """Say where a runtime diagnostic's code is chosen when one is given to the checker (``--select TFG901``)."""
+    from tfguard.runtime.codes import RUNTIME_CODES  # only on this error: importing the runtime costs time
+
+    codes = [code for code in RUNTIME_CODES if code.startswith(selector)]
+    if not codes:
+        return None
+    names = [RUNTIME_CODES[code].fail_on for code in codes if RUNTIME_CODES[code].fail_on]
+    choose = (" (--fail-on %s)" % ",".join(names)) if names else ""
+    return (f"{selector} is a runtime diagnostic, not a rule of the checker: `tfguard run` reports it, and "
+            f"`tfguard run --fail-on NAMES` chooses which fail the run{choose}")
+
+
+def _selectors(groups: Optional[Sequence[Sequence[str]]], option: str) -> Optional[List[str]]:
+    """Return an option's codes, upper-cased (codes are case-insensitive) and checked; None when not given."""
+    given = flatten(groups)
+    if given is None:
+        return None
+    validate_selectors(given, option, explain_runtime_code)
+    return list(normalize_codes(given))
+
+
+def resolver_for(args: argparse.Namespace) -> SettingsResolver:
+    """Return the resolver of each file's settings: its closest configuration file, the options over it."""
+    select = _selectors(args.select, "--select")
+    ignore = _selectors(args.ignore, "--ignore")
+    extend_select = _selectors(args.extend_select, "--extend-select") or []
     if select is not None and not select:
         raise UsageError("--select names no rule; leave it out for the default rules")
-    if args.isolated:
-        settings = Settings(root=os.getcwd())
-    else:
-        settings = load_settings(args.config, start=paths[0])
-    return override(
-        settings,
-        select=select,
-        ignore=ignore,
-        extend_select=extend_select,
-        exclude=flatten(args.exclude),
-        extend_exclude=flatten(args.extend_exclude) or [],
-        python2=None if args.py2 is None else args.py2 == "on",
-        respect_gitignore=args.respect_gitignore,
-    )
+    exclude, extend_exclude = flatten(args.exclude), flatten(args.extend_exclude) or []
+    python2 = None if args.py2 is None else args.py2 == "on"
+
+    def adjust(settings: Settings) -> Settings:
+        return override(settings, select=select, ignore=ignore, extend_select=extend_select, exclude=exclude,
+                        extend_exclude=extend_exclude, python2=python2, respect_gitignore=args.respect_gitignore)
+
+    return SettingsResolver(args.config, args.isolated, adjust, explain_runtime_code)
+
+
+def _common_folder(paths: Sequence[str]) -> str:
+    """The folder that holds every path (the baseline comes from its settings, whatever the order)."""
+    try:
+        return os.path.commonpath([os.path.abspath(path) for path in paths])
+    except ValueError:  # different drives
+        return os.getcwd()
 
 
 def with_missing(result: CheckResult, missing: Sequence[str]) -> CheckResult:
@@ -151,29 +182,56 @@ def render_report(args: argparse.Namespace, result: CheckResult) -> str:
     return REPORTERS[args.format](result)
 
 
-def _check_stdin(args: argparse.Namespace) -> CheckResult:
-    """Check the source on stdin (``tfguard check --stdin-filename path.py -``)."""
+def _run_stdin(args: argparse.Namespace) -> int:
+    """Check the source on stdin (``tfguard check -``, ``--stdin-filename`` naming it as editors do).
+
+    With ``--fix`` the fixed source goes to stdout and what is left to stderr, as ruff does; ``--diff`` prints
+    the diff of what ``--fix`` would change.
+    """
     if args.paths != ["-"]:
         raise UsageError("- (read stdin) cannot be combined with other paths")
-    if fixing.wanted(args) or args.write_baseline:
-        raise UsageError("--fix, --diff, --fix-only and --write-baseline need files, not stdin")
+    if args.write_baseline:
+        raise UsageError("--write-baseline needs files, not stdin")
+    if args.output_file and fixing.wanted(args):
+        raise UsageError("--fix on stdin prints the fixed source on stdout; it cannot be combined with --output-file")
     path = args.stdin_filename or "-"
-    settings = _settings_for(args, [path if path != "-" else "."])
+    resolver = resolver_for(args)
+    settings = resolver.settings_for(path if path != "-" else ".")
     data = sys.stdin.buffer.read()
-    if args.force_exclude and path != "-":
-        from tfguard.static.discovery import DEFAULT_EXCLUDE, is_excluded_with_parents
-
-        exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
-        if is_excluded_with_parents(path, exclude, settings.root or None):
-            return CheckResult()
+    if args.force_exclude and path != "-" and is_excluded_with_parents(path, exclusions(settings),
+                                                                        settings.root or None):
+        if fixing.wanted(args) and not args.diff:
+            _write_stdout_bytes(data)  # an excluded file passes through unchanged, as ruff does
+        return EXIT_CLEAN
     from tfguard.static.engine import check_stdin
 
-    return fixing.allowed_fixes(check_stdin(data, path, settings), settings)
+    result = fixing.allowed_fixes(check_stdin(data, path, settings), lambda _: settings)
+    if not fixing.wanted(args):
+        return _report_stdin(args, result, sys.stdout)
+    fixed = fixing.fix_stdin(args, data, path, settings)
+    if args.diff:
+        sys.stdout.write(fixed.diff(path if path != "-" else "stdin") if fixed.changed else "")
+        sys.stdout.flush()
+        return EXIT_ERROR if result.errors else EXIT_FINDINGS if fixed.changed else EXIT_CLEAN
+    _write_stdout_bytes(fixed.encoded if fixed.changed else data)
+    if fixed.skipped:
+        print(f"{PROG}: warning: {path}: not fixed: {fixed.skipped}", file=sys.stderr)
+    if fixed.changed:
+        result = fixing.allowed_fixes(check_stdin(fixed.encoded, path, settings), lambda _: settings)
+    if args.fix_only:
+        return EXIT_ERROR if result.errors else EXIT_CLEAN
+    return _report_stdin(args, result, sys.stderr)
 
 
-def _report_stdin(args: argparse.Namespace, result: CheckResult) -> int:
-    sys.stdout.write(render_report(args, result))
+def _write_stdout_bytes(data: bytes) -> None:
     sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def _report_stdin(args: argparse.Namespace, result: CheckResult, stream: Any) -> int:
+    stream.write(render_report(args, result))
+    stream.flush()
     if not args.quiet:
         print(summary(result), file=sys.stderr)
     if result.errors:
@@ -181,11 +239,20 @@ def _report_stdin(args: argparse.Namespace, result: CheckResult) -> int:
     return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
 
 
+def _show_settings(args: argparse.Namespace) -> int:
+    resolver = resolver_for(args)
+    paths = [args.stdin_filename if path == "-" and args.stdin_filename else path for path in args.paths or ["."]]
+    sys.stdout.write("\n".join(describe(path, resolver) for path in paths))
+    return EXIT_CLEAN
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard check``; return the exit status."""
     _reject_combinations(args)
+    if args.show_settings:
+        return _show_settings(args)
     if "-" in args.paths:
-        return _report_stdin(args, _check_stdin(args))
+        return _run_stdin(args)
     if args.stdin_filename:
         raise UsageError("--stdin-filename needs - (read stdin) as the path")
     paths = args.paths or ["."]
@@ -195,31 +262,33 @@ def run_command(args: argparse.Namespace) -> int:
     paths = [path for path in paths if path not in missing]
     if not paths:
         raise UsageError(f"path not found: {missing[0]}")
-    settings = _settings_for(args, paths)
-    baseline = adoption.read_baseline(args, settings)
-    cache = None
-    if not args.no_cache:
-        cache = ResultCache(args.cache_dir or default_cache_dir(paths[0]), settings)
-    result = with_missing(check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs,
-                                      cache=cache), missing)
+    resolver = resolver_for(args)
+    baseline = adoption.read_baseline(args, resolver.settings_for(_common_folder(paths)))
+    cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir(paths[0]))
+
+    def check() -> ConfiguredRun:
+        return check_configured(paths, resolver, force_exclude=args.force_exclude, jobs=args.jobs,
+                                cache_dir=cache_dir)
+
+    checked = check()
+    result = with_missing(checked.result, missing)
     if args.write_baseline:
         return EXIT_CLEAN if adoption.record_baseline(args.write_baseline, result) else EXIT_ERROR
-    result = fixing.allowed_fixes(result, settings)
+    result = fixing.allowed_fixes(result, resolver.settings_for)
     fix_run = None
     if fixing.wanted(args):
-        fix_run = fixing.run_fixes(args, result, settings)
+        fix_run = fixing.run_fixes(args, result, resolver.settings_for)
         if args.diff:
             sys.stdout.write("".join(fix_run.diffs))
             fixing.report(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_FINDINGS if fix_run.diffs else EXIT_CLEAN
         if fix_run.files_changed:
-            result = fixing.allowed_fixes(with_missing(
-                check_paths(paths, settings, force_exclude=args.force_exclude, jobs=args.jobs, cache=cache),
-                missing), settings)
+            checked = check()
+            result = fixing.allowed_fixes(with_missing(checked.result, missing), resolver.settings_for)
         if args.fix_only:
             fixing.report(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_CLEAN
-    result, baseline_note = adoption.filter_baseline(baseline, result, paths, settings, args.force_exclude)
+    result, baseline_note = adoption.filter_baseline(baseline, result, checked.files)
     report = render_report(args, result)
     if args.output_file:
         try:
@@ -232,8 +301,8 @@ def run_command(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     for skipped in result.skipped:
         print(f"{PROG}: warning: skipped {skipped.path}: {skipped.message}", file=sys.stderr)
-    if cache is not None and cache.warning:
-        print(f"{PROG}: warning: {cache.warning}", file=sys.stderr)
+    if checked.cache_warning:
+        print(f"{PROG}: warning: {checked.cache_warning}", file=sys.stderr)
     if not result.files_checked and not result.errors:
         print(f"{PROG}: warning: no Python files found under {', '.join(paths)}", file=sys.stderr)
     if not args.quiet:

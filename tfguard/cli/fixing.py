@@ -10,12 +10,15 @@ import argparse
 import dataclasses
 import sys
 from dataclasses import dataclass, field
-from typing import List
+from typing import TYPE_CHECKING, Callable, Dict, List, Tuple
 
 from tfguard.cli.errors import PROG
 from tfguard.static.config import Settings
 from tfguard.static.engine import CheckResult
 from tfguard.static.finding import SAFE, Finding
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tfguard.static.fixes.runner import FileFix
 
 
 def add_options(check: argparse.ArgumentParser) -> None:
@@ -38,9 +41,13 @@ def wanted(args: argparse.Namespace) -> bool:
     return bool(args.fix or args.fix_only or args.diff)
 
 
-def allowed_fixes(result: CheckResult, settings: Settings) -> CheckResult:
+#: The settings of a file (each file has those of its closest configuration file).
+SettingsFor = Callable[[str], Settings]
+
+
+def allowed_fixes(result: CheckResult, settings_for: SettingsFor) -> CheckResult:
     """Drop the fixes of codes that ``fixable``/``unfixable`` exclude, so that no report offers them."""
-    findings = [f if f.fix is None or settings.may_fix(f.code) else dataclasses.replace(
+    findings = [f if f.fix is None or settings_for(f.path).may_fix(f.code) else dataclasses.replace(
                     f, fix=None, no_fix=f"the configuration's `fixable`/`unfixable` keys exclude {f.code}")
                 for f in result.findings]
     return dataclasses.replace(result, findings=findings)
@@ -56,8 +63,9 @@ class FixRun:
     notes: List[str] = field(default_factory=list)
 
 
-def run_fixes(args: argparse.Namespace, result: CheckResult, settings: Settings) -> FixRun:
-    """Fix (or with ``--diff`` only plan) every file with a fix to apply; print nothing."""
+def run_fixes(args: argparse.Namespace, result: CheckResult, settings_for: SettingsFor) -> FixRun:
+    """Fix (or with ``--diff`` only plan) every file with a fix to apply, each with its own settings; print
+    nothing."""
     from tfguard.static.analysis.project import Project
     from tfguard.static.fixes.runner import Fixer
     from tfguard.static.project_root import find_project_root
@@ -66,14 +74,18 @@ def run_fixes(args: argparse.Namespace, result: CheckResult, settings: Settings)
 
     def choose(finding: Finding) -> bool:
         fix = finding.fix
-        return fix is not None and settings.may_fix(finding.code) and (unsafe or fix.applicability == SAFE)
+        return fix is not None and settings_for(finding.path).may_fix(finding.code) and (
+            unsafe or fix.applicability == SAFE)
 
     paths = sorted({f.path for f in result.findings if choose(f)})
     run = FixRun()
-    if not paths:
-        return run
-    fixer = Fixer(settings, choose, Project(find_project_root(paths[0]), paths, python2=settings.python2))
+    fixers: Dict[Tuple[Settings, str], Fixer] = {}
     for path in paths:
+        settings = settings_for(path)
+        key = (settings, find_project_root(path))
+        if key not in fixers:
+            fixers[key] = Fixer(settings, choose, Project(key[1], paths, python2=settings.python2))
+        fixer = fixers[key]
         outcome = fixer.plan_file(path)
         if outcome.changed and not args.diff:
             fixer.write(outcome)
@@ -89,6 +101,22 @@ def run_fixes(args: argparse.Namespace, result: CheckResult, settings: Settings)
             if args.diff:
                 run.diffs.append(outcome.diff())
     return run
+
+
+def fix_stdin(args: argparse.Namespace, data: bytes, path: str, settings: Settings) -> "FileFix":
+    """Work out the fixed source of ``data`` read from stdin (``path``: ``--stdin-filename`` or ``-``)."""
+    from tfguard.static.analysis.project import Project
+    from tfguard.static.fixes.runner import Fixer
+    from tfguard.static.project_root import find_project_root
+
+    def choose(finding: Finding) -> bool:
+        fix = finding.fix
+        return fix is not None and settings.may_fix(finding.code) and (
+            args.unsafe_fixes or fix.applicability == SAFE)
+
+    named = path != "-"
+    project = Project(find_project_root(path if named else "."), [path] if named else [], python2=settings.python2)
+    return Fixer(settings, choose, project).plan_bytes(path, data)
 
 
 def report(args: argparse.Namespace, run: FixRun) -> None:

@@ -6,7 +6,7 @@ import os
 import sys
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
-from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from tfguard.static.registry import PARSE_ERROR_CODE, all_rules
 
@@ -19,7 +19,14 @@ else:  # pragma: no cover - exercised on Python 3.9/3.10 only
 TABLE = "tool.tfguard"
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "fixable", "unfixable")
-_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore")
+_CODE_KEYS = ("select", "ignore", "extend-select", "fixable", "unfixable")
+_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore", "extend")
+#: Configuration files, in the order one folder's are preferred (as ruff prefers .ruff.toml, ruff.toml, then
+#: pyproject.toml); the first two hold the settings at top level, pyproject.toml in ``[tool.tfguard]``.
+CONFIG_NAMES = (".tfguard.toml", "tfguard.toml", "pyproject.toml")
+
+#: Explains a selector that names no static rule (the command line says where runtime codes go), or None.
+Explain = Callable[[str], Optional[str]]
 
 
 class ConfigError(Exception):
@@ -108,6 +115,9 @@ class Settings:
             if "/" not in anchored:
                 if fnmatch(basename, anchored):
                     yield codes
+            elif os.path.isabs(anchored):  # anchored to the folder of the file that wrote it (see _anchor)
+                if _matches_anchored(os.path.abspath(path).replace(os.sep, "/"), anchored):
+                    yield codes
             elif rel is not None and _matches_anchored(rel, anchored):
                 yield codes
 
@@ -124,41 +134,62 @@ class Settings:
         return rule.default_enabled and _matches(code, selectors)
 
 
-def validate_selectors(selectors: Iterable[str], where: str) -> None:
-    """Raise ConfigError unless every selector is ``ALL`` or a prefix of a known code.
+def normalize_codes(selectors: Iterable[str]) -> Tuple[str, ...]:
+    """Return rule codes and prefixes in upper case: codes are case-insensitive everywhere (``tfg1`` is ``TFG1``,
+    ``all`` is ``ALL``), on the command line, in configuration files and in ``# noqa`` comments."""
+    return tuple(selector.strip().upper() for selector in selectors)
 
-    ``where`` names the option or key in the message (``--select``, ``pyproject.toml: select``).
+
+def validate_selectors(selectors: Iterable[str], where: str, explain: Optional[Explain] = None) -> None:
+    """Raise ConfigError unless every selector is ``ALL`` or a prefix of a known code (any case).
+
+    ``where`` names the option or key in the message (``--select``, ``pyproject.toml: select``);
+    ``explain`` may give the reason of an unknown one instead of "unknown rule code" (a runtime code).
     """
     codes: Tuple[str, ...] = ()
-    for selector in selectors:
+    for selector in normalize_codes(selectors):
         if selector == "ALL":
             continue
         if not codes:
             codes = (PARSE_ERROR_CODE, *all_rules())  # imports every rule: only when there is something to check
         if not selector or not any(code.startswith(selector) for code in codes):
-            raise ConfigError(f"{where}: unknown rule code or prefix {selector!r}")
+            reason = explain(selector) if explain is not None and selector else None
+            raise ConfigError(f"{where}: {reason or f'unknown rule code or prefix {selector!r}'}")
 
 
-def find_pyproject(start: str) -> Optional[str]:
-    """Return the nearest pyproject.toml with a ``[tool.tfguard]`` table at or above ``start``.
+def find_config_file(start: str) -> Tuple[Optional[str], Optional[str]]:
+    """Return the closest configuration file at or above ``start``, and the nearest pyproject.toml.
 
-    Without such a table anywhere, return the nearest pyproject.toml (it still
-    fixes the project root), or None when there is none.
+    A configuration file is a ``.tfguard.toml`` or ``tfguard.toml``, or a pyproject.toml with a
+    ``[tool.tfguard]`` table (see :data:`CONFIG_NAMES`). The second value is the nearest pyproject.toml
+    with or without the table (it still fixes the project root when no configuration exists); each is
+    None when there is none.
     """
     folder = os.path.abspath(start)
     if not os.path.isdir(folder):
         folder = os.path.dirname(folder)
     nearest = None
     while True:
-        candidate = os.path.join(folder, "pyproject.toml")
-        if os.path.isfile(candidate):
+        for name in CONFIG_NAMES:
+            candidate = os.path.join(folder, name)
+            if not os.path.isfile(candidate):
+                continue
+            if name != "pyproject.toml":
+                return candidate, nearest
             nearest = nearest or candidate
             if _tool_table(_read_toml(candidate), candidate) is not None:
-                return candidate
+                return candidate, nearest
         parent = os.path.dirname(folder)
         if parent == folder:
-            return nearest
+            return None, nearest
         folder = parent
+
+
+def find_pyproject(start: str) -> Optional[str]:
+    """Return the closest configuration file at or above ``start`` (see :func:`find_config_file`), else the
+    nearest pyproject.toml, or None."""
+    found, nearest = find_config_file(start)
+    return found or nearest
 
 
 def _display(path: str) -> str:
@@ -179,6 +210,8 @@ def _read_toml(path: str) -> Dict[str, Any]:
 
 
 def _tool_table(document: Mapping[str, Any], path: str) -> Optional[Mapping[str, Any]]:
+    if _top_level(path):  # tfguard.toml, .tfguard.toml: the settings at top level
+        return document
     node: Any = document
     for part in TABLE.split("."):
         if not isinstance(node, Mapping) or part not in node:
@@ -189,23 +222,52 @@ def _tool_table(document: Mapping[str, Any], path: str) -> Optional[Mapping[str,
     return node
 
 
+def _top_level(path: str) -> bool:
+    """Whether a configuration file holds the settings at top level (tfguard.toml) or in [tool.tfguard]."""
+    return os.path.basename(path) in CONFIG_NAMES[:2]
+
+
 def _string_list(value: Any, where: str) -> Tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{where} must be a list of strings")
     return tuple(value)
 
 
-def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Settings:
-    """Build Settings from a ``[tool.tfguard]`` table; ``where`` prefixes error messages."""
+def _unknown_key(key: str, where: str, table_name: str) -> ConfigError:
+    import difflib
+
+    close = difflib.get_close_matches(key, _KNOWN_KEYS, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return ConfigError(f"{where}: unknown key {key!r} in {table_name}{hint}")
+
+
+def _anchor(pattern: str, root: str) -> str:
+    """Anchor a ``per-file-ignores`` glob with a ``/`` to the folder of the file that wrote it (an absolute
+    pattern), so that it means the same in a configuration that extends that file."""
+    stripped = _strip_dot_slash(pattern.replace("\\", "/"))
+    if "/" not in stripped or os.path.isabs(stripped):
+        return stripped
+    return glob_escape(os.path.abspath(root).replace(os.sep, "/")) + "/" + stripped
+
+
+def glob_escape(text: str) -> str:
+    """Escape the glob characters of a folder name (``[``, ``*``, ``?``), as ``glob.escape`` does."""
+    return "".join(f"[{char}]" if char in "[]*?" else char for char in text)
+
+
+def _table_values(table: Mapping[str, Any], where: str, root: str, table_name: str,
+                  explain: Optional[Explain]) -> Dict[str, Any]:
+    """Read the keys of one configuration table into Settings field values (``extend`` left out)."""
     for key in table:
         if key not in _KNOWN_KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r} in [{TABLE}]")
+            raise _unknown_key(key, where, table_name)
     values: Dict[str, Any] = {}
     for key in _LIST_KEYS:
         if key in table:
             items = _string_list(table[key], f"{where}: {key!r}")
-            if key in ("select", "ignore", "extend-select", "fixable", "unfixable"):
-                validate_selectors(items, f"{where}: {key}")
+            if key in _CODE_KEYS:
+                validate_selectors(items, f"{where}: {key}", explain)
+                items = normalize_codes(items)
             if key == "select" and not items:  # it would read as "no rule" but mean the default rules
                 raise ConfigError(f"{where}: 'select' is empty; leave it out for the default rules, "
                                   "or name the rules to check")
@@ -217,8 +279,8 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
         pairs = []
         for pattern, codes in raw.items():
             items = _string_list(codes, f"{where}: per-file-ignores {pattern!r}")
-            validate_selectors(items, f"{where}: per-file-ignores {pattern!r}")
-            pairs.append((pattern, items))
+            validate_selectors(items, f"{where}: per-file-ignores {pattern!r}", explain)
+            pairs.append((_anchor(pattern, root), normalize_codes(items)))
         values["per_file_ignores"] = tuple(pairs)
     if "baseline" in table:
         if not isinstance(table["baseline"], str) or not table["baseline"]:
@@ -230,7 +292,61 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
         if not isinstance(table["respect-gitignore"], bool):
             raise ConfigError(f"{where}: 'respect-gitignore' must be true or false")
         values["respect_gitignore"] = table["respect-gitignore"]
+    return values
+
+
+def settings_from_table(table: Mapping[str, Any], where: str, root: str,
+                        explain: Optional[Explain] = None) -> Settings:
+    """Build Settings from a ``[tool.tfguard]`` table; ``where`` prefixes error messages (``extend`` is not
+    followed here: see :func:`read_config_file`)."""
+    values = _table_values({k: v for k, v in table.items() if k != "extend"}, where, root, f"[{TABLE}]", explain)
     return Settings(root=root, **values)
+
+
+def _merge(base: Dict[str, Any], child: Dict[str, Any]) -> Dict[str, Any]:
+    """Lay a configuration's values over those of the file it extends: keys replace, except ``extend-select``
+    and ``extend-exclude`` (added) and ``per-file-ignores`` (merged, the extending file's globs winning)."""
+    merged = dict(base)
+    for key, value in child.items():
+        if key in ("extend_select", "extend_exclude"):
+            merged[key] = tuple(base.get(key, ())) + tuple(value)
+        elif key == "per_file_ignores":
+            patterns = dict(base.get(key, ()))
+            patterns.update(dict(value))
+            merged[key] = tuple(patterns.items())
+        else:
+            merged[key] = value
+    return merged
+
+
+def read_config_file(path: str, explain: Optional[Explain] = None) -> Settings:
+    """Read a configuration file (following ``extend``), rooted at its folder; raise ConfigError on any problem.
+
+    ``extend = "../pyproject.toml"`` (relative to the file, ``~`` expanded) names a configuration file whose
+    settings this one starts from, as ruff's ``extend`` does; chains are followed and a loop is an error.
+    """
+    path = os.path.abspath(path)
+    return Settings(root=os.path.dirname(path), **_file_values(path, explain, []))
+
+
+def _file_values(path: str, explain: Optional[Explain], chain: List[str]) -> Dict[str, Any]:
+    if path in chain:
+        raise ConfigError(f"{_display(chain[0])}: 'extend' goes round in a circle through {_display(path)}")
+    table = _tool_table(_read_toml(path), path)
+    if table is None:
+        raise ConfigError(f"{_display(path)}: no [{TABLE}] table")
+    table_name = os.path.basename(path) if _top_level(path) else f"[{TABLE}]"
+    where = _display(path)
+    values = _table_values({k: v for k, v in table.items() if k != "extend"}, where, os.path.dirname(path),
+                           table_name, explain)
+    if "extend" not in table:
+        return values
+    if not isinstance(table["extend"], str) or not table["extend"]:
+        raise ConfigError(f"{where}: 'extend' must be the path of a configuration file")
+    base = os.path.join(os.path.dirname(path), os.path.expanduser(table["extend"]))
+    if not os.path.isfile(base):
+        raise ConfigError(f"{where}: 'extend': configuration file not found: {table['extend']}")
+    return _merge(_file_values(os.path.abspath(base), explain, chain + [path]), values)
 
 
 def parse_switch(value: Any, where: str) -> bool:
@@ -242,27 +358,28 @@ def parse_switch(value: Any, where: str) -> bool:
     raise ConfigError(f"{where} must be \"on\" or \"off\"")
 
 
-def load_settings(config_file: Optional[str] = None, start: str = ".") -> Settings:
-    """Read the settings from ``config_file``, or from the nearest pyproject.toml above ``start``.
+def default_settings(start: str) -> Settings:
+    """The settings of a file that no configuration file governs: the defaults, rooted at the folder of the
+    nearest pyproject.toml above ``start``, or at the working folder without one."""
+    _, nearest = find_config_file(start)
+    return Settings(root=os.path.dirname(nearest) if nearest else os.getcwd())
 
-    An explicit ``config_file`` must exist and hold a ``[tool.tfguard]`` table.
-    Without any configuration the defaults apply, rooted at the working folder.
+
+def load_settings(config_file: Optional[str] = None, start: str = ".", explain: Optional[Explain] = None) -> Settings:
+    """Read the settings from ``config_file``, or from the closest configuration file above ``start``.
+
+    An explicit ``config_file`` must exist and hold a ``[tool.tfguard]`` table (or be a tfguard.toml).
+    Without any configuration the defaults apply (see :func:`default_settings`).
     Raises ConfigError with a one-line message for any problem.
     """
     if config_file is not None:
         if not os.path.isfile(config_file):
             raise ConfigError(f"config file not found: {config_file}")
-        path: Optional[str] = os.path.abspath(config_file)
-    else:
-        path = find_pyproject(start)
-    if path is None:
-        return Settings(root=os.getcwd())
-    table = _tool_table(_read_toml(path), path)
-    if table is None:
-        if config_file is not None:
-            raise ConfigError(f"{_display(path)}: no [{TABLE}] table")
-        return Settings(root=os.path.dirname(path))
-    return settings_from_table(table, _display(path), os.path.dirname(path))
+        return read_config_file(config_file, explain)
+    found, nearest = find_config_file(start)
+    if found is None:
+        return Settings(root=os.path.dirname(nearest) if nearest else os.getcwd())
+    return read_config_file(found, explain)
 
 
 def override(

@@ -342,8 +342,13 @@ def check_paths(
     force_exclude: bool = False,
     jobs: Optional[int] = 1,
     cache: Optional[ResultCache] = None,
+    project_root: Optional[str] = None,
+    run_paths: Optional[Sequence[str]] = None,
 ) -> CheckResult:
     """Check every Python file under ``paths``; one file's failure never stops the others.
+
+    ``project_root`` (default: that of the first path) is where imports are resolved from; ``run_paths``
+    (default: ``paths``) are the paths of the whole run as given, how followed modules are named.
 
     With ``jobs`` > 1 and enough files, files are checked in that many worker
     processes; the result is the same as with ``jobs=1``.  ``jobs=None`` picks
@@ -372,8 +377,9 @@ def check_paths(
             files = iter_python_files(paths, exclude, force_exclude=force_exclude, root=root,
                                       on_skip=lambda path, reason: skipped.append(FileError(path, reason)),
                                       respect_gitignore=settings.respect_gitignore)
-            result = _check_files(files, find_project_root(paths[0] if paths else "."), paths, settings, jobs,
-                                  cache)
+            root_folder = project_root or find_project_root(paths[0] if paths else ".")
+            result = _check_files(files, root_folder, list(run_paths if run_paths is not None else paths),
+                                  settings, jobs, cache)
             result.skipped = sorted(skipped, key=lambda error: error.path)
             return result
     finally:

@@ -115,14 +115,19 @@ class Fixer:
 
     def plan_file(self, path: str) -> FileFix:
         """Work out the fixed text of ``path`` without writing it."""
-        from tfguard.static.parsing import ParseFailure, decode_source
-
-        outcome = FileFix(path)
         try:
             data = read_file(path)
         except OSError as exc:
+            outcome = FileFix(path)
             outcome.skipped = f"cannot read: {exc.strerror or exc}"
             return outcome
+        return self.plan_bytes(path, data)
+
+    def plan_bytes(self, path: str, data: bytes) -> FileFix:
+        """Work out the fixed text of ``data``, the source of ``path`` (read from stdin, say)."""
+        from tfguard.static.parsing import ParseFailure, decode_source
+
+        outcome = FileFix(path)
         try:
             text = decode_source(data)
         except ParseFailure:
