@@ -44,7 +44,8 @@ def test_bad_input_exits_two_without_traceback(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\nselct = []\n")
     done = tfguard("check", cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == "tfguard: error: pyproject.toml: unknown key 'selct' in [tool.tfguard] (did you mean 'select'?)\n"
+    assert done.stderr == ("tfguard: error: pyproject.toml: unknown key 'selct' in [tool.tfguard] "
+                           "(did you mean 'select'?)\n")
     done = tfguard("check", "missing", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (2, "tfguard: error: path not found: missing\n")
 

@@ -25,6 +25,10 @@ class Parser(argparse.ArgumentParser):
             self.error("unrecognized arguments: %s" % " ".join(extras) + _suggestion(self, parsed, extras))
         return parsed
 
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        """Print one line (no usage block: ``--help`` has it) and exit 2, as every bad input does."""
+        self.exit(EXIT_ERROR, "%s: error: %s\n" % (self.prog, message))
+
 
 def _suggestion(parser: argparse.ArgumentParser, parsed: argparse.Namespace, extras: Sequence[str]) -> str:
     import difflib

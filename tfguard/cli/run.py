@@ -65,7 +65,8 @@ def _attach_placement_value(parser: argparse.ArgumentParser) -> None:
     """Make a bare `--placement` take no value, so that `--placement train.py` keeps the script.
 
     argparse would read the next word as N (`nargs="?"`); a bare `--placement` before the script is
-    rewritten to `--placement=DEFAULT` before parsing, so N is only ever given as `--placement=N`.
+    rewritten to `--placement=DEFAULT` before parsing, unless the next word is a whole number (and the script
+    comes after it): `--placement 3 train.py` is `--placement=3 train.py`. So the script is never taken for N.
     """
     plain = parser.parse_known_args
 
@@ -76,7 +77,11 @@ def _attach_placement_value(parser: argparse.ArgumentParser) -> None:
         index = 0
         while index < len(args) and args[index].startswith("-"):
             if args[index] == "--placement":
-                args[index] = "--placement=%d" % DEFAULT_PLACEMENT_AT
+                given = args[index + 1] if index + 2 < len(args) else ""
+                if given.isdigit():
+                    args[index:index + 2] = ["--placement=" + given]
+                else:
+                    args[index] = "--placement=%d" % DEFAULT_PLACEMENT_AT
             index += 2 if args[index] in takes_value else 1
         return plain(args, namespace)
 
@@ -96,13 +101,16 @@ def _count(value: Optional[str], option: str) -> Optional[int]:
 
 
 def _fail_on_codes(value: Optional[str]) -> Dict[str, str]:
+    """Read ``--fail-on``: names (``growth``) or their codes (``TFG901``), in any case."""
     if value is None:
         return {}
-    names = [name.strip() for name in value.split(",") if name.strip()]
+    by_code = {code: name for name, code in FAIL_ON.items()}
+    names = [name.strip().lower() for name in value.split(",") if name.strip()]
+    names = [by_code.get(name.upper(), name) for name in names]
     unknown = [name for name in names if name not in FAIL_ON]
     if unknown or not names:
-        raise UsageError("--fail-on: unknown name %r (choose from %s)" % (
-            (unknown or [value])[0], ", ".join(FAIL_ON)))
+        raise UsageError("--fail-on: unknown name %r (choose from %s, or their codes %s)" % (
+            (unknown or [value])[0], ", ".join(FAIL_ON), ", ".join(FAIL_ON.values())))
     return {name: FAIL_ON[name] for name in names}
 
 
