@@ -21,6 +21,7 @@ from tfguard.static.config import ConfigError, Settings
 from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files
 from tfguard.static.engine import CheckResult
 from tfguard.static.finding import Finding
+from tfguard.static.quiet import checked_code
 
 #: Bumped when the file layout or the fingerprint changes.
 BASELINE_VERSION = 1
@@ -68,7 +69,8 @@ def fingerprint(code: str, scope: str, line_text: str) -> str:
 def scope_names(source: str) -> Dict[int, str]:
     """Map each line inside a def or class to the innermost one's dotted name (``Trainer.fit``)."""
     try:
-        tree = ast.parse(source)
+        with checked_code():
+            tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
     names: Dict[int, str] = {}

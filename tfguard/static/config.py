@@ -147,14 +147,15 @@ def validate_selectors(selectors: Iterable[str], where: str, explain: Optional[E
     ``explain`` may give the reason of an unknown one instead of "unknown rule code" (a runtime code).
     """
     codes: Tuple[str, ...] = ()
-    for selector in normalize_codes(selectors):
+    for given in selectors:
+        selector = given.strip().upper()
         if selector == "ALL":
             continue
         if not codes:
             codes = (PARSE_ERROR_CODE, *all_rules())  # imports every rule: only when there is something to check
         if not selector or not any(code.startswith(selector) for code in codes):
             reason = explain(selector) if explain is not None and selector else None
-            raise ConfigError(f"{where}: {reason or f'unknown rule code or prefix {selector!r}'}")
+            raise ConfigError(f"{where}: {reason or f'unknown rule code or prefix {given!r}'}")
 
 
 def find_config_file(start: str) -> Tuple[Optional[str], Optional[str]]:

@@ -11,6 +11,8 @@ from astroid.builder import AstroidBuilder
 from astroid.exceptions import AstroidSyntaxError
 from astroid.manager import AstroidManager
 
+from tfguard.static.quiet import checked_code
+
 
 @dataclass(frozen=True)
 class ParseFailure(Exception):
@@ -114,7 +116,8 @@ def _parse(source: str, path: str) -> nodes.Module:
     builder = _LocalOnlyBuilder(manager, apply_transforms=False)
     modname = f"<tfguard:{path}>"
     try:
-        module = builder.string_build(source, modname=modname, path=path)
+        with checked_code():
+            module = builder.string_build(source, modname=modname, path=path)
     except AstroidSyntaxError as exc:
         error = exc.error
         line = getattr(error, "lineno", None) or 1

@@ -15,6 +15,7 @@ from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.edits import apply_fixes
 from tfguard.static.fixes.refusal import PYTHON2, UNPLANNED, NoFix, no_rule_fix
 from tfguard.static.fixes.source import SourceText
+from tfguard.static.quiet import checked_code
 from tfguard.static.suppression import Suppressions
 
 Planner = Callable[[FixContext, Finding, nodes.NodeNG], Optional[Fix]]
@@ -121,7 +122,8 @@ def _acceptable(text: str, fix: Fix, suppressions: Suppressions) -> bool:
     if not applied:
         return False
     try:
-        ast.parse(fixed)
+        with checked_code():
+            ast.parse(fixed)
     except (SyntaxError, ValueError):
         return False
     return True

@@ -24,6 +24,7 @@ from tfguard.static.config import Settings
 from tfguard.static.engine import check_bytes, read_file
 from tfguard.static.finding import Finding, Fix
 from tfguard.static.fixes.edits import apply_fixes
+from tfguard.static.quiet import checked_code
 from tfguard.static.registry import PARSE_ERROR_CODE
 
 #: Passes over one file at most; each pass applies at least one fix or ends the loop.
@@ -162,7 +163,8 @@ class Fixer:
 
     def _valid(self, path: str, text: str, data: bytes, before: List[Finding]) -> Optional[List[Finding]]:
         try:
-            compile(text, path, "exec", dont_inherit=True)
+            with checked_code():
+                compile(text, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError):
             return None
         after = self._check(path, text, data)

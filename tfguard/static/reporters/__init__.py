@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, Dict
 
 from tfguard.static.engine import CheckResult
-from tfguard.static.reporters import github, json, sarif, table, text
+from tfguard.static.reporters import concise, github, gitlab, grouped, json, junit, pylint, sarif, table, text
 
 Reporter = Callable[[CheckResult], str]
 
@@ -22,6 +22,11 @@ REPORTERS: Dict[str, Reporter] = {
     "table": table.render,
     "sarif": sarif.render,
     "github": github.render,
+    "concise": concise.render,
+    "grouped": grouped.render,
+    "pylint": pylint.render,
+    "junit": junit.render,
+    "gitlab": gitlab.render,
 }
 
 __all__ = ["REPORTERS", "Reporter"]
