@@ -11,10 +11,37 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-_PIP_SCRIPT = "import sys\nfrom tfguard.cli import main\nif __name__ == '__main__':\n    sys.exit(main())\n"
+
+
+def entry_point() -> Tuple[str, str]:
+    """Return (module, function) of the ``tfguard`` console script as pyproject.toml declares it."""
+    import re
+
+    text = (REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    match = re.search(r'^tfguard = "([\w.]+):(\w+)"$', text, re.MULTILINE)
+    assert match, "pyproject.toml declares no tfguard console script"
+    return match.group(1), match.group(2)
+
+
+def pip_script() -> str:
+    """Return the text pip writes as the ``tfguard`` console script (its template), for the declared entry point."""
+    module, function = entry_point()
+    return ("# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom %s import %s\nif __name__ == '__main__':\n"
+            "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n    sys.exit(%s())\n"
+            % (module, function, function))
+
+
+def written_console_script(scratch: Path) -> Path:
+    """Write the console script pip would write for this checkout in ``scratch`` and return it."""
+    folder = scratch / "console-bin"
+    folder.mkdir(exist_ok=True)
+    script = folder / "tfguard"
+    script.write_text("#!%s\n%s" % (sys.executable, pip_script()), encoding="utf-8")
+    script.chmod(0o755)
+    return script
 
 
 def console_script(scratch: Path) -> Path:
@@ -22,12 +49,7 @@ def console_script(scratch: Path) -> Path:
     installed = Path(sys.executable).parent / ("tfguard.exe" if os.name == "nt" else "tfguard")
     if installed.is_file():
         return installed
-    folder = scratch / "console-bin"
-    folder.mkdir(exist_ok=True)
-    script = folder / "tfguard"
-    script.write_text("#!%s\n%s" % (sys.executable, _PIP_SCRIPT), encoding="utf-8")
-    script.chmod(0o755)
-    return script
+    return written_console_script(scratch)
 
 
 def tfguard_script(*args: str, cwd: Path, scratch: Optional[Path] = None, stdin: Optional[str] = None,
@@ -41,13 +63,35 @@ def tfguard_script(*args: str, cwd: Path, scratch: Optional[Path] = None, stdin:
                           cwd=cwd, env=environment, input=stdin, capture_output=True, text=True, timeout=timeout)
 
 
-def fresh_venv_console_script(folder: Path) -> Path:
+#: Folders of the checkout that a package build does not read (copied for nothing).
+_NOT_PACKAGED = ("tests/", "bench/", "fixtures/", "docs/", "tools/", ".ci/")
+
+
+def copy_of_the_package(target: Path) -> Path:
+    """Copy what building the package reads (git's files, tracked or new, not ignored) to ``target``.
+
+    ``pip install .`` builds in the source folder (``build/``, ``*.egg-info``); a copy keeps the checkout
+    clean and parallel tests apart.
+    """
+    listed = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "-z", "--cached", "--others",
+                             "--exclude-standard"], check=True, capture_output=True, text=True).stdout
+    for relpath in filter(None, listed.split("\0")):
+        source = REPO_ROOT / relpath
+        if relpath.startswith(_NOT_PACKAGED) or not source.is_file():
+            continue
+        (target / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (target / relpath).write_bytes(source.read_bytes())
+    return target
+
+
+def fresh_venv_console_script(folder: Path, editable: bool = True) -> Path:
     """Install this checkout into a new virtual environment in ``folder``, as a user does, and return its
     ``tfguard`` console script.
 
     The environment is made with ``python -m venv``; the dependencies come from the running environment
     through a ``.pth`` file (no network, a few seconds), and tfguard itself with
-    ``pip install --no-deps --no-build-isolation -e .``, which writes the console script.
+    ``pip install --no-deps --no-build-isolation -e .`` (without ``-e`` when not ``editable``: a copy, as
+    ``pip install .`` makes), which writes the console script.
     """
     import site
     import sysconfig
@@ -62,9 +106,10 @@ def fresh_venv_console_script(folder: Path) -> Path:
                + [entry for entry in sys.path if os.path.basename(entry) in ("site-packages", "dist-packages")]
                if os.path.isdir(path)]
     Path(purelib, "parent-environment.pth").write_text("\n".join(dict.fromkeys(parents)) + "\n", encoding="utf-8")
+    source = ["-e", str(REPO_ROOT)] if editable else [str(copy_of_the_package(folder / "tfguard-copy"))]
     done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                           "--no-build-isolation", "-e", str(REPO_ROOT)], capture_output=True, text=True,
-                          timeout=600)
+                           "--no-build-isolation", *source], capture_output=True, text=True, timeout=600,
+                          cwd=str(folder))
     assert done.returncode == 0, done.stderr
     script = venv / ("Scripts/tfguard.exe" if os.name == "nt" else "bin/tfguard")
     assert script.is_file(), "pip wrote no tfguard console script"

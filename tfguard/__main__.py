@@ -1,4 +1,9 @@
-"""``python -m tfguard``: the same as the ``tfguard`` command.
+"""``python -m tfguard`` and the ``tfguard`` console script (:func:`console`, named in pyproject.toml).
+
+The console script that pip writes imports its entry point before any code of tfguard can catch Ctrl-C; so
+the entry point lives here, in a module that imports nothing but ``os`` and ``sys`` (already loaded by
+Python), and imports the command line itself inside the guard: Ctrl-C at any moment of start-up is one
+``tfguard: interrupted`` line and status 130, not a traceback of ``from tfguard.cli import main``.
 
 ``python -m`` puts the working folder first on ``sys.path``; the checker then
 would import a project's ``json.py`` or ``concurrent.py`` in place of the
@@ -23,17 +28,21 @@ def _drop_working_folder() -> None:
         del sys.path[0]
 
 
-def _main() -> int:
+def console() -> int:
+    """Run the ``tfguard`` command (``sys.argv``) and return its exit status; Ctrl-C while it starts up ends it
+    with one line and status 130."""
     swallowed = []
-    previous_hook = sys.unraisablehook
+    previous_hook = getattr(sys, "unraisablehook", None)  # Python 3.8+
 
     def note_lost_interrupt(unraisable) -> None:  # Ctrl-C in an import lock's callback: Python would print it
         if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
             swallowed.append(True)
             return
-        previous_hook(unraisable)
+        if previous_hook is not None:
+            previous_hook(unraisable)
 
-    sys.unraisablehook = note_lost_interrupt
+    if previous_hook is not None:
+        sys.unraisablehook = note_lost_interrupt
     try:
         _drop_working_folder()
         import signal
@@ -46,7 +55,8 @@ def _main() -> int:
             raise
         swallowed.append(True)
     finally:
-        sys.unraisablehook = previous_hook
+        if previous_hook is not None:
+            sys.unraisablehook = previous_hook
     if swallowed:
         sys.stderr.write("tfguard: interrupted\n")
         _exit_now(130)
@@ -91,4 +101,4 @@ def _exit_now(status: int) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(_main())
+    sys.exit(console())

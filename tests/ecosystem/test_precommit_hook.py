@@ -138,3 +138,52 @@ def test_generated_local_hook_works_from_a_plain_path_origin(tmp_path):
     assert done.returncode == 1, output
     assert "bad.py:12:13: TFG102" in output and "bad.py:13:9: TFG101" in output
     assert "good.py" not in output.replace("bad.py", "")
+
+
+def docs_system_hook() -> str:
+    """Return the docs' `language: system` snippet (the hook that works after a plain install)."""
+    page = (REPO_ROOT / "docs" / "integrations" / "pre-commit.md").read_text(encoding="utf-8")
+    block = page.split("<!-- pre-commit-system:start", 1)[1].split("<!-- pre-commit-system:end -->", 1)[0]
+    return block.split("```yaml\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_hook_printed_by_a_plain_install_works_with_pre_commit(tmp_path):
+    """`pip install .` from a clone (no git checkout behind the installed copy): `tfguard pre-commit-config`
+    prints the `language: system` hook the docs show, and the real pre-commit runs it."""
+    from tests.console import fresh_venv_console_script
+
+    script = fresh_venv_console_script(tmp_path, editable=False)
+    bin_folder = script.parent
+    where = subprocess.run([str(bin_folder / "python"), "-c", "import tfguard; print(tfguard.__file__)"],
+                           capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
+    assert where.stdout.startswith(str(bin_folder.parent)), where  # the installed copy, not this checkout
+    project = tmp_path / "project"
+    project.mkdir()
+    git(project, "init", "-q")
+    printed = subprocess.run([str(script), "pre-commit-config"], cwd=project, capture_output=True, text=True,
+                             timeout=120)
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout == docs_system_hook()
+    resolved = subprocess.run([str(script), "pre-commit-config", "--repo", str(REPO_ROOT), "--rev", "HEAD"],
+                              cwd=project, capture_output=True, text=True, timeout=120)
+    head = git(REPO_ROOT, "rev-parse", "HEAD").strip()
+    assert resolved.returncode == 0 and f"@{head}\"]" in resolved.stdout, resolved.stderr  # HEAD resolved
+
+    (project / ".pre-commit-config.yaml").write_text(printed.stdout)
+    (project / "bad.py").write_text(TRAIN)
+    (project / "good.py").write_text(CLEAN)
+    git(project, "add", "-A")
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PRE_COMMIT_COLOR="never",
+               PATH=os.pathsep.join([str(bin_folder), os.environ.get("PATH", "")]))
+    env.pop("PYTHONPATH", None)  # the installed copy, not this checkout
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=540)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "bad.py:12:13: TFG102" in output and "bad.py:13:9: TFG101" in output
+    assert "good.py" not in output.replace("bad.py", "")
+    git(project, "rm", "-q", "--cached", "bad.py")
+    (project / "bad.py").unlink()
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=540)
+    assert done.returncode == 0 and "Passed" in done.stdout, done.stdout + done.stderr

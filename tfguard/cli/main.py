@@ -88,14 +88,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ``tfguard: interrupted`` line and status 130, never a traceback.
     """
     swallowed: list = []
-    previous_hook = sys.unraisablehook
+    previous_hook = getattr(sys, "unraisablehook", None)  # Python 3.8+
     interrupted = False
     try:
         status = _run(argv, swallowed)
     except KeyboardInterrupt:  # also when it comes while an error below is being reported
         interrupted = True
     finally:
-        sys.unraisablehook = previous_hook
+        if previous_hook is not None:
+            sys.unraisablehook = previous_hook
     if interrupted or swallowed:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -106,7 +107,9 @@ def _quiet_interrupts(swallowed: list) -> None:
     """Ctrl-C that lands in a callback Python cannot raise from (an import lock's or a weak reference's) is
     printed by Python as "Exception ignored ... KeyboardInterrupt" and lost; note it instead, so the run ends
     as an interrupted run (one line, status 130)."""
-    previous_hook = sys.unraisablehook
+    previous_hook = getattr(sys, "unraisablehook", None)
+    if previous_hook is None:  # Python 3.7: no such hook, and such an interrupt is lost as before
+        return
 
     def hook(unraisable: Any) -> None:
         if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):

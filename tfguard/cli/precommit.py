@@ -1,8 +1,11 @@
-"""``tfguard pre-commit-config``: print the ``.pre-commit-config.yaml`` hook that installs this tfguard.
+"""``tfguard pre-commit-config``: print a ``.pre-commit-config.yaml`` hook for this tfguard.
 
-tfguard is not on a package index, so pre-commit installs it from its git repository at a fixed commit. pip
-takes only URLs with a scheme there (``git+https://``, ``git+ssh://``, ``git+file://``), not the ``git@host:path``
-or plain-path origins git accepts; this command writes the line pip takes from what git knows.
+Two hooks. The one that works for anyone who installed tfguard (``pip install .`` from a clone, or ``-e``)
+runs the installed ``tfguard`` command (``language: system``): it is printed when tfguard does not run from
+a git checkout, and with ``--system``. The other has pre-commit install tfguard itself from its git repository
+at a fixed commit (tfguard is not on a package index): pip takes only URLs with a scheme there
+(``git+https://``, ``git+ssh://``, ``git+file://``), not the ``git@host:path`` or plain-path origins git
+accepts, so this command writes the line pip takes from what git knows.
 """
 
 from __future__ import annotations
@@ -28,6 +31,18 @@ repos:
         additional_dependencies: ["tfguard @ git+{url}@{rev}"]
         # args: [--extend-select, TFG001]   # extra options for `tfguard check`
 """
+#: The hook that runs the installed ``tfguard`` (the docs show this text; a test runs it with pre-commit).
+SYSTEM_SNIPPET = """\
+repos:
+  - repo: local
+    hooks:
+      - id: tfguard
+        name: tfguard
+        entry: tfguard check --force-exclude
+        language: system
+        types: [python]
+        # args: [--extend-select, TFG001]   # extra options for `tfguard check`
+"""
 _SCHEMES = ("https://", "http://", "ssh://", "git://", "file://")
 _SCP_LIKE = re.compile(r"^(?:(?P<user>[^@/:]+)@)?(?P<host>[^/:]+):(?P<path>.*)$")
 _SHA = re.compile(r"^[0-9a-f]{40}$")
@@ -41,9 +56,13 @@ def add_parser(commands: Any) -> None:
                     "installs tfguard from its git repository at one commit. The repository and commit default to "
                     "the origin and HEAD of the checkout tfguard runs from; https, SSH (git@host:path) and local "
                     "paths are all written as URLs pip accepts.")
+    parser.add_argument("--system", action="store_true",
+                        help="print the hook that runs the installed tfguard command (language: system; the "
+                             "default when tfguard is installed, not run from a git checkout)")
     parser.add_argument("--repo", metavar="URL", help="tfguard's repository: an https or ssh URL, git@host:path, "
                         "or a local path (default: the checkout's origin, else the checkout itself)")
-    parser.add_argument("--rev", metavar="SHA", help="the full commit SHA to install (default: the checkout's HEAD)")
+    parser.add_argument("--rev", metavar="SHA", help="the commit to install: a full SHA, or a name (HEAD, a branch, "
+                        "a tag) resolved to one in the checkout or a local --repo (default: the checkout's HEAD)")
 
 
 def pip_git_url(origin: str, base: str = ".") -> str:
@@ -73,27 +92,52 @@ def _git(folder: str, *args: str) -> Optional[str]:
 
 
 def checkout_folder() -> Optional[str]:
-    """Return the root of the git checkout tfguard is imported from, or None (installed from a wheel)."""
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return _git(package, "rev-parse", "--show-toplevel")
+    """Return the root of the git checkout tfguard is imported from, or None (installed as a copy).
+
+    A copy installed in a virtual environment that lies inside some other git repository (a project's
+    ``.venv``) is no checkout of tfguard: the repository's root must be the folder that holds the package.
+    """
+    holder = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    top = _git(holder, "rev-parse", "--show-toplevel")
+    if top is None or os.path.realpath(top) != os.path.realpath(holder):
+        return None
+    return top
+
+
+def resolve_rev(rev: str, source: Optional[str], origin: str) -> str:
+    """Return the full commit SHA ``rev`` names: as given, or resolved in the local clone ``source``."""
+    if _SHA.match(rev):
+        return rev
+    resolved = _git(source, "rev-parse", "--verify", "--quiet", rev + "^{commit}") if source is not None else None
+    if resolved is not None and _SHA.match(resolved):
+        return resolved
+    if source is not None:
+        raise UsageError("--rev %r names no commit of %s" % (rev, source))
+    raise UsageError("--rev needs a full 40-character commit SHA (pre-commit caches by it), got %r: %s is not a "
+                     "local clone to resolve it in; `git ls-remote %s %s` prints the SHA" % (rev, origin, origin, rev))
 
 
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard pre-commit-config``: print the hook; a one-line error when the repository is unknown."""
     checkout = checkout_folder()
+    if args.system or (checkout is None and args.repo is None):
+        if args.rev is not None and args.repo is None:
+            raise UsageError("--rev goes with --repo: the hook that runs the installed tfguard installs nothing")
+        print(SYSTEM_SNIPPET, end="")
+        return EXIT_CLEAN
     origin = args.repo
-    if origin is None and checkout is not None:
-        origin = _git(checkout, "remote", "get-url", "origin") or checkout
     if origin is None:
-        raise UsageError("tfguard is not running from a git checkout: give --repo URL and --rev SHA")
+        origin = _git(checkout, "remote", "get-url", "origin") or checkout
+    if args.repo is None:
+        source: Optional[str] = checkout
+    else:
+        source = args.repo if os.path.isdir(args.repo) else None
     rev = args.rev
     if rev is None:
-        source = checkout if args.repo is None else args.repo if os.path.isdir(args.repo) else None
         rev = _git(source, "rev-parse", "HEAD") if source is not None else None
         if rev is None:
             raise UsageError("give --rev SHA: the full commit of tfguard's repository to install")
-    if not _SHA.match(rev):
-        raise UsageError("--rev needs a full 40-character commit SHA (pre-commit caches by it), got %r" % rev)
+    rev = resolve_rev(rev, source, origin)
     base = "." if args.repo is not None else checkout or "."  # a relative --repo is relative to the working folder
     print(SNIPPET.format(url=pip_git_url(origin, base), rev=rev), end="")
     return EXIT_CLEAN
