@@ -17,8 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from tfguard.static.config import ConfigError, Settings
-from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files
+from tfguard.static.config import ConfigError
 from tfguard.static.engine import CheckResult
 from tfguard.static.finding import Finding
 from tfguard.static.quiet import checked_code
@@ -212,10 +211,3 @@ def apply_baseline(result: CheckResult, baseline: "Counter[BaselineKey]", baseli
     fixed = sum(n for key, n in remaining.items()
                 if n > 0 and (key.path in checked or not os.path.exists(os.path.join(base_dir, key.path))))
     return BaselineOutcome(replace(result, findings=new), baselined, fixed)
-
-
-def checked_files(paths: Sequence[str], settings: Settings, force_exclude: bool) -> List[str]:
-    """Return the files ``check_paths`` checks for these arguments (the same discovery and exclusions)."""
-    exclude = tuple(settings.exclude or DEFAULT_EXCLUDE) + tuple(settings.extend_exclude)
-    return list(iter_python_files(paths, exclude, force_exclude=force_exclude, root=settings.root or None,
-                                  respect_gitignore=settings.respect_gitignore))
