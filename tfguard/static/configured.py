@@ -9,13 +9,14 @@ the paths, nor on which of them comes first.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from tfguard.static.cache import ResultCache
 from tfguard.static.config import Settings
 from tfguard.static.discovery import DEFAULT_EXCLUDE, is_excluded_with_parents, iter_python_files
-from tfguard.static.engine import CheckResult, FileError, check_paths
+from tfguard.static.engine import CheckResult, FileError, check_files
 from tfguard.static.finding import Finding
 from tfguard.static.project_root import find_project_root
 from tfguard.static.settings_resolver import SettingsResolver
@@ -27,14 +28,15 @@ def exclusions(settings: Settings) -> Tuple[str, ...]:
 
 
 def discover(paths: Sequence[str], resolver: SettingsResolver, force_exclude: bool = False,
-             skipped: Optional[List[FileError]] = None) -> List[Tuple[str, str]]:
-    """Return (file, the path of the command line that led to it) for every Python file to check.
+             skipped: Optional[List[FileError]] = None) -> List[Tuple[str, str, Settings]]:
+    """Return (file, the path of the command line that led to it, its settings) for every Python file to check.
 
     Each path is walked with its own settings; a file found while walking is skipped when its own settings
     exclude it (or a folder above it, up to their root). Files and folders skipped as unreadable go to
     ``skipped``. Files named on the command line are always checked unless ``force_exclude``.
     """
-    found: List[Tuple[str, str]] = []
+    found: List[Tuple[str, str, Settings]] = []
+    by_folder: Dict[str, Settings] = {}  # the folder of a walked file, as spelt -> its settings
 
     def on_skip(path: str, reason: str) -> None:
         if skipped is not None:
@@ -45,11 +47,16 @@ def discover(paths: Sequence[str], resolver: SettingsResolver, force_exclude: bo
         for file in iter_python_files([path], exclusions(walking), force_exclude=force_exclude,
                                       root=walking.root or None, on_skip=on_skip,
                                       respect_gitignore=walking.respect_gitignore):
-            if file != path:
-                own = resolver.settings_for(file)
-                if own is not walking and is_excluded_with_parents(file, exclusions(own), own.root or None):
-                    continue
-            found.append((file, path))
+            if file == path:
+                found.append((file, path, walking))
+                continue
+            folder = os.path.dirname(file)
+            own = by_folder.get(folder)
+            if own is None:
+                own = by_folder[folder] = resolver.settings_for(file, is_file=True)
+            if own is not walking and is_excluded_with_parents(file, exclusions(own), own.root or None):
+                continue
+            found.append((file, path, own))
     return found
 
 
@@ -72,17 +79,17 @@ def check_configured(paths: Sequence[str], resolver: SettingsResolver, force_exc
     files = discover(paths, resolver, force_exclude, skipped)
     roots: Dict[str, str] = {}
     groups: Dict[Tuple[Settings, str], List[str]] = {}
-    for file, path in files:
+    for file, path, settings in files:
         if path not in roots:
             roots[path] = find_project_root(path)
-        groups.setdefault((resolver.settings_for(file), roots[path]), []).append(file)
+        groups.setdefault((settings, roots[path]), []).append(file)
     caches: Dict[Settings, ResultCache] = {}
     result = CheckResult()
     for (settings, root), group in groups.items():
         cache = None
         if cache_dir is not None:
             cache = caches.get(settings) or caches.setdefault(settings, ResultCache(cache_dir, settings))
-        part = check_paths(group, settings, jobs=jobs, cache=cache, project_root=root, run_paths=paths)
+        part = check_files(group, settings, root, paths, jobs=jobs, cache=cache)
         result.findings.extend(part.findings)
         result.errors.extend(part.errors)
         result.files_checked += part.files_checked
@@ -92,4 +99,4 @@ def check_configured(paths: Sequence[str], resolver: SettingsResolver, force_exc
     result.python2_files.sort()
     result.skipped = sorted(skipped, key=lambda error: error.path)
     warning = next((cache.warning for cache in caches.values() if cache.warning), None)
-    return ConfiguredRun(result, [file for file, _ in files], warning)
+    return ConfiguredRun(result, [file for file, _, _ in files], warning)

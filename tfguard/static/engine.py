@@ -342,13 +342,8 @@ def check_paths(
     force_exclude: bool = False,
     jobs: Optional[int] = 1,
     cache: Optional[ResultCache] = None,
-    project_root: Optional[str] = None,
-    run_paths: Optional[Sequence[str]] = None,
 ) -> CheckResult:
     """Check every Python file under ``paths``; one file's failure never stops the others.
-
-    ``project_root`` (default: that of the first path) is where imports are resolved from; ``run_paths``
-    (default: ``paths``) are the paths of the whole run as given, how followed modules are named.
 
     With ``jobs`` > 1 and enough files, files are checked in that many worker
     processes; the result is the same as with ``jobs=1``.  ``jobs=None`` picks
@@ -377,11 +372,25 @@ def check_paths(
             files = iter_python_files(paths, exclude, force_exclude=force_exclude, root=root,
                                       on_skip=lambda path, reason: skipped.append(FileError(path, reason)),
                                       respect_gitignore=settings.respect_gitignore)
-            root_folder = project_root or find_project_root(paths[0] if paths else ".")
-            result = _check_files(files, root_folder, list(run_paths if run_paths is not None else paths),
-                                  settings, jobs, cache)
+            result = _check_files(files, find_project_root(paths[0] if paths else "."), paths, settings, jobs,
+                                  cache)
             result.skipped = sorted(skipped, key=lambda error: error.path)
             return result
+    finally:
+        if cache is not None:
+            cache.flush()
+
+
+def check_files(files: Sequence[str], settings: Settings, project_root: str, run_paths: Sequence[str],
+                jobs: Optional[int] = 1, cache: Optional[ResultCache] = None) -> CheckResult:
+    """Check files already found (no walking, no exclusions), as :func:`check_paths` checks what it finds.
+
+    ``project_root`` is where imports are resolved from; ``run_paths`` are the paths of the whole run as
+    given (how followed modules are named). The cache, if any, is flushed when the check ends.
+    """
+    try:
+        with fewer_garbage_collections():
+            return _check_files(files, project_root, list(run_paths), settings, jobs, cache)
     finally:
         if cache is not None:
             cache.flush()

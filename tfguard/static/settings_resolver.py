@@ -50,22 +50,25 @@ class SettingsResolver:
                 raise ConfigError(f"config file not found: {config_file}")
             self._load(self._forced, "")
 
-    def source_for(self, path: str) -> Optional[str]:
-        """Return the absolute path of the configuration file that configures ``path``, or None (defaults)."""
+    def source_for(self, path: str, is_file: bool = False) -> Optional[str]:
+        """Return the absolute path of the configuration file that configures ``path``, or None (defaults).
+
+        ``is_file`` spares a look at the disk when the caller knows ``path`` is a file (found by a walk).
+        """
         if self._isolated:
             return None
         if self._forced is not None:
             return self._forced
-        return self._folder(_folder_of(path))[0]
+        return self._folder(_folder_of(path, is_file))[0]
 
-    def settings_for(self, path: str) -> Settings:
+    def settings_for(self, path: str, is_file: bool = False) -> Settings:
         """Return the settings of ``path`` (a file or a folder), the command line's options applied."""
         if self._isolated:
             return self._load("", os.getcwd())
-        source = self.source_for(path)
+        source = self.source_for(path, is_file)
         if source is not None:
             return self._load(source, "")
-        nearest = self._folder(_folder_of(path))[1]
+        nearest = self._folder(_folder_of(path, is_file))[1]
         return self._load("", os.path.dirname(nearest) if nearest else os.getcwd())
 
     def _load(self, source: str, root: str) -> Settings:
@@ -101,9 +104,9 @@ class SettingsResolver:
         return found, nearest
 
 
-def _folder_of(path: str) -> str:
+def _folder_of(path: str, is_file: bool = False) -> str:
     absolute = os.path.abspath(path)
-    return absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
+    return os.path.dirname(absolute) if is_file or not os.path.isdir(absolute) else absolute
 
 
 def describe(path: str, resolver: SettingsResolver) -> str:
