@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from xml.etree import ElementTree
 
 import pytest
 
@@ -28,7 +29,8 @@ RESULT = CheckResult(
 
 
 def test_registry_lists_every_format():
-    assert list(REPORTERS) == ["text", "full", "json", "table", "sarif", "github"]
+    assert list(REPORTERS) == ["text", "full", "json", "table", "sarif", "github", "concise", "grouped", "pylint",
+                              "junit", "gitlab"]
 
 
 def test_text_report():
@@ -76,3 +78,19 @@ def test_empty_reports():
 )
 def test_summary(result, line):
     assert text.summary(result) == line
+
+
+def test_ci_formats_report_the_files_that_could_not_be_checked():
+    assert REPORTERS["concise"](RESULT).splitlines()[-2:] == ["c.py: error: internal error: X: y",
+                                                              "z.py: error: cannot read: Permission denied"]
+    assert REPORTERS["pylint"](RESULT).splitlines()[-1] == "z.py:1: [error(file-error)] cannot read: Permission denied"
+    gitlab = json.loads(REPORTERS["gitlab"](RESULT))
+    assert [(i["check_name"], i["severity"], i["location"]["path"]) for i in gitlab[-2:]] == [
+        ("file-error", "critical", "c.py"), ("file-error", "critical", "z.py")]
+    expected = {"error": "major", "warning": "minor", "info": "info"}
+    assert [i["severity"] for i in gitlab[:-2]] == [expected[f.severity]
+                                                    for f in sorted(RESULT.findings, key=Finding.sort_key)]
+    junit = ElementTree.fromstring(REPORTERS["junit"](RESULT).split("\n", 1)[1])
+    assert junit.get("errors") == "2" and junit.get("failures") == str(len(RESULT.findings))
+    assert [case.get("name") for case in junit.iter("testcase") if case.find("error") is not None] == [
+        "tfguard.check", "tfguard.check"]
