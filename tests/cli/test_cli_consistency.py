@@ -57,8 +57,11 @@ def test_a_runtime_code_says_where_runtime_codes_are_chosen(empty_project, run, 
 
 def test_fail_on_takes_names_or_codes_in_any_case():
     from tfguard.cli.run import _fail_on_codes
+    from tfguard.integrations.pytest_plugin import fail_on_codes
 
     assert _fail_on_codes("Growth,tfg902") == {"growth": "TFG901", "slowdown": "TFG902"}
+    assert fail_on_codes("TFG901, Slowdown") == {"growth": "TFG901", "slowdown": "TFG902"}
+    assert fail_on_codes("NONE") == {}
 
 
 @pytest.mark.parametrize("argv, message", [

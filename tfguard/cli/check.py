@@ -92,7 +92,10 @@ def explain_runtime_code(selector: str) -> Optional[str]:
         return None
     names = [RUNTIME_CODES[code].fail_on for code in codes if RUNTIME_CODES[code].fail_on]
     choose = (" (--fail-on %s)" % ",".join(names)) if names else ""
-    return (f"{selector} is a runtime diagnostic, not a rule of the checker: `tfguard run` reports it, and "
+    what = f"{selector} is a runtime diagnostic" if codes == [selector] else \
+        f"{selector} names runtime diagnostics ({', '.join(codes)})"
+    it = "it" if codes == [selector] else "them"
+    return (f"{what}, not a rule of the checker: `tfguard run` reports {it}, and "
             f"`tfguard run --fail-on NAMES` chooses which fail the run{choose}")
 
 

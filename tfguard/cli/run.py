@@ -100,13 +100,20 @@ def _count(value: Optional[str], option: str) -> Optional[int]:
     return number
 
 
+def fail_on_name(word: str) -> str:
+    """Return the ``--fail-on`` name a word stands for: a name (``growth``) or its code (``TFG901``), any case."""
+    word = word.strip()
+    for name, code in FAIL_ON.items():
+        if word.upper() == code:
+            return name
+    return word.lower()
+
+
 def _fail_on_codes(value: Optional[str]) -> Dict[str, str]:
     """Read ``--fail-on``: names (``growth``) or their codes (``TFG901``), in any case."""
     if value is None:
         return {}
-    by_code = {code: name for name, code in FAIL_ON.items()}
-    names = [name.strip().lower() for name in value.split(",") if name.strip()]
-    names = [by_code.get(name.upper(), name) for name in names]
+    names = [fail_on_name(name) for name in value.split(",") if name.strip()]
     unknown = [name for name in names if name not in FAIL_ON]
     if unknown or not names:
         raise UsageError("--fail-on: unknown name %r (choose from %s, or their codes %s)" % (

@@ -42,11 +42,11 @@ def pytest_addoption(parser: Any) -> None:
 
 def fail_on_codes(value: Optional[str]) -> Dict[str, str]:
     """``--tfguard-fail-on`` as {name: code}; a bad value raises pytest.UsageError."""
-    from tfguard.cli.run import FAIL_ON
+    from tfguard.cli.run import FAIL_ON, fail_on_name
 
     if value is None:
         return dict(DEFAULT_FAIL_ON)
-    names = [name.strip() for name in value.split(",") if name.strip()]
+    names = [fail_on_name(name) for name in value.split(",") if name.strip()]  # names or codes, any case
     if names == ["none"]:
         return {}
     unknown = [name for name in names if name not in FAIL_ON]
