@@ -114,3 +114,15 @@ def fresh_venv_console_script(folder: Path, editable: bool = True) -> Path:
     script = venv / ("Scripts/tfguard.exe" if os.name == "nt" else "bin/tfguard")
     assert script.is_file(), "pip wrote no tfguard console script"
     return script
+
+
+def without_site_noise(stderr: str) -> str:
+    """Drop what Python's ``site`` prints when Ctrl-C lands while it processes a ``.pth`` file (an editable
+    install's path hook): "Error processing line N of ….pth", a traceback, "Remainder of file ignored".
+
+    ``site`` reports it and goes on starting Python: not tfguard's code, and the run continues as usual.
+    """
+    marker = "Remainder of file ignored\n"
+    while stderr.startswith("Error processing line ") and marker in stderr:
+        stderr = stderr.split(marker, 1)[1]
+    return stderr
