@@ -23,7 +23,7 @@ def test_rule_table_matches_the_registry():
 
 def test_readme_starts_with_two_setup_commands():
     text = readme_text()
-    block = re.search(r"## Set up\n\n```console\n(.*?)```", text, re.S)
+    block = re.search(r"## Set up\n\n(?:<!-- commands -->\n)?```console\n(.*?)```", text, re.S)
     assert block, "README.md must open with a '## Set up' console block"
     commands = [line for line in block.group(1).splitlines() if line.strip()]
     assert len(commands) == 2

@@ -55,6 +55,8 @@ def home_page() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     text = re.sub(r"\]\(docs/([^)]+)\)", r"](\1)", text)
     text = re.sub(r"\]\(rules/(TFG\d{3})-[a-z0-9-]+/README\.md\)", r"](rules/\1.md)", text)
+    text = text.replace("](CHANGELOG.md)", "](changelog.md)")
+    text = text.replace("](LICENSE)", "](https://www.apache.org/licenses/LICENSE-2.0)")
     return text.replace("](CONTRIBUTING.md)", "](contributing.md)")
 
 
