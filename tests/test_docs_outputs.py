@@ -5,6 +5,8 @@ line before it (MkDocs does not render it):
 
 - ``<!-- output: checked -->``: each ``$ command`` line is run from the repository root and what it prints (stdout
   and stderr, as a terminal shows them) must equal the lines that follow it;
+- ``<!-- output: checked in a copy of examples/ -->``: the same, run in a scratch folder holding a copy of that
+  folder of the repository (for commands that write files);
 - ``<!-- output: checked, masked -->``: the same for runtime output, with every number read as ``N``, runs of
   spaces as one, and a ``...`` line standing for any lines (timings and table widths change from run to run);
 - ``<!-- output: measured by CMD -->``: output too slow to rerun in the tests (a benchmark, a long run), made by
@@ -19,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,7 +33,8 @@ from tests.console import console_script
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PAGES = [REPO_ROOT / "README.md", REPO_ROOT / "CONTRIBUTING.md", *sorted((REPO_ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```(?P<lang>[\w-]*)\n(?P<body>.*?)^```", re.S | re.M)
-MARKER = re.compile(r"<!-- (output: checked(?:, masked)?|output: measured by .+?|commands|diagram) -->")
+MARKER = re.compile(r"<!-- (output: checked(?:, masked)?(?: in a copy of [\w/.-]+/)?|output: measured by .+?|commands"
+                    r"|diagram) -->")
 #: Lines TensorFlow's C++ libraries print on import, whatever the program does.
 TF_NOISE = re.compile(r"^(WARNING: All log messages before absl|I0000 |E0000 |W0000 |.*port\.cc:|.*cpu_feature_guard"
                       r"|To enable the following instructions|.*oneDNN custom operations)")
@@ -86,8 +90,9 @@ def sessions(body: str):
     return result
 
 
-def run(command: str, scratch: Path) -> list:
-    """Run one documented command from the repository root; return its output lines (stdout and stderr merged)."""
+def run(command: str, scratch: Path, cwd: Path = REPO_ROOT) -> list:
+    """Run one documented command in ``cwd`` (the repository root); return its output lines (stdout and stderr
+    merged)."""
     words = shlex.split(command, comments=True)
     env = dict(os.environ, COLUMNS="120", NO_COLOR="1", PYTHONPATH=str(REPO_ROOT))
     if words[0] == "tfguard":
@@ -95,7 +100,7 @@ def run(command: str, scratch: Path) -> list:
     elif words[0] in ("pytest", "python"):
         words = [sys.executable] + (["-m", "pytest", "-p", "no:cacheprovider"] if words[0] == "pytest" else []) \
             + words[1:]
-    done = subprocess.run(words, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    done = subprocess.run(words, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=600)
     return done.stdout.splitlines()
 
@@ -116,9 +121,14 @@ def matches(expected: list, actual: list) -> bool:
 @pytest.mark.parametrize("case", CHECKED, ids=block_id)
 def test_checked_block_is_the_commands_output(case, tmp_path):
     page, line, marker, body = case
+    cwd = REPO_ROOT
+    if " in a copy of " in marker:
+        folder = marker.split(" in a copy of ", 1)[1].rstrip("/")
+        cwd = tmp_path / "work"
+        shutil.copytree(REPO_ROOT / folder, cwd / folder, ignore=shutil.ignore_patterns("__pycache__"))
     for command, expected in sessions(body):
-        actual = run(command, tmp_path)
-        if marker.endswith("masked"):
+        actual = run(command, tmp_path, cwd)
+        if ", masked" in marker:
             actual = [masked(text) for text in actual if not TF_NOISE.match(text)]
             wanted = [text if text == "..." else masked(text) for text in expected]
             assert matches(wanted, actual), "\n".join([f"{page.name}:{line}: `{command}` printed:"] + actual)
