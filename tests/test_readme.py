@@ -23,7 +23,7 @@ def test_rule_table_matches_the_registry():
 
 def test_readme_starts_with_two_setup_commands():
     text = readme_text()
-    block = re.search(r"## Set up\n\n```console\n(.*?)```", text, re.S)
+    block = re.search(r"## Set up\n\n(?:<!-- commands -->\n)?```console\n(.*?)```", text, re.S)
     assert block, "README.md must open with a '## Set up' console block"
     commands = [line for line in block.group(1).splitlines() if line.strip()]
     assert len(commands) == 2
@@ -60,3 +60,13 @@ def test_the_test_dependencies_listed_are_those_of_the_test_extra():
     listed = re.search(r"the `test` extra of `pyproject.toml`: ([^)]*)\)", readme_text().replace("\n", " "))
     assert listed, "README's Set up section names the test extra"
     assert [name.strip() for name in listed.group(1).split(",")] == wanted
+
+
+def test_readme_is_a_landing_page_with_the_licence():
+    text = readme_text()
+    assert len(text.splitlines()) < 300, "README.md is the landing page: move details into docs/"
+    assert "## Licence" in text and "[Apache License 2.0](LICENSE)" in text
+    assert (README.parent / "LICENSE").read_text(encoding="utf-8").split()[:4] == ["Apache", "License", "Version",
+                                                                                  "2.0,"]
+    for page in re.findall(r"\]\((docs/[^)#]+)", text):
+        assert (README.parent / page).is_file(), f"README links to a missing page: {page}"

@@ -4,7 +4,7 @@ Nothing here is a hand copy: each ``rules/<CODE>-<name>/README.md`` becomes ``ru
 other catalog pages and to the old README sections rewritten to site pages, its ``bad.py``/``good.py`` appended),
 the ``<!-- rules-table-from-registry -->`` marker of ``rules/index.md`` becomes ``tfguard rules --format
 markdown`` with links to those pages, README.md becomes the home page ``index.md``
-and CONTRIBUTING.md ``contributing.md``.
+CONTRIBUTING.md ``contributing.md`` and CHANGELOG.md ``changelog.md``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ def _rule_folders():
 def _site_links(text: str) -> str:
     """Rewrite a catalog README's links for ``docs/rules/<CODE>.md``."""
     text = re.sub(r"\]\(\.\./(TFG\d{3})-[a-z0-9-]+/README\.md\)", r"](\1.md)", text)
+    text = re.sub(r"\]\(\.\./\.\./docs/([^)]+)\)", r"](../\1)", text)
     return re.sub(r"\]\(\.\./\.\./README\.md#([a-z0-9-]+)\)",
                   lambda m: "](" + _OLD_SECTIONS.get(m.group(1), "../index.md") + ")", text)
 
@@ -54,6 +55,8 @@ def home_page() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     text = re.sub(r"\]\(docs/([^)]+)\)", r"](\1)", text)
     text = re.sub(r"\]\(rules/(TFG\d{3})-[a-z0-9-]+/README\.md\)", r"](rules/\1.md)", text)
+    text = text.replace("](CHANGELOG.md)", "](changelog.md)")
+    text = text.replace("](LICENSE)", "](https://www.apache.org/licenses/LICENSE-2.0)")
     return text.replace("](CONTRIBUTING.md)", "](contributing.md)")
 
 
@@ -74,6 +77,7 @@ def on_files(files, config, **kwargs):
     contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     contributing = contributing.replace("](README.md#architecture)", "](architecture.md)")
     files.append(File.generated(config, "contributing.md", content=contributing))
+    files.append(File.generated(config, "changelog.md", content=(ROOT / "CHANGELOG.md").read_text(encoding="utf-8")))
     return files
 
 

@@ -11,11 +11,12 @@ from tfguard.cli import adoption, fixing
 from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, UsageError
 from tfguard.cli.options import comma_list, flatten, jobs
 from tfguard.static.cache import CACHE_DIR_NAME, default_cache_dir
-from tfguard.static.config import Settings, normalize_codes, override, validate_selectors
+from tfguard.static.catalog import DEFAULT_DOCS_URL
+from tfguard.static.config import Settings, docs_url, normalize_codes, override, validate_selectors
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
 from tfguard.static.discovery import is_excluded_with_parents
 from tfguard.static.engine import CheckResult, FileError
-from tfguard.static.reporters import REPORTERS, text
+from tfguard.static.reporters import REPORTERS, sarif, text
 from tfguard.static.reporters.text import fixable_summary, summary
 from tfguard.static.settings_resolver import SettingsResolver, describe
 from tfguard.static.workers import MIN_BYTES_PER_WORKER
@@ -59,6 +60,9 @@ def add_parser(commands: Any) -> None:
                         help="colour the text report: auto (default: on a terminal, unless NO_COLOR is set), "
                              "always, never")
     output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
+    output.add_argument("--docs-url", metavar="URL",
+                        help="base address of the docs site the SARIF report links each rule to (default: "
+                             f"{DEFAULT_DOCS_URL}, or docs-url in [tool.tfguard])")
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when there are findings (2 still signals errors)")
     adoption.add_options(check)
@@ -117,10 +121,12 @@ def resolver_for(args: argparse.Namespace) -> SettingsResolver:
         raise UsageError("--select names no rule; leave it out for the default rules")
     exclude, extend_exclude = flatten(args.exclude), flatten(args.extend_exclude) or []
     python2 = None if args.py2 is None else args.py2 == "on"
+    docs = None if args.docs_url is None else docs_url(args.docs_url, "--docs-url")
 
     def adjust(settings: Settings) -> Settings:
         return override(settings, select=select, ignore=ignore, extend_select=extend_select, exclude=exclude,
-                        extend_exclude=extend_exclude, python2=python2, respect_gitignore=args.respect_gitignore)
+                        extend_exclude=extend_exclude, python2=python2, respect_gitignore=args.respect_gitignore,
+                        docs_url=docs)
 
     return SettingsResolver(args.config, args.isolated, adjust, explain_runtime_code)
 
@@ -182,6 +188,8 @@ def render_report(args: argparse.Namespace, result: CheckResult) -> str:
         color = use_color(args.color, None if args.output_file else sys.stdout)
         return text.render(result, show_source=args.format == "full", color=color,
                            show_fixes=args.show_fixes)
+    if args.format == "sarif":
+        return sarif.render(result, docs_url=args.docs_url or "")
     return REPORTERS[args.format](result)
 
 
@@ -200,6 +208,7 @@ def _run_stdin(args: argparse.Namespace) -> int:
     path = args.stdin_filename or "-"
     resolver = resolver_for(args)
     settings = resolver.settings_for(path if path != "-" else ".")
+    args.docs_url = settings.docs_url
     data = sys.stdin.buffer.read()
     if args.force_exclude and path != "-" and is_excluded_with_parents(path, exclusions(settings),
                                                                         settings.root or None):
@@ -266,7 +275,9 @@ def run_command(args: argparse.Namespace) -> int:
     if not paths:
         raise UsageError(f"path not found: {missing[0]}")
     resolver = resolver_for(args)
-    baseline = adoption.read_baseline(args, resolver.settings_for(_common_folder(paths)))
+    run_settings = resolver.settings_for(_common_folder(paths))  # what is set once per run: baseline, docs-url
+    args.docs_url = run_settings.docs_url  # what render_report links SARIF rules to: the flag, else the file's key
+    baseline = adoption.read_baseline(args, run_settings)
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir(paths[0]))
 
     def check() -> ConfiguredRun:

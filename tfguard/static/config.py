@@ -20,7 +20,7 @@ TABLE = "tool.tfguard"
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "fixable", "unfixable")
 _CODE_KEYS = ("select", "ignore", "extend-select", "fixable", "unfixable")
-_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore", "extend")
+_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore", "docs-url", "extend")
 #: Configuration files, in the order one folder's are preferred (as ruff prefers .ruff.toml, ruff.toml, then
 #: pyproject.toml); the first two hold the settings at top level, pyproject.toml in ``[tool.tfguard]``.
 CONFIG_NAMES = (".tfguard.toml", "tfguard.toml", "pyproject.toml")
@@ -84,6 +84,7 @@ class Settings:
     fixable: Tuple[str, ...] = ()
     unfixable: Tuple[str, ...] = ()
     respect_gitignore: bool = True
+    docs_url: str = ""
 
     def may_fix(self, code: str) -> bool:
         """Return whether ``--fix`` may apply fixes of ``code`` (``fixable``/``unfixable``)."""
@@ -293,6 +294,8 @@ def _table_values(table: Mapping[str, Any], where: str, root: str, table_name: s
         if not isinstance(table["respect-gitignore"], bool):
             raise ConfigError(f"{where}: 'respect-gitignore' must be true or false")
         values["respect_gitignore"] = table["respect-gitignore"]
+    if "docs-url" in table:
+        values["docs_url"] = docs_url(table["docs-url"], f"{where}: 'docs-url'")
     return values
 
 
@@ -350,6 +353,14 @@ def _file_values(path: str, explain: Optional[Explain], chain: List[str]) -> Dic
     return _merge(_file_values(os.path.abspath(base), explain, chain + [path]), values)
 
 
+def docs_url(value: Any, where: str) -> str:
+    """Read the docs site's base address: an ``https://`` or ``http://`` URL; raise ConfigError otherwise."""
+    if not isinstance(value, str) or not value.startswith(("https://", "http://")) or not value.split("//", 1)[1]:
+        raise ConfigError(f"{where} must be the http(s):// address of the docs site, such as "
+                          "'https://docs.example.com/tfguard/'")
+    return value
+
+
 def parse_switch(value: Any, where: str) -> bool:
     """Read an on/off setting: ``"on"``/``"off"`` or a TOML boolean; raise ConfigError otherwise."""
     if isinstance(value, bool):
@@ -392,9 +403,13 @@ def override(
     extend_exclude: Sequence[str] = (),
     python2: Optional[bool] = None,
     respect_gitignore: Optional[bool] = None,
+    docs_url: Optional[str] = None,
 ) -> Settings:
-    """Apply command-line options: ``select``/``ignore``/``exclude``/``python2`` replace, ``extend_*`` add."""
+    """Apply command-line options: ``select``/``ignore``/``exclude``/``python2``/``docs_url`` replace, ``extend_*``
+    add."""
     changes: Dict[str, Any] = {}
+    if docs_url is not None:
+        changes["docs_url"] = docs_url
     if respect_gitignore is not None:
         changes["respect_gitignore"] = respect_gitignore
     if python2 is not None:

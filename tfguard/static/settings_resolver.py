@@ -124,4 +124,5 @@ def describe(path: str, resolver: SettingsResolver) -> str:
     lines.append(f"baseline = {settings.baseline!r}")
     lines.append(f"py2 = {'on' if settings.python2 else 'off'}")
     lines.append(f"respect-gitignore = {'true' if settings.respect_gitignore else 'false'}")
+    lines.append(f"docs-url = {settings.docs_url!r}")
     return "\n".join(lines) + "\n"
