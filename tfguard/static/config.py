@@ -179,7 +179,7 @@ def find_config_file(start: str) -> Tuple[Optional[str], Optional[str]]:
             if name != "pyproject.toml":
                 return candidate, nearest
             nearest = nearest or candidate
-            if _tool_table(_read_toml(candidate), candidate) is not None:
+            if tool_table(read_toml(candidate), candidate) is not None:
                 return candidate, nearest
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -187,19 +187,13 @@ def find_config_file(start: str) -> Tuple[Optional[str], Optional[str]]:
         folder = parent
 
 
-def find_pyproject(start: str) -> Optional[str]:
-    """Return the closest configuration file at or above ``start`` (see :func:`find_config_file`), else the
-    nearest pyproject.toml, or None."""
-    found, nearest = find_config_file(start)
-    return found or nearest
-
-
 def _display(path: str) -> str:
     rel = _relative_to(path, os.getcwd())
     return rel if rel is not None else path
 
 
-def _read_toml(path: str) -> Dict[str, Any]:
+def read_toml(path: str) -> Dict[str, Any]:
+    """Read a TOML file; any problem is a one-line ConfigError."""
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
@@ -211,8 +205,9 @@ def _read_toml(path: str) -> Dict[str, Any]:
         raise ConfigError(f"{_display(path)}: cannot read: {exc.strerror or exc}") from None
 
 
-def _tool_table(document: Mapping[str, Any], path: str) -> Optional[Mapping[str, Any]]:
-    if _top_level(path):  # tfguard.toml, .tfguard.toml: the settings at top level
+def tool_table(document: Mapping[str, Any], path: str) -> Optional[Mapping[str, Any]]:
+    """Return the table of tfguard's settings in the document of ``path`` (None: a pyproject.toml without it)."""
+    if settings_at_top_level(path):  # tfguard.toml, .tfguard.toml: the settings at top level
         return document
     node: Any = document
     for part in TABLE.split("."):
@@ -224,7 +219,7 @@ def _tool_table(document: Mapping[str, Any], path: str) -> Optional[Mapping[str,
     return node
 
 
-def _top_level(path: str) -> bool:
+def settings_at_top_level(path: str) -> bool:
     """Whether a configuration file holds the settings at top level (tfguard.toml) or in [tool.tfguard]."""
     return os.path.basename(path) in CONFIG_NAMES[:2]
 
@@ -299,14 +294,6 @@ def _table_values(table: Mapping[str, Any], where: str, root: str, table_name: s
     return values
 
 
-def settings_from_table(table: Mapping[str, Any], where: str, root: str,
-                        explain: Optional[Explain] = None) -> Settings:
-    """Build Settings from a ``[tool.tfguard]`` table; ``where`` prefixes error messages (``extend`` is not
-    followed here: see :func:`read_config_file`)."""
-    values = _table_values({k: v for k, v in table.items() if k != "extend"}, where, root, f"[{TABLE}]", explain)
-    return Settings(root=root, **values)
-
-
 def _merge(base: Dict[str, Any], child: Dict[str, Any]) -> Dict[str, Any]:
     """Lay a configuration's values over those of the file it extends: keys replace, except ``extend-select``
     and ``extend-exclude`` (added) and ``per-file-ignores`` (merged, the extending file's globs winning)."""
@@ -336,10 +323,10 @@ def read_config_file(path: str, explain: Optional[Explain] = None) -> Settings:
 def _file_values(path: str, explain: Optional[Explain], chain: List[str]) -> Dict[str, Any]:
     if path in chain:
         raise ConfigError(f"{_display(chain[0])}: 'extend' goes round in a circle through {_display(path)}")
-    table = _tool_table(_read_toml(path), path)
+    table = tool_table(read_toml(path), path)
     if table is None:
         raise ConfigError(f"{_display(path)}: no [{TABLE}] table")
-    table_name = os.path.basename(path) if _top_level(path) else f"[{TABLE}]"
+    table_name = os.path.basename(path) if settings_at_top_level(path) else f"[{TABLE}]"
     where = _display(path)
     values = _table_values({k: v for k, v in table.items() if k != "extend"}, where, os.path.dirname(path),
                            table_name, explain)
@@ -370,18 +357,12 @@ def parse_switch(value: Any, where: str) -> bool:
     raise ConfigError(f"{where} must be \"on\" or \"off\"")
 
 
-def default_settings(start: str) -> Settings:
-    """The settings of a file that no configuration file governs: the defaults, rooted at the folder of the
-    nearest pyproject.toml above ``start``, or at the working folder without one."""
-    _, nearest = find_config_file(start)
-    return Settings(root=os.path.dirname(nearest) if nearest else os.getcwd())
-
-
 def load_settings(config_file: Optional[str] = None, start: str = ".", explain: Optional[Explain] = None) -> Settings:
     """Read the settings from ``config_file``, or from the closest configuration file above ``start``.
 
     An explicit ``config_file`` must exist and hold a ``[tool.tfguard]`` table (or be a tfguard.toml).
-    Without any configuration the defaults apply (see :func:`default_settings`).
+    Without any configuration the defaults apply, rooted at the folder of the nearest pyproject.toml (the working
+    folder without one).
     Raises ConfigError with a one-line message for any problem.
     """
     if config_file is not None:

@@ -16,10 +16,10 @@ from tfguard.static.config import (
     TABLE,
     Explain,
     Settings,
-    _read_toml,
-    _tool_table,
-    _top_level,
     read_config_file,
+    read_toml,
+    settings_at_top_level,
+    tool_table,
 )
 
 #: The command line's options, applied over the settings a configuration file gave.
@@ -92,7 +92,7 @@ class SettingsResolver:
                 found = candidate
                 break
             nearest = candidate
-            if _tool_table(_read_toml(candidate), candidate) is not None:
+            if tool_table(read_toml(candidate), candidate) is not None:
                 found = candidate
             break
         if found is None:
@@ -114,7 +114,7 @@ def describe(path: str, resolver: SettingsResolver) -> str:
     source = resolver.source_for(path)
     settings = resolver.settings_for(path)
     lines = [f"Resolved settings for: {path}",
-             "Settings path: " + (f"{source}" + ("" if _top_level(source) else f" [{TABLE}]")
+             "Settings path: " + (f"{source}" + ("" if settings_at_top_level(source) else f" [{TABLE}]")
                                   if source else "none (the defaults)"),
              f"root = {settings.root}"]
     for name in ("select", "extend_select", "ignore", "exclude", "extend_exclude", "fixable", "unfixable"):
