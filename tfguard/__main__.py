@@ -25,7 +25,8 @@ def _drop_working_folder() -> None:
 
 def _main() -> int:
     swallowed = []
-    previous_hook = sys.unraisablehook
+    # Python 3.7 has no sys.unraisablehook (3.8+): there a lost Ctrl-C stays printed by Python, as before.
+    previous_hook = getattr(sys, "unraisablehook", None)
 
     def note_lost_interrupt(unraisable) -> None:  # Ctrl-C in an import lock's callback: Python would print it
         if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
@@ -33,7 +34,8 @@ def _main() -> int:
             return
         previous_hook(unraisable)
 
-    sys.unraisablehook = note_lost_interrupt
+    if previous_hook is not None:
+        sys.unraisablehook = note_lost_interrupt
     try:
         _drop_working_folder()
         import signal
@@ -46,7 +48,8 @@ def _main() -> int:
             raise
         swallowed.append(True)
     finally:
-        sys.unraisablehook = previous_hook
+        if previous_hook is not None:
+            sys.unraisablehook = previous_hook
     if swallowed:
         sys.stderr.write("tfguard: interrupted\n")
         _exit_now(130)

@@ -10,7 +10,7 @@ from typing import Any, Optional, Sequence
 
 from tfguard import __version__
 from tfguard.cli import check, demo, precommit, report, rules, run
-from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError
+from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError, checker_python_error
 from tfguard.static.config import ConfigError
 from tfguard.static.engine import caused_by_interrupt
 
@@ -84,14 +84,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ``tfguard: interrupted`` line and status 130, never a traceback.
     """
     swallowed: list = []
-    previous_hook = sys.unraisablehook
+    previous_hook = getattr(sys, "unraisablehook", None)  # Python 3.8+; 3.7 (TF 1.15) has none
     interrupted = False
     try:
         status = _run(argv, swallowed)
     except KeyboardInterrupt:  # also when it comes while an error below is being reported
         interrupted = True
     finally:
-        sys.unraisablehook = previous_hook
+        if previous_hook is not None:
+            sys.unraisablehook = previous_hook
     if interrupted or swallowed:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -101,8 +102,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _quiet_interrupts(swallowed: list) -> None:
     """Ctrl-C that lands in a callback Python cannot raise from (an import lock's or a weak reference's) is
     printed by Python as "Exception ignored ... KeyboardInterrupt" and lost; note it instead, so the run ends
-    as an interrupted run (one line, status 130)."""
-    previous_hook = sys.unraisablehook
+    as an interrupted run (one line, status 130). Python 3.7 has no such hook: there Python prints it, as before."""
+    previous_hook = getattr(sys, "unraisablehook", None)
+    if previous_hook is None:
+        return
 
     def hook(unraisable: Any) -> None:
         if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
@@ -116,6 +119,9 @@ def _quiet_interrupts(swallowed: list) -> None:
 def _run(argv: Optional[Sequence[str]], swallowed: list) -> int:
     try:
         args = build_parser().parse_args(argv)
+        refusal = checker_python_error(args.command, sys.version_info)
+        if refusal:
+            raise UsageError(refusal)
         if args.command != "run":  # `tfguard run` leaves the streams and hooks to the script it runs, as python would
             escape_what_the_streams_cannot_carry()
             _quiet_interrupts(swallowed)
