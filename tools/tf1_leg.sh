@@ -50,4 +50,5 @@ print("tfguard TF 1.15 leg: Python %s, TensorFlow %s, numpy %s, protobuf %s" % (
     sys.version.split()[0], tensorflow.__version__, numpy.__version__, google.protobuf.__version__))
 PY
 export TF_CPP_MIN_LOG_LEVEL=3
-exec "$venv/bin/python" -m pytest -m tf1 -n "${TFGUARD_TF1_WORKERS:-2}" -q -p no:cacheprovider "$@"
+exec "$venv/bin/python" -m pytest -m tf1 -n "${TFGUARD_TF1_WORKERS:-2}" -q -p no:cacheprovider \
+    tests/runtime tests/run tests/integrations "$@"

@@ -7,7 +7,7 @@ runtime needs differently on 1.15 is decided here, so the rest of the runtime as
 from __future__ import annotations
 
 import re
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 #: The oldest TensorFlow the runtime guard supports: 1.15 has `tf.compat.v1`, `Operation.traceback` and
 #: the RunMetadata partition graphs the placement report reads.
@@ -55,3 +55,16 @@ def tf_v1() -> Any:
 def is_tensorflow_1(tensorflow: Any) -> bool:
     """Whether `tensorflow` is a 1.x release (1.15): graph mode by default, ref variables, no eager by default."""
     return version_of(tensorflow)[0] == 1
+
+
+def op_traceback(op: Any) -> Sequence[Any]:
+    """`op.traceback`, outermost frame first, or () when TensorFlow kept none.
+
+    1.15 records the Python stack for every op, imported ones included (plain tuples); 2.x gives FrameSummary
+    objects, and None for the ops `import_graph_def`/`import_meta_graph` create in C.
+    """
+    try:
+        traceback = op.traceback
+    except Exception:  # an op of another kind (a C-only op wrapper)
+        return ()
+    return traceback if traceback is not None else ()
