@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tfguard.static.registry import PARSE_ERROR_CODE, all_rules
+from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, all_rules
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = REPO_ROOT / "rules"
@@ -12,8 +12,14 @@ FIXTURES_DIR = REPO_ROOT / "fixtures"
 
 
 def rule_folders() -> list[Path]:
-    """Return the static rules' catalog folders, ``rules/<CODE>-<name>/``, sorted."""
-    return sorted(path for path in RULES_DIR.iterdir() if path.is_dir() and path not in runtime_folders())
+    """Return the static rules' catalog folders, ``rules/<CODE>-<name>/``, sorted (not TFG000's page)."""
+    return sorted(path for path in RULES_DIR.iterdir()
+                  if path.is_dir() and path not in runtime_folders() and path != parse_error_folder())
+
+
+def parse_error_folder() -> Path:
+    """Return the page of the built-in TFG000 parse error, ``rules/TFG000-parse-error/``: README.md only."""
+    return RULES_DIR / f"{PARSE_ERROR_CODE}-{PARSE_ERROR_NAME}"
 
 
 def runtime_folders() -> list[Path]:

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.catalog_paths import checked_codes, relative, rule_folders
+from tests.catalog_paths import checked_codes, parse_error_folder, relative, rule_folders
 from tests.markers import finding_counts, read_markers, restrict
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
@@ -53,6 +53,20 @@ def test_every_catalog_folder_belongs_to_a_registered_rule():
     assert orphans == [], (
         f"catalog folders that match no registered rule (code and name): {orphans}"
     )
+
+
+def test_the_parse_error_has_a_page_in_the_rules_template():
+    """TFG000 is no registered rule, but SARIF, `tfguard rule TFG000` and the docs site link to its page."""
+    folder = parse_error_folder()
+    assert sorted(path.name for path in folder.iterdir()) == ["README.md"]
+    text = (folder / "README.md").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[0] == "# TFG000 parse-error"
+    assert [line for line in lines if line.startswith("## ")] == REQUIRED_SECTIONS[:4]
+    for block in re.findall(r"```python\n(.*?)```", text, flags=re.S)[1:]:
+        ast.parse(block)
+    with pytest.raises(SyntaxError):  # the example is what TFG000 reports
+        ast.parse(re.findall(r"```python\n(.*?)```", text, flags=re.S)[0])
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=folder_id)

@@ -1,4 +1,4 @@
-"""README.md stays true to the code: the rule table comes from the registry."""
+"""README.md and the docs site stay true to the code: the rule table comes from the registry."""
 
 import re
 from pathlib import Path
@@ -6,6 +6,7 @@ from pathlib import Path
 from tfguard.cli import rule_rows, rules_markdown
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = README.parent / "docs"
 
 
 def readme_text() -> str:
@@ -22,7 +23,7 @@ def test_rule_table_matches_the_registry():
 
 def test_readme_starts_with_two_setup_commands():
     text = readme_text()
-    block = re.search(r"## Set up\n\n```console\n(.*?)```", text, re.S)
+    block = re.search(r"## Set up\n\n(?:<!-- commands -->\n)?```console\n(.*?)```", text, re.S)
     assert block, "README.md must open with a '## Set up' console block"
     commands = [line for line in block.group(1).splitlines() if line.strip()]
     assert len(commands) == 2
@@ -38,14 +39,14 @@ def test_every_command_line_option_is_documented():
 
     parser = build_parser()
     subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    text = readme_text()
+    text = readme_text() + "".join(page.read_text(encoding="utf-8") for page in sorted(DOCS.rglob("*.md")))
     missing = []
     for name, sub in subcommands.choices.items():
         for action in sub._actions:
             for option in action.option_strings:
                 if option.startswith("--") and option != "--help" and f"`{option}" not in text:
                     missing.append(f"tfguard {name} {option}")
-    assert not missing, f"README.md does not mention: {missing}"
+    assert not missing, f"neither README.md nor docs/ mention: {missing}"
 
 
 def test_the_test_dependencies_listed_are_those_of_the_test_extra():
@@ -59,3 +60,13 @@ def test_the_test_dependencies_listed_are_those_of_the_test_extra():
     listed = re.search(r"the `test` extra of `pyproject.toml`: ([^)]*)\)", readme_text().replace("\n", " "))
     assert listed, "README's Set up section names the test extra"
     assert [name.strip() for name in listed.group(1).split(",")] == wanted
+
+
+def test_readme_is_a_landing_page_with_the_licence():
+    text = readme_text()
+    assert len(text.splitlines()) < 300, "README.md is the landing page: move details into docs/"
+    assert "## Licence" in text and "[Apache License 2.0](LICENSE)" in text
+    assert (README.parent / "LICENSE").read_text(encoding="utf-8").split()[:4] == ["Apache", "License", "Version",
+                                                                                  "2.0,"]
+    for page in re.findall(r"\]\((docs/[^)#]+)", text):
+        assert (README.parent / page).is_file(), f"README links to a missing page: {page}"

@@ -1,4 +1,5 @@
-"""Issue 23: SARIF that code scanning can follow: helpUri, partialFingerprints, paths relative to the repository."""
+"""Issues 23 and 31: SARIF that code scanning can follow: helpUri on the docs site, partialFingerprints, paths
+relative to the repository."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import jsonschema
 import pytest
 
 from tests.console import tfguard_script
+from tfguard.static.catalog import DEFAULT_DOCS_URL
 from tfguard.static.reporters.sarif import FINGERPRINT_KEY, rule_page_uri
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json").read_text("utf-8"))
@@ -33,15 +35,28 @@ def prints(document: dict) -> list:
     return [r["partialFingerprints"][FINGERPRINT_KEY] for r in document["runs"][0]["results"]]
 
 
-def test_every_rule_with_a_page_has_a_help_uri(tmp_path):
+def test_every_rule_links_to_its_page_on_the_docs_site(tmp_path):
     (tmp_path / "train.py").write_text(LOOP)
     rules = sarif(tmp_path, "train.py")["runs"][0]["tool"]["driver"]["rules"]
-    with_uri = {rule["id"]: rule["helpUri"] for rule in rules if "helpUri" in rule}
-    # The console script may be a non-editable install whose pages lie in its own catalog, not this checkout's.
-    assert "TFG102" in with_uri and with_uri["TFG102"].startswith(("https://", "file://"))
-    assert rule_page_uri("TFG102").endswith("/TFG102-op-in-session-loop/README.md")
-    assert with_uri["TFG102"].endswith("/TFG102-op-in-session-loop/README.md")
-    assert all(rule["id"] in with_uri for rule in rules if rule["id"] != "TFG000")
+    uris = {rule["id"]: rule.get("helpUri") for rule in rules}
+    assert uris["TFG102"] == DEFAULT_DOCS_URL + "rules/TFG102/"
+    assert uris["TFG000"] == DEFAULT_DOCS_URL + "rules/TFG000/"  # the parse error has a page too
+    assert all(uri == f"{DEFAULT_DOCS_URL}rules/{code}/" for code, uri in uris.items())
+    assert rule_page_uri("TFG102") == uris["TFG102"]
+
+
+def test_the_docs_site_address_comes_from_the_flag_over_the_configuration(tmp_path):
+    (tmp_path / "train.py").write_text(LOOP)
+    (tmp_path / "pyproject.toml").write_text('[tool.tfguard]\ndocs-url = "https://docs.example.com/tfguard"\n')
+    rules = sarif(tmp_path, "train.py")["runs"][0]["tool"]["driver"]["rules"]
+    assert {rule["helpUri"] for rule in rules if rule["id"] == "TFG102"} == {
+        "https://docs.example.com/tfguard/rules/TFG102/"}
+    rules = sarif(tmp_path, "--docs-url", "https://intra.example/lint/", "train.py")["runs"][0]["tool"]["driver"]
+    assert rules["rules"][0]["helpUri"] == "https://intra.example/lint/rules/TFG000/"
+    done = tfguard_script("check", "--docs-url", "file:///opt/site/", "train.py", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("tfguard: error: --docs-url must be the http(s):// address") and \
+        done.stderr.count("\n") == 1
 
 
 def test_fingerprints_follow_moved_lines_and_tell_identical_lines_apart(tmp_path):

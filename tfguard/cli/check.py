@@ -11,9 +11,10 @@ from tfguard.cli import adoption, fixing
 from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, UsageError
 from tfguard.cli.options import comma_list, flatten, jobs
 from tfguard.static.cache import CACHE_DIR_NAME, ResultCache, default_cache_dir
-from tfguard.static.config import Settings, load_settings, override, validate_selectors
+from tfguard.static.catalog import DEFAULT_DOCS_URL
+from tfguard.static.config import Settings, docs_url, load_settings, override, validate_selectors
 from tfguard.static.engine import CheckResult, FileError, check_paths
-from tfguard.static.reporters import REPORTERS, text
+from tfguard.static.reporters import REPORTERS, sarif, text
 from tfguard.static.reporters.text import fixable_summary, summary
 from tfguard.static.workers import MIN_BYTES_PER_WORKER
 
@@ -56,6 +57,9 @@ def add_parser(commands: Any) -> None:
                         help="colour the text report: auto (default: on a terminal, unless NO_COLOR is set), "
                              "always, never")
     output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
+    output.add_argument("--docs-url", metavar="URL",
+                        help="base address of the docs site the SARIF report links each rule to (default: "
+                             f"{DEFAULT_DOCS_URL}, or docs-url in [tool.tfguard])")
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when there are findings (2 still signals errors)")
     adoption.add_options(check)
@@ -87,7 +91,7 @@ def _settings_for(args: argparse.Namespace, paths: Sequence[str]) -> Settings:
         settings = Settings(root=os.getcwd())
     else:
         settings = load_settings(args.config, start=paths[0])
-    return override(
+    settings = override(
         settings,
         select=select,
         ignore=ignore,
@@ -96,7 +100,10 @@ def _settings_for(args: argparse.Namespace, paths: Sequence[str]) -> Settings:
         extend_exclude=flatten(args.extend_exclude) or [],
         python2=None if args.py2 is None else args.py2 == "on",
         respect_gitignore=args.respect_gitignore,
+        docs_url=None if args.docs_url is None else docs_url(args.docs_url, "--docs-url"),
     )
+    args.docs_url = settings.docs_url  # what render_report links SARIF rules to: the flag, else the file's key
+    return settings
 
 
 def with_missing(result: CheckResult, missing: Sequence[str]) -> CheckResult:
@@ -148,6 +155,8 @@ def render_report(args: argparse.Namespace, result: CheckResult) -> str:
         color = use_color(args.color, None if args.output_file else sys.stdout)
         return text.render(result, show_source=args.format == "full", color=color,
                            show_fixes=args.show_fixes)
+    if args.format == "sarif":
+        return sarif.render(result, docs_url=args.docs_url or "")
     return REPORTERS[args.format](result)
 
 

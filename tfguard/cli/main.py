@@ -8,7 +8,6 @@ import os
 import sys
 from typing import Any, Optional, Sequence
 
-from tfguard import __version__
 from tfguard.cli import check, demo, precommit, report, rules, run
 from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError, checker_python_error
 from tfguard.static.config import ConfigError
@@ -43,12 +42,32 @@ def _suggestion(parser: argparse.ArgumentParser, parsed: argparse.Namespace, ext
     return ""
 
 
+def installed_version() -> str:
+    """Return tfguard's version: the installed distribution's metadata, else ``tfguard.__version__`` (a plain
+    checkout on ``sys.path``, or Python 3.7 without importlib.metadata)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # Python 3.7
+        PackageNotFoundError, version = None, None
+    if version is not None:
+        try:
+            return version("tfguard")
+        except PackageNotFoundError:
+            pass
+    from tfguard import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``tfguard`` command."""
     parser = Parser(
-        prog=PROG, description="Find TensorFlow 1.x graph-building mistakes without running the code."
+        prog=PROG,
+        description="Find the costly mistakes of TensorFlow 1.x graph code: `tfguard check` reads your source "
+                    "without running it, `tfguard run` watches a training run.",
+        epilog="Run `tfguard COMMAND -h` for a command's options.",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"{PROG} {installed_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     check.add_parser(commands)
@@ -118,7 +137,11 @@ def _quiet_interrupts(swallowed: list) -> None:
 
 def _run(argv: Optional[Sequence[str]], swallowed: list) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        if not (sys.argv[1:] if argv is None else argv):  # bare `tfguard`: the help, on stderr, status 2 (as ruff)
+            parser.print_help(sys.stderr)
+            return EXIT_ERROR
+        args = parser.parse_args(argv)
         refusal = checker_python_error(args.command, sys.version_info)
         if refusal:
             raise UsageError(refusal)

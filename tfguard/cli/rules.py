@@ -8,7 +8,7 @@ import sys
 from typing import Any, List, Sequence
 
 from tfguard.cli.errors import EXIT_CLEAN, UsageError
-from tfguard.static.catalog import rule_readme
+from tfguard.static.catalog import rule_folder, rule_readme
 from tfguard.static.fixes.availability import fix_line
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 
@@ -73,6 +73,8 @@ def rules_markdown(rows: Sequence[dict]) -> str:
         code = row["code"]
         rule = all_rules().get(code)
         slug = rule.catalog_slug() if rule is not None else catalog_slug(code) if code in RUNTIME_CODES else None
+        if code == PARSE_ERROR_CODE and rule_folder(code) is not None:
+            slug = rule_folder(code).name
         link = f"[{code}](rules/{slug}/README.md)" if slug is not None else code
         default = _default(row)
         summary_text = row["summary"].replace("|", "\\|")

@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.9/3.10 only
 TABLE = "tool.tfguard"
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "fixable", "unfixable")
-_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore")
+_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore", "docs-url")
 
 
 class ConfigError(Exception):
@@ -77,6 +77,7 @@ class Settings:
     fixable: Tuple[str, ...] = ()
     unfixable: Tuple[str, ...] = ()
     respect_gitignore: bool = True
+    docs_url: str = ""
 
     def may_fix(self, code: str) -> bool:
         """Return whether ``--fix`` may apply fixes of ``code`` (``fixable``/``unfixable``)."""
@@ -230,7 +231,17 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
         if not isinstance(table["respect-gitignore"], bool):
             raise ConfigError(f"{where}: 'respect-gitignore' must be true or false")
         values["respect_gitignore"] = table["respect-gitignore"]
+    if "docs-url" in table:
+        values["docs_url"] = docs_url(table["docs-url"], f"{where}: 'docs-url'")
     return Settings(root=root, **values)
+
+
+def docs_url(value: Any, where: str) -> str:
+    """Read the docs site's base address: an ``https://`` or ``http://`` URL; raise ConfigError otherwise."""
+    if not isinstance(value, str) or not value.startswith(("https://", "http://")) or not value.split("//", 1)[1]:
+        raise ConfigError(f"{where} must be the http(s):// address of the docs site, such as "
+                          "'https://docs.example.com/tfguard/'")
+    return value
 
 
 def parse_switch(value: Any, where: str) -> bool:
@@ -274,9 +285,13 @@ def override(
     extend_exclude: Sequence[str] = (),
     python2: Optional[bool] = None,
     respect_gitignore: Optional[bool] = None,
+    docs_url: Optional[str] = None,
 ) -> Settings:
-    """Apply command-line options: ``select``/``ignore``/``exclude``/``python2`` replace, ``extend_*`` add."""
+    """Apply command-line options: ``select``/``ignore``/``exclude``/``python2``/``docs_url`` replace, ``extend_*``
+    add."""
     changes: Dict[str, Any] = {}
+    if docs_url is not None:
+        changes["docs_url"] = docs_url
     if respect_gitignore is not None:
         changes["respect_gitignore"] = respect_gitignore
     if python2 is not None:

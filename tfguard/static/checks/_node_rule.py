@@ -17,7 +17,15 @@ class NodeRule(Rule):
     def finding(
         self, module: ModuleAnalysis, node: nodes.NodeNG, message: str, chain: Sequence[ChainLink] = ()
     ) -> Finding:
-        """Return this rule's finding at ``node`` (1-based columns, end one past the last character)."""
+        """Return this rule's finding at ``node`` (1-based columns, end one past the last character).
+
+        With a ``chain`` the help part of the message ends with where ``# noqa`` goes: on the reported line, the
+        call in the loop, since suppressions are matched against the line a finding is reported at, never against
+        the helper's line that builds the op (a comment there silences nothing).
+        """
+        if chain:
+            last = chain[-1]  # the helper that builds the op
+            message += f"; silence it here with `# noqa: {self.code}`, not in {last.function}()"
         end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
         return Finding(
             path=module.path,

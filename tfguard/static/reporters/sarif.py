@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional
 from urllib.parse import quote
 
 from tfguard import __version__
-from tfguard.static.catalog import rule_folder, rule_readme
+from tfguard.static.catalog import rule_page_url, rule_readme
 from tfguard.static.engine import CheckResult
 from tfguard.static.finding import Finding
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
@@ -29,7 +29,8 @@ def readme_section(readme: str, title: str) -> Optional[str]:
     return match.group(1).strip() if match else None
 
 
-def _rule_descriptor(code: str, name: str, summary: str, severity: str, enabled: bool) -> Dict[str, Any]:
+def _rule_descriptor(code: str, name: str, summary: str, severity: str, enabled: bool, docs_url: str = ""
+                     ) -> Dict[str, Any]:
     readme = rule_readme(code)
     short = summary.replace("`", "").rstrip(".")
     full = (readme_section(readme, "What it does") if readme else None) or short
@@ -43,60 +44,26 @@ def _rule_descriptor(code: str, name: str, summary: str, severity: str, enabled:
     }
     help_text = f"{short}. Run `tfguard rule {code}` for the full explanation."
     descriptor["help"] = {"text": help_text, "markdown": readme} if readme else {"text": help_text}
-    uri = rule_page_uri(code)
+    uri = rule_page_uri(code, docs_url)
     if uri:
         descriptor["helpUri"] = uri
     return descriptor
 
 
-@lru_cache(maxsize=1)
-def _catalog_web_base() -> Optional[str]:
-    """``https://host/owner/repo/blob/<commit>/`` of the checkout tfguard runs from, when its origin is a
-    GitHub/GitLab-style https or SSH URL; None otherwise (installed from a wheel, a local origin)."""
-    import subprocess
-
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-    def git(*args: str) -> Optional[str]:
-        try:
-            done = subprocess.run(["git", "-C", package, *args], capture_output=True, text=True, timeout=10)
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
-
-    origin, commit = git("remote", "get-url", "origin"), git("rev-parse", "HEAD")
-    if not origin or not commit:
-        return None
-    scp = re.match(r"^[\w.-]+@([\w.-]+):(.+)$", origin)
-    if scp:
-        origin = f"https://{scp.group(1)}/{scp.group(2)}"
-    elif origin.startswith("ssh://"):
-        origin = "https://" + re.sub(r"^[^@/]+@", "", origin[len("ssh://"):]).replace(":22/", "/")
-    if not origin.startswith("https://"):
-        return None
-    origin = re.sub(r"^https://[^@/]+@", "https://", origin)  # never a token from the URL
-    if origin.endswith(".git"):
-        origin = origin[:-4]
-    return f"{origin.rstrip('/')}/blob/{commit}/"
+def rule_page_uri(code: str, docs_url: str = "") -> Optional[str]:
+    """The address of a rule's page on the docs site for SARIF's ``helpUri`` (``docs_url``: the site's base
+    address, default the project's); None for a code without a page."""
+    return rule_page_url(code, docs_url)
 
 
-def rule_page_uri(code: str) -> Optional[str]:
-    """The address of a rule's catalog page for SARIF's ``helpUri``: on the repository's web host at the
-    commit tfguard runs from when it can tell, else the page's file in the installed catalog."""
-    folder = rule_folder(code)
-    if folder is None:
-        return None
-    base = _catalog_web_base()
-    if base is not None:
-        return f"{base}rules/{folder.name}/README.md"
-    return (folder / "README.md").as_uri()
-
-
-def rule_descriptors() -> List[Dict[str, Any]]:
-    """Return ``tool.driver.rules``: TFG000 and every registered rule, in code order."""
-    descriptors = [_rule_descriptor(PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, "error", True)]
+def rule_descriptors(docs_url: str = "") -> List[Dict[str, Any]]:
+    """Return ``tool.driver.rules``: TFG000 and every registered rule, in code order, each ``helpUri`` on the docs
+    site at ``docs_url`` (default the project's)."""
+    descriptors = [_rule_descriptor(PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, "error", True,
+                                    docs_url)]
     for code, rule in all_rules().items():
-        descriptors.append(_rule_descriptor(code, rule.name, rule.summary, rule.severity, rule.default_enabled))
+        descriptors.append(_rule_descriptor(code, rule.name, rule.summary, rule.severity, rule.default_enabled,
+                                            docs_url))
     return descriptors
 
 
@@ -229,9 +196,9 @@ def _fix(finding: Finding) -> Dict[str, Any]:
     }
 
 
-def to_document(result: CheckResult) -> Dict[str, Any]:
-    """Return the SARIF log of one run as a JSON-ready dict."""
-    rules = rule_descriptors()
+def to_document(result: CheckResult, docs_url: str = "") -> Dict[str, Any]:
+    """Return the SARIF log of one run as a JSON-ready dict; the rules' ``helpUri`` point at ``docs_url``."""
+    rules = rule_descriptors(docs_url)
     rule_index = {rule["id"]: index for index, rule in enumerate(rules)}
     findings = sorted(result.findings, key=Finding.sort_key)
     prints = partial_fingerprints(findings)
@@ -250,6 +217,6 @@ def to_document(result: CheckResult) -> Dict[str, Any]:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def render(result: CheckResult) -> str:
-    """Return the SARIF log, indented, with a final newline."""
-    return json.dumps(to_document(result), indent=2) + "\n"
+def render(result: CheckResult, docs_url: str = "") -> str:
+    """Return the SARIF log, indented, with a final newline (``docs_url``: the docs site's base address)."""
+    return json.dumps(to_document(result, docs_url), indent=2) + "\n"
