@@ -4,7 +4,7 @@
 # the venv once under ~/.cache/tfguard-tf115-<hash of the requirements> (TFGUARD_TF1_CACHE moves it) and
 # reuses it; installs this checkout into it the ordinary way (pip, TensorFlow left as it is); runs pytest.
 # Without Python 3.7 it prints one line saying the leg was skipped and exits 0.
-# Extra arguments go to pytest (e.g. tools/tf1_leg.sh tests/runtime -x).
+# Extra arguments go to pytest (tools/tf1_leg.sh -x -k cluster; named test files replace the default folders).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,5 +50,10 @@ print("tfguard TF 1.15 leg: Python %s, TensorFlow %s, numpy %s, protobuf %s" % (
     sys.version.split()[0], tensorflow.__version__, numpy.__version__, google.protobuf.__version__))
 PY
 export TF_CPP_MIN_LOG_LEVEL=3
+# The leg's folders, unless the arguments name tests themselves (tools/tf1_leg.sh tests/run/test_cluster.py).
+paths=(tests/runtime tests/run tests/integrations)
+for arg in "$@"; do
+    if [ -e "${arg%%::*}" ]; then paths=(); break; fi
+done
 exec "$venv/bin/python" -m pytest -m tf1 -n "${TFGUARD_TF1_WORKERS:-2}" -q -p no:cacheprovider \
-    tests/runtime tests/run tests/integrations "$@"
+    ${paths[@]+"${paths[@]}"} "$@"
