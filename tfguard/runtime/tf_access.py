@@ -52,11 +52,6 @@ def tf_v1() -> Any:
     return _compat_v1(tf)
 
 
-def is_tensorflow_1(tensorflow: Any) -> bool:
-    """Whether `tensorflow` is a 1.x release (1.15): graph mode by default, ref variables, no eager by default."""
-    return version_of(tensorflow)[0] == 1
-
-
 def op_traceback(op: Any) -> Sequence[Any]:
     """`op.traceback`, outermost frame first, or () when TensorFlow kept none.
 
