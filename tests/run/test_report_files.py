@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -69,11 +70,15 @@ def test_demo_lints_and_compares(tmp_path):
     done = tfguard("demo", "--steps", "12", "--plot", tmp_path / "plots")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    for expected in ("seed003_saver_in_loop.py:52  TFG101", "seed000_summaries.py:46      TFG201",
-                     "seed003_saver_in_loop.py:52 `saver = tf.train.Saver(max_to_keep=1)`",
-                     "graph ops start -> end", "TFG901",
-                     "+        saver = tf.train.Saver(max_to_keep=1)  # the seed's bug: a new Saver every step\n"
-                     "         for step in range(args.steps):\n"):
+    checker = ("seed003_saver_in_loop.py:52  TFG101", "seed000_summaries.py:46      TFG201",
+               "+        saver = tf.train.Saver(max_to_keep=1)  # the seed's bug: a new Saver every step\n"
+               "         for step in range(args.steps):\n")
+    if sys.version_info < (3, 8):  # the TF 1.15 leg: the checker needs 3.8+, parts 2 and 3 run all the same
+        assert "tfguard: part 1 (the checker) skipped: tfguard check needs Python 3.8" in done.stderr
+        assert not any(expected in out for expected in checker) and "== 1. " not in out
+        checker = ()
+    for expected in checker + ("seed003_saver_in_loop.py:52 `saver = tf.train.Saver(max_to_keep=1)`",
+                               "graph ops start -> end", "TFG901"):
         assert expected in out
     row = [line for line in out.splitlines() if line.startswith("top growth site")][0]
     assert row.rstrip().endswith("none")  # the fixed twin does not grow

@@ -9,7 +9,7 @@ import sys
 from typing import Any, Optional, Sequence
 
 from tfguard.cli import check, demo, precommit, report, rules, run
-from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError
+from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError, checker_python_error
 from tfguard.static.config import ConfigError
 from tfguard.static.engine import caused_by_interrupt
 
@@ -107,7 +107,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ``tfguard: interrupted`` line and status 130, never a traceback.
     """
     swallowed: list = []
-    previous_hook = getattr(sys, "unraisablehook", None)  # Python 3.8+
+    previous_hook = getattr(sys, "unraisablehook", None)  # Python 3.8+; 3.7 (TF 1.15) has none
     interrupted = False
     try:
         status = _run(argv, swallowed)
@@ -125,9 +125,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _quiet_interrupts(swallowed: list) -> None:
     """Ctrl-C that lands in a callback Python cannot raise from (an import lock's or a weak reference's) is
     printed by Python as "Exception ignored ... KeyboardInterrupt" and lost; note it instead, so the run ends
-    as an interrupted run (one line, status 130)."""
+    as an interrupted run (one line, status 130). Python 3.7 has no such hook: there Python prints it, as before."""
     previous_hook = getattr(sys, "unraisablehook", None)
-    if previous_hook is None:  # Python 3.7: no such hook, and such an interrupt is lost as before
+    if previous_hook is None:
         return
 
     def hook(unraisable: Any) -> None:
@@ -146,6 +146,9 @@ def _run(argv: Optional[Sequence[str]], swallowed: list) -> int:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
         args = parser.parse_args(argv)
+        refusal = checker_python_error(args.command, sys.version_info)
+        if refusal:
+            raise UsageError(refusal)
         if args.command != "run":  # `tfguard run` leaves the streams and hooks to the script it runs, as python would
             escape_what_the_streams_cannot_carry()
             _quiet_interrupts(swallowed)

@@ -247,6 +247,8 @@ def run_command(args: argparse.Namespace) -> int:
             return status or 2
     if tasks is not None and not tasks.write(document, quiet=args.quiet):
         return status or 2
+    if status == 0 and fail_on and watcher.setup_error:  # the gate could not look: never pass it unseen
+        return 2
     if status == 0 and fail_on:
         fired = fired_codes(document)
         failing = [name for name, code in fail_on.items() if code in fired]

@@ -25,6 +25,7 @@ from tfguard.runtime.document import display_path
 from tfguard.runtime.guard import Guard
 from tfguard.runtime.patches import SessionTap, weakly_bound
 from tfguard.runtime.report import Report
+from tfguard.runtime.tf_access import unsupported_reason
 from tfguard.runtime.tf_import import OnTensorFlowImport
 from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
 
@@ -121,7 +122,11 @@ class SessionWatcher:
     def _patch_classes(self, tensorflow: Any) -> None:
         try:
             self.tensorflow_version = str(getattr(tensorflow, "__version__", "")) or None
-            v1 = getattr(getattr(tensorflow, "compat", None), "v1", None) or tensorflow
+            reason = unsupported_reason(tensorflow)
+            if reason is not None:  # TF < 1.15, or a 2.x without compat.v1: run the program unguarded
+                self.setup_error = reason
+                return
+            v1 = tensorflow.compat.v1
             for cls in (v1.Session, v1.InteractiveSession):
                 original = cls.__dict__["__init__"]
                 cls.__init__ = self._wrap_init(original)

@@ -273,6 +273,7 @@ def _op_by_name(graph: Any, name: str) -> Any:
 
 def _fallbacks(graph: Any, trace: _Trace) -> List[Dict[str, Any]]:
     """Executed ops whose requested device is a GPU but that ran on a CPU, with the user's line."""
+    from tfguard.runtime.tf_access import op_traceback
     from tfguard.runtime.tracebacks import source_line, user_and_api_from_traceback
 
     found = []
@@ -286,7 +287,7 @@ def _fallbacks(graph: Any, trace: _Trace) -> List[Dict[str, Any]]:
         if not requested or device_type(requested) != "GPU":
             continue
         try:
-            site, _ = user_and_api_from_traceback(op.traceback)
+            site, _ = user_and_api_from_traceback(op_traceback(op))
         except Exception:  # no traceback kept for this op
             site = None
         path, line = site if site else ("<unknown>", 0)

@@ -32,6 +32,7 @@ from tfguard.runtime.stats import (
     DecimatedSeries,
     StreamingSample,
 )
+from tfguard.runtime.tf_access import op_traceback
 from tfguard.runtime.tracebacks import user_and_api_from_traceback
 from tfguard.runtime.verdicts import diagnose, growing_in_window, growth_alert, judge_slowdown
 
@@ -366,7 +367,7 @@ class Recorder:
         runner = run_frame(sys._getframe(1))  # who ran the graph that noticed the growth (TFG109)
         for op in _ops_between(self.graph, previous, version):
             try:
-                site, api = user_and_api_from_traceback(op.traceback)
+                site, api = user_and_api_from_traceback(op_traceback(op))
             except Exception:  # an op without a usable traceback must not break the run
                 site, api = None, None
             if site is None:
@@ -375,7 +376,7 @@ class Recorder:
             entry = self.sites.get(site)
             if entry is None:
                 entry = self.sites[site] = GrowthSite(site[0], site[1], api, step)
-                entry.per_call = builds_per_call(op.traceback, runner)
+                entry.per_call = builds_per_call(op_traceback(op), runner)
             entry.add_op(getattr(op, "type", None), api, event, step)
             touched[site] = entry
         if live and self.options["warn"]:

@@ -1,13 +1,65 @@
-"""Load TensorFlow lazily and pick the v1 API (`tf.compat.v1` on 2.x, `tf` on 1.15)."""
+"""Load TensorFlow lazily, pick the v1 API (`tf.compat.v1` on 2.x, on 1.15 too), and say where versions differ.
+
+Supported: TensorFlow 1.15 (Python 3.7) and 2.x with `tf.compat.v1` (docs/supported-versions.md). What the
+runtime needs differently on 1.15 is decided here, so the rest of the runtime asks this module, never a version.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Optional, Sequence, Tuple
+
+#: The oldest TensorFlow the runtime guard supports: 1.15 has `tf.compat.v1`, `Operation.traceback` and
+#: the RunMetadata partition graphs the placement report reads.
+MINIMUM_VERSION = (1, 15)
+
+
+class UnsupportedTensorFlowError(RuntimeError):
+    """The loaded TensorFlow is one the runtime guard does not support; the message is one line."""
+
+
+def version_of(tensorflow: Any) -> Tuple[int, int]:
+    """(major, minor) of a loaded `tensorflow` module; (0, 0) when it names no version."""
+    found = re.match(r"(\d+)\.(\d+)", str(getattr(tensorflow, "__version__", "") or ""))
+    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+
+
+def unsupported_reason(tensorflow: Any) -> Optional[str]:
+    """One line saying why the guard cannot run on `tensorflow`, or None when it is supported."""
+    version = str(getattr(tensorflow, "__version__", "") or "of unknown version")
+    needs = "tfguard needs TensorFlow 1.15, or 2.x with tf.compat.v1"
+    if version_of(tensorflow) < MINIMUM_VERSION:
+        return "TensorFlow %s is not supported: %s" % (version, needs)
+    if _compat_v1(tensorflow) is None:
+        return "TensorFlow %s has no tf.compat.v1: %s" % (version, needs)
+    return None
+
+
+def _compat_v1(tensorflow: Any) -> Any:
+    return getattr(getattr(tensorflow, "compat", None), "v1", None)
 
 
 def tf_v1() -> Any:
-    """The TF 1.x-style API module; imports TensorFlow on first call."""
+    """The TF 1.x-style API module; imports TensorFlow on first call.
+
+    Raises UnsupportedTensorFlowError (one line) on TensorFlow older than 1.15 or a 2.x without compat.v1.
+    """
     import tensorflow as tf  # imported here so that `import tfguard` stays TF-free
 
-    compat = getattr(tf, "compat", None)
-    return getattr(compat, "v1", None) or tf
+    reason = unsupported_reason(tf)
+    if reason is not None:
+        raise UnsupportedTensorFlowError(reason)
+    return _compat_v1(tf)
+
+
+def op_traceback(op: Any) -> Sequence[Any]:
+    """`op.traceback`, outermost frame first, or () when TensorFlow kept none.
+
+    1.15 records the Python stack for every op, imported ones included (plain tuples); 2.x gives FrameSummary
+    objects, and None for the ops `import_graph_def`/`import_meta_graph` create in C.
+    """
+    try:
+        traceback = op.traceback
+    except Exception:  # an op of another kind (a C-only op wrapper)
+        return ()
+    return traceback if traceback is not None else ()

@@ -15,6 +15,10 @@ _RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
 # weak-tensor wrapper around `tf.reduce_mean`, the operator overloads behind `a + b`).
 _PLUMBING_PARTS = (os.sep + "python" + os.sep + "util" + os.sep, os.sep + "weak_tensor_ops.py",
                    os.sep + "override_binary_operator.py", os.sep + "tensor_math_operator_overrides.py")
+# TF 1.15 defines the operator overloads as closures inside math_ops.py itself (2.x moved them to the files
+# above): `x * 2` runs `binary_op_wrapper` -> `_mul_dispatch` -> `tf.math.multiply`.
+_PLUMBING_FUNCTIONS = ("binary_op_wrapper", "r_binary_op_wrapper", "binary_op_wrapper_sparse")
+_MATH_OPS_FILE = os.sep + "ops" + os.sep + "math_ops.py"
 
 _internal_cache: Dict[str, bool] = {}
 
@@ -88,7 +92,10 @@ def _api_of_live(callees: Sequence[FrameType]) -> Optional[str]:
     """The first public API among the callees: `x * 2` goes through `math_ops._mul_dispatch`, a private
     helper no user calls, to `tf.math.multiply`."""
     for frame in callees:
-        if _is_plumbing(frame.f_code.co_filename):
+        if _is_plumbing(frame.f_code.co_filename, frame.f_code.co_name):
+            operator = _operator_api(frame)
+            if operator is not None:
+                return operator
             continue
         api = resolve_api(frame.f_code, frame.f_globals, frame.f_locals)
         if not is_private_api(api):
@@ -96,12 +103,32 @@ def _api_of_live(callees: Sequence[FrameType]) -> Optional[str]:
     return None
 
 
+def _operator_api(frame: FrameType) -> Optional[str]:
+    """The API of TF 1.15's operator closure (`binary_op_wrapper`, for `x * 2`), by its operator name, as 2.x
+    names it (`tf.math.multiply`); None for other frames. The closure converts the Python operand itself
+    before it calls the operator's private dispatcher, so its callees would name `tf.convert_to_tensor`."""
+    if frame.f_code.co_name not in _PLUMBING_FUNCTIONS:
+        return None
+    op_name = frame.f_locals.get("op_name")
+    if not isinstance(op_name, str) or not op_name:
+        return None
+    return _OPERATOR_APIS.get(op_name, "tf.math." + op_name)
+
+
+#: TF 1.15 `binary_op_wrapper` operator names whose public API is not `tf.math.<name>`.
+_OPERATOR_APIS = {"mul": "tf.math.multiply", "sub": "tf.math.subtract", "div": "tf.math.divide",
+                  "mod": "tf.math.floormod", "matmul": "tf.linalg.matmul", "and": "tf.math.logical_and",
+                  "or": "tf.math.logical_or", "xor": "tf.math.logical_xor"}
+
+
 def is_private_api(api: str) -> bool:
     """Whether an API name has a private part (`tensorflow.python.ops.math_ops._mul_dispatch`)."""
     return any(part.startswith("_") and not part.startswith("__") for part in api.split("."))
 
 
-def _is_plumbing(filename: str) -> bool:
+def _is_plumbing(filename: str, name: str = "") -> bool:
+    if name in _PLUMBING_FUNCTIONS and filename.endswith(_MATH_OPS_FILE):
+        return True
     return any(part in filename for part in _PLUMBING_PARTS) or filename.startswith(_RUNTIME_DIR)
 
 
@@ -119,7 +146,7 @@ def user_and_api_from_traceback(traceback: Iterable[Any]) -> Tuple[Optional[Tupl
         filename, lineno, _ = frames[index]
         if not is_library_file(filename):
             for callee_file, callee_line, callee_name in frames[index + 1:]:
-                if _is_plumbing(callee_file):
+                if _is_plumbing(callee_file, callee_name):
                     continue
                 return (filename, lineno), _api_of_summary(callee_file, callee_line, callee_name)
             return (filename, lineno), None

@@ -48,6 +48,11 @@ def start(argv, tf_config=None):
     return pid
 
 
+def exit_code(status):
+    """os.waitstatus_to_exitcode, which Python 3.7 (the TF 1.15 leg) lacks."""
+    return os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
+
+
 def wait(pids, deadline):
     statuses = {}
     while len(statuses) < len(pids) and time.time() < deadline:
@@ -55,7 +60,7 @@ def wait(pids, deadline):
             if pid not in statuses:
                 done, status = os.waitpid(pid, os.WNOHANG)
                 if done:
-                    statuses[pid] = os.waitstatus_to_exitcode(status)
+                    statuses[pid] = exit_code(status)
         time.sleep(0.05)
     return statuses
 

@@ -1,0 +1,80 @@
+"""The TensorFlow and Python versions tfguard supports, and its one-line refusals of the others.
+
+Runs on both legs (TF 2.x on the main one, TF 1.15.5 on Python 3.7 in tools/tf1_leg.sh).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from tfguard.cli.errors import checker_python_error
+from tfguard.runtime.tf_access import UnsupportedTensorFlowError, tf_v1, unsupported_reason, version_of
+
+pytestmark = pytest.mark.tf1
+
+
+def _fake_tensorflow(version, compat_v1=True):
+    module = types.ModuleType("tensorflow")
+    module.__version__ = version
+    if compat_v1:
+        module.compat = types.SimpleNamespace(v1=types.ModuleType("tensorflow.compat.v1"))
+    return module
+
+
+@pytest.mark.parametrize("version", ["1.15.5", "1.15.0", "2.12.0", "2.21.0rc1"])
+def test_supported_tensorflow_versions(version):
+    assert unsupported_reason(_fake_tensorflow(version)) is None
+
+
+@pytest.mark.parametrize("version", ["1.14.0", "1.13.2", "0.12.1", ""])
+def test_tensorflow_older_than_1_15_is_refused_in_one_line(version):
+    reason = unsupported_reason(_fake_tensorflow(version))
+    assert reason is not None and "\n" not in reason
+    assert reason.endswith("tfguard needs TensorFlow 1.15, or 2.x with tf.compat.v1")
+    assert ("TensorFlow %s is not supported" % version if version else "of unknown version") in reason
+
+
+def test_tensorflow_2_without_compat_v1_is_refused_in_one_line():
+    assert unsupported_reason(_fake_tensorflow("2.30.0", compat_v1=False)) == (
+        "TensorFlow 2.30.0 has no tf.compat.v1: tfguard needs TensorFlow 1.15, or 2.x with tf.compat.v1")
+
+
+def test_tf_v1_raises_the_refusal_for_an_unsupported_tensorflow(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tensorflow", _fake_tensorflow("1.14.0"))
+    with pytest.raises(UnsupportedTensorFlowError, match=r"^TensorFlow 1\.14\.0 is not supported"):
+        tf_v1()
+
+
+def test_the_installed_tensorflow_is_supported_and_gives_the_v1_api():
+    tensorflow = pytest.importorskip("tensorflow")
+    assert unsupported_reason(tensorflow) is None and version_of(tensorflow) >= (1, 15)
+    v1 = tf_v1()
+    assert v1 is tensorflow.compat.v1
+    for name in ("Session", "RunOptions", "RunMetadata", "train", "summary", "placeholder"):
+        assert hasattr(v1, name), name
+
+
+@pytest.mark.parametrize("command", ["check", "rules", "rule"])
+def test_the_checker_refuses_python_3_7_in_one_line_naming_the_python_it_needs(command):
+    message = checker_python_error(command, (3, 7, 16, "final", 0))
+    assert message is not None and "\n" not in message
+    assert message.startswith("tfguard %s needs Python 3.8 or newer (this is Python 3.7.16;" % command)
+    assert "pipx" in message and "language_version" in message
+
+
+@pytest.mark.parametrize("command, version", [("run", (3, 7, 16)), ("report", (3, 7, 16)), ("demo", (3, 7, 1)),
+                                              ("check", (3, 8, 18)), ("check", (3, 12, 0))])
+def test_what_runs_on_this_python_is_not_refused(command, version):
+    assert checker_python_error(command, version) is None
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 8), reason="the refusal is only seen on Python 3.7")
+def test_tfguard_check_on_python_3_7_ends_in_the_one_line(capsys):
+    from tfguard.cli import main
+
+    assert main(["check", "."]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("tfguard: error: tfguard check needs Python 3.8")
