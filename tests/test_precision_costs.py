@@ -86,10 +86,32 @@ ONE_SHOT = textwrap.dedent("""\
     """)
 
 
-def test_a_script_that_runs_its_session_once_is_silent():
-    assert found(ONE_SHOT + "print(sess.run(b))\n") == []
+def test_a_script_that_runs_its_session_once_is_silent_but_for_its_hard_gpu_pin():
+    # TFG301 is no cost of repetition: the one run fails on a host with fewer GPUs (issue 32, item 17)
+    assert found(ONE_SHOT + "print(sess.run(b))\n") == [(2, "TFG301")]
     restore = "saver = tf.train.Saver()\nsaver.restore(sess, 'model.ckpt')\nprint(sess.run(b))\n"
-    assert found(ONE_SHOT + restore) == []
+    assert found(ONE_SHOT + restore) == [(2, "TFG301")]
+
+
+@pytest.mark.parametrize("source", [
+    # returned to whoever opens it
+    "def open_session():\n    sess = tf.Session(config=tf.ConfigProto(log_device_placement=True))\n"
+    "    sess.run(tf.global_variables_initializer())\n    return sess\n",
+    # kept on an object, run by a method other files call
+    "class M(object):\n    def __init__(self):\n"
+    "        self.sess = tf.Session(config=tf.ConfigProto(log_device_placement=True))\n"
+    "        self.sess.run(tf.global_variables_initializer())\n"
+    "    def predict(self, v):\n        return self.sess.run(v)\n",
+    # a module global a function runs
+    "SESS = tf.Session(config=tf.ConfigProto(log_device_placement=True))\nSESS.run(tf.constant(1.0))\n"
+    "def predict(v):\n    return SESS.run(v)\n",
+    # bound by a function to a global
+    "def start():\n    global SESS\n    SESS = tf.Session(config=tf.ConfigProto(log_device_placement=True))\n"
+    "    SESS.run(tf.constant(1.0))\n",
+])
+def test_a_session_that_leaves_the_code_that_made_it_is_no_one_shot(source):
+    findings = found("import tensorflow as tf\n" + source)
+    assert [code for _, code in findings] == ["TFG302"]
 
 
 @pytest.mark.parametrize("rest", [
