@@ -295,3 +295,24 @@ def test_scalar_summaries_written_every_step_are_silent():
 @pytest.mark.parametrize("second", ['tf.summary.histogram("x", x)', "make_summary()"])
 def test_a_histogram_or_an_unknown_summary_every_step_is_reported(second):
     assert found(SUMMARIES.replace("SECOND", second), "TFG201") == [(12, "TFG201")]
+
+
+# -- a session per iteration of a short literal loop (TFG105, issue 32 item 18) ----------------------
+
+SHORT_LOOP = textwrap.dedent("""\
+    import tensorflow as tf
+    x = tf.constant(1.0)
+    for repeat in range(10):
+        with tf.Session() as sess:
+            print(sess.run(x))
+    """)
+
+
+def test_a_session_per_iteration_of_ten_literal_iterations_is_reported():
+    # the bounded-handful contract is about graph growth; session start-up is paid per iteration
+    assert found(SHORT_LOOP) == [(4, "TFG105")]
+
+
+def test_a_session_per_case_of_a_unit_test_stays_silent():
+    test = "def test_cases():\n" + textwrap.indent(SHORT_LOOP.split("\n", 2)[2], "    ")
+    assert found(SHORT_LOOP.split("\n", 2)[0] + "\n" + SHORT_LOOP.split("\n", 2)[1] + "\n" + test) == []

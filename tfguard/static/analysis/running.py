@@ -102,6 +102,15 @@ class GraphRunning:
             self._session_loops[key] = found
         return self._session_loops[key]
 
+    def runs_every_iteration(self, loop: nodes.NodeNG) -> bool:
+        """Return whether ``loop`` runs the graph on every iteration, however few its literal iterations are.
+
+        The bounded-handful contract of :meth:`loop_run` is about graph growth; a rule whose cost is paid per
+        iteration whatever the graph does (a session started per iteration, TFG105) asks this instead.
+        """
+        return self.loop_run(loop) is not None or any(
+            self.run_event(node) is not None for node in self.iteration_nodes(loop))
+
     def is_session_loop(self, loop: nodes.NodeNG) -> bool:
         """Return whether ``loop`` runs the graph on every iteration (directly or through helpers)."""
         return self.loop_run(loop) is not None

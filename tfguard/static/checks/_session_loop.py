@@ -13,6 +13,7 @@ from typing import ClassVar, Dict, FrozenSet, Iterable, List
 from astroid import nodes
 
 from tfguard.static.analysis.events import loop_text
+from tfguard.static.analysis.per_call import in_unit_test
 from tfguard.static.analysis.module import OPERATOR_NODES, BuildEvent, BuildSite, ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
@@ -33,6 +34,9 @@ class LoopBuildRule(NodeRule):
     effect: ClassVar[str] = "adds new ops to the graph"
     #: How to fix it, as an imperative: "create it once, before the loop".
     fix: ClassVar[str] = ""
+    #: Whether the rule's cost is paid per iteration whatever the graph does, so that a loop of a literal
+    #: handful of iterations (the bounded-growth contract, ``trip_counts``) still counts.
+    counts_small_loops: ClassVar[bool] = False
 
     def claims(self, site: BuildSite) -> bool:
         """Return whether this rule is about ``site``."""
@@ -173,9 +177,13 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
             if module.build_event(node) is None:
                 continue
             loop = module.session_loop_of(node)
+            loop_rules = rules
+            if loop is None:
+                loop_rules = [rule for rule in rules if rule.counts_small_loops]
+                loop = _small_loop_for(module, node, loop_rules)
             if loop is None or module.fresh_graph_before(node, loop) or module.built_once(node, loop):
                 continue
-            found = _claims(module, node, loop, rules)
+            found = _claims(module, node, loop, loop_rules)
             if found:
                 claims[id(node)] = found
     return [
@@ -183,6 +191,18 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
         for node_claims in claims.values() for claim in node_claims
         if not _inside_stronger_claim(claim, claims)
     ]
+
+
+def _small_loop_for(module: ModuleAnalysis, node: nodes.NodeNG, rules: List[LoopBuildRule]):
+    """The innermost loop of a literal handful of iterations that runs the graph each time and ``node`` builds
+    something one of ``rules`` (those whose cost is not growth) claims; None in a unit test, whose cases each
+    want their own session."""
+    event = module.build_event(node)
+    if not any(rule.claims(candidate.site) for candidate in module.helper_events(event) for rule in rules):
+        return None
+    if in_unit_test(node):
+        return None
+    return next((loop for loop in module.enclosing_loops(node) if module.runs_every_iteration(loop)), None)
 
 
 def _outermost_sites(events: List[BuildEvent]) -> List[BuildEvent]:
