@@ -13,8 +13,8 @@ from typing import ClassVar, Dict, FrozenSet, Iterable, List
 from astroid import nodes
 
 from tfguard.static.analysis.events import loop_text
-from tfguard.static.analysis.per_call import in_unit_test
 from tfguard.static.analysis.module import OPERATOR_NODES, BuildEvent, BuildSite, ModuleAnalysis, describe
+from tfguard.static.analysis.per_call import in_unit_test
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
