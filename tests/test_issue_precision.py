@@ -466,3 +466,39 @@ def test_nested_literal_loops_multiply_their_trip_counts():
         """
     assert found(nested.replace("OUTER", "2")) == []  # 8 iterations in all
     assert found(nested.replace("OUTER", "3")) == [(6, "TFG102")]  # 12
+
+
+# -- issue 32: contrib.data's prefetch_to_device, Keras preprocessing utilities (items 12, 13) -------
+
+CONTRIB_PIPELINE = """\
+    import tensorflow as tf
+    from tensorflow.contrib.data import prefetch_to_device
+    dataset = tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=4).batch(32)
+    dataset = dataset.apply(prefetch_to_device("/gpu:0"))
+    batch = dataset.make_one_shot_iterator().get_next()
+    """
+
+
+def test_prefetch_to_device_imported_bare_from_contrib_data_prefetches():
+    assert found(CONTRIB_PIPELINE, "TFG205") == []
+    assert found(CONTRIB_PIPELINE.replace('    dataset = dataset.apply(prefetch_to_device("/gpu:0"))\n', ""),
+                 "TFG205") == [(4, "TFG205")]
+
+
+@pytest.mark.parametrize("call", [
+    "kr.preprocessing.sequence.pad_sequences(rows, maxlen=40)",
+    "tf.keras.preprocessing.sequence.pad_sequences(rows)",
+    "tf.keras.preprocessing.text.one_hot(line, 1000)",
+    "tf.keras.preprocessing.image.img_to_array(picture)",
+])
+def test_keras_preprocessing_utilities_build_no_ops(call):
+    source = f"""\
+        import tensorflow as tf
+        kr = tf.contrib.keras
+        sess = tf.Session()
+        for step in range(1000):
+            padded = {call}
+            sess.run(train_op, {{x: padded}})
+        """
+    assert found(source) == []
+    assert found(source.replace(call, "tf.pad(rows, [[0, 1]])")) == [(5, "TFG102")]
