@@ -502,3 +502,58 @@ def test_keras_preprocessing_utilities_build_no_ops(call):
         """
     assert found(source) == []
     assert found(source.replace(call, "tf.pad(rows, [[0, 1]])")) == [(5, "TFG102")]
+
+
+# -- issue 32: loops over a model's parts (item 10), target-network advice through bound names (item 14) -
+
+WEIGHT_LOAD = """\
+    import numpy as np
+    import tensorflow as tf
+    sess = tf.Session()
+    data = np.load("vgg16.npy").item()
+    for op_name in data:
+        with tf.variable_scope(op_name, reuse=True):
+            for param_name, value in data[op_name].items():
+                var = tf.get_variable(param_name)
+                sess.run(var.assign(value))
+    """
+
+
+def test_a_loop_loading_each_model_variable_once_is_no_session_loop():
+    assert found(WEIGHT_LOAD) == []
+
+
+def test_the_same_load_inside_a_step_loop_is_reported():
+    lines = WEIGHT_LOAD.splitlines(keepends=True)
+    inner = "".join("    " + line for line in lines[4:])
+    source = "".join(lines[:4]) + "    for step in range(1000):\n" + inner
+    assert found(source) == [(10, "TFG108")]
+
+
+def test_a_lookup_that_does_not_follow_the_loop_is_no_weight_load():
+    # the same variable assigned every iteration: a session loop as before
+    assert found(WEIGHT_LOAD.replace("tf.get_variable(param_name)", "tf.get_variable('w')")) == [(9, "TFG108")]
+
+
+TARGET_COPY = """\
+    import tensorflow as tf
+    class Agent(object):
+        def __init__(self):
+            self.e_params = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope="eval")
+            self.t_params = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope="target")
+            self.sess = tf.Session()
+        def learn(self):
+            self.sess.run([tf.assign(t, VALUE) for t, e in zip(self.t_params, self.e_params)])
+    agent = Agent()
+    for step in range(1000):
+        agent.learn()
+    """
+
+
+@pytest.mark.parametrize("value", ["e", "(1 - 0.01) * t + 0.01 * e"])
+def test_target_copies_through_bound_lists_get_the_build_once_advice(value):
+    source = textwrap.dedent(TARGET_COPY.replace("VALUE", value))
+    findings = tfguard.check_source(source, "snippet.py", Settings(select=("TFG108",)))
+    assert [(f.line, f.code) for f in findings] == [(11, "TFG108")]
+    assert "constant" not in findings[0].message and "placeholder" not in findings[0].message
+    assert "build the assign ops once, before the loop" in findings[0].message

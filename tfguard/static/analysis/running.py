@@ -13,6 +13,7 @@ from tfguard.static.analysis.events import RunEvent, describe
 from tfguard.static.analysis.library_runs import KERAS_RUN_METHODS, graph_mode_module, is_keras_model_api
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
 from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
+from tfguard.static.analysis.weight_loading import loads_model_parts
 
 
 class GraphRunning:
@@ -95,7 +96,9 @@ class GraphRunning:
         if key not in self._session_loops:
             self._session_loops[key] = None
             found = None
-            for node in () if repeats_a_bounded_handful(loop) else self.iteration_nodes(loop):
+            if repeats_a_bounded_handful(loop) or loads_model_parts(self, loop):
+                return None  # a literal handful, or one assign per model variable: bounded, not per step
+            for node in self.iteration_nodes(loop):
                 found = self.run_event(node)
                 if found is not None:
                     break

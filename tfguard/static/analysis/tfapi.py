@@ -95,7 +95,8 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.keras.preprocessing.image.img_to_array", "tensorflow.keras.preprocessing.image.array_to_img",
     "tensorflow.keras.preprocessing.image.save_img", "tensorflow.keras.preprocessing.image.apply_affine_transform",
     "tensorflow.contrib.keras.preprocessing.image.ImageDataGenerator",
-    "tensorflow.contrib.keras.preprocessing.image.load_img", "tensorflow.contrib.keras.preprocessing.image.img_to_array",
+    "tensorflow.contrib.keras.preprocessing.image.load_img",
+    "tensorflow.contrib.keras.preprocessing.image.img_to_array",
     "tensorflow.contrib.keras.preprocessing.image.array_to_img",
     # utilities that never touch the graph
     "tensorflow.logging.*", "tensorflow.app.*", "tensorflow.flags.*", "tensorflow.gfile.*",
