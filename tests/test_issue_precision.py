@@ -557,3 +557,42 @@ def test_target_copies_through_bound_lists_get_the_build_once_advice(value):
     assert [(f.line, f.code) for f in findings] == [(11, "TFG108")]
     assert "constant" not in findings[0].message and "placeholder" not in findings[0].message
     assert "build the assign ops once, before the loop" in findings[0].message
+
+
+# -- issue 32, item 15: how often a guarded build happens ---------------------------------------------
+
+GUARDED = """\
+    import tensorflow as tf
+    sess = tf.Session()
+    for step in range(100000):
+        sess.run(train_op)
+        if GUARD:
+            sess.run(tf.reduce_mean(x))
+    """
+
+
+@pytest.mark.parametrize("guard, words", [
+    ("step % 100 == 0", "every 100 iterations of the `for step in range(100000)` loop at line 3"),
+    ("step % LOG_EVERY == 0", "every `LOG_EVERY` iterations of"),
+    ("loss_value < best", "on each iteration of the `for step in range(100000)` loop at line 3 where "
+                          "`loss_value < best` holds"),
+])
+def test_a_guarded_build_says_how_often(guard, words):
+    source = textwrap.dedent(GUARDED.replace("GUARD", guard)).replace("train_op)", "train_op)\n    loss_value = 1")
+    findings = tfguard.check_source(source, "snippet.py", Settings(select=("TFG102",)))
+    assert len(findings) == 1 and words in findings[0].message
+    assert "on every iteration" not in findings[0].message
+
+
+@pytest.mark.parametrize("guard", ["step == 500", "step == WARMUP_END and flag", "500 == step"])
+def test_a_build_under_a_once_guard_is_silent(guard):
+    assert found(GUARDED.replace("GUARD", guard)) == []
+
+
+@pytest.mark.parametrize("source", [
+    GUARDED.replace("GUARD", "step == limit").replace("sess.run(train_op)", "sess.run(train_op)\n        limit += 1"),
+    "import tensorflow as tf\nsess = tf.Session()\nfor epoch in range(100):\n    for step in range(1000):\n"
+    "        sess.run(train_op)\n        if step == 500:\n            sess.run(tf.reduce_mean(x))\n",
+])
+def test_a_guard_that_can_hold_again_is_no_once_guard(source):
+    assert [code for _, code in found(source)] == ["TFG102"]

@@ -12,7 +12,7 @@ from typing import ClassVar, Dict, FrozenSet, Iterable, List
 
 from astroid import nodes
 
-from tfguard.static.analysis.events import loop_text
+from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import OPERATOR_NODES, BuildEvent, BuildSite, ModuleAnalysis, describe
 from tfguard.static.analysis.per_call import in_unit_test
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, own_nodes
@@ -61,7 +61,7 @@ class LoopBuildRule(NodeRule):
             what = f"`{describe(event.node)}` calls `{site.display}` at {place}, which {self.effect}"
         else:
             what = f"`{site.display}` {self.effect}"
-        return f"{what} on every iteration of {loop_text(loop)}; {self.fix}"
+        return f"{what} {frequency(module).iteration_words(event.node, loop)}; {self.fix}"
 
 
 @dataclass(frozen=True)
@@ -183,6 +183,8 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
                 loop = _small_loop_for(module, node, loop_rules)
             if loop is None or module.fresh_graph_before(node, loop) or module.built_once(node, loop):
                 continue
+            if frequency(module).runs_at_most_once(node, loop):
+                continue  # ``if step == 500:``: built once in the run, which costs what building it before does
             found = _claims(module, node, loop, loop_rules)
             if found:
                 claims[id(node)] = found
