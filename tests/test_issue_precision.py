@@ -596,3 +596,36 @@ def test_a_build_under_a_once_guard_is_silent(guard):
 ])
 def test_a_guard_that_can_hold_again_is_no_once_guard(source):
     assert [code for _, code in found(source)] == ["TFG102"]
+
+
+# -- issue 32, item 21: a new FileWriter every batch (TFG112) -------------------------------------------
+
+WRITER_LOOP = """\
+    import tensorflow as tf
+    sess = tf.Session()
+    for step in range(10000):
+        WRITER
+        s, _ = sess.run([loss_summary, train_op])
+        writer.add_summary(s, step)
+    """
+
+
+@pytest.mark.parametrize("writer, expected", [
+    ('writer = tf.summary.FileWriter("logs", sess.graph)', [(4, "TFG112")]),
+    ('writer = tf.train.SummaryWriter("logs")', [(4, "TFG112")]),  # the TF 0.x name
+    ('writer = tf.summary.FileWriter("logs") if step % 1000 == 0 else writer', []),  # guarded
+])
+def test_a_filewriter_per_step_is_reported(writer, expected):
+    assert found(WRITER_LOOP.replace("WRITER", writer)) == expected
+
+
+def test_a_filewriter_per_epoch_is_silent():
+    assert found("""\
+        import tensorflow as tf
+        sess = tf.Session()
+        for epoch in range(100):
+            writer = tf.summary.FileWriter("logs/%d" % epoch)
+            for step in range(1000):
+                s, _ = sess.run([loss_summary, train_op])
+                writer.add_summary(s, step)
+        """) == []
