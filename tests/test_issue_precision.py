@@ -616,7 +616,7 @@ WRITER_LOOP = """\
     ('writer = tf.summary.FileWriter("logs") if step % 1000 == 0 else writer', []),  # guarded
 ])
 def test_a_filewriter_per_step_is_reported(writer, expected):
-    assert found(WRITER_LOOP.replace("WRITER", writer)) == expected
+    assert found(WRITER_LOOP.replace("WRITER", writer), "TFG112") == expected
 
 
 def test_a_filewriter_per_epoch_is_silent():
@@ -628,4 +628,4 @@ def test_a_filewriter_per_epoch_is_silent():
             for step in range(1000):
                 s, _ = sess.run([loss_summary, train_op])
                 writer.add_summary(s, step)
-        """) == []
+        """, "TFG112") == []
