@@ -629,3 +629,26 @@ def test_a_filewriter_per_epoch_is_silent():
                 s, _ = sess.run([loss_summary, train_op])
                 writer.add_summary(s, step)
         """, "TFG112") == []
+
+
+# -- issue 32, item 11: library wrappers that build optimizer updates (TFG203) -------------------------
+
+LIBRARY_UPDATES = """\
+    import prettytensor as pt
+    import tensorflow as tf
+    opt = tf.train.AdamOptimizer(2e-4)
+    d_train = pt.apply_optimizer(opt, losses=[d_loss], var_list=d_vars)
+    g_train = pt.apply_optimizer(opt, losses=[g_loss], var_list=g_vars)
+    sess = tf.Session()
+    for step in range(10000):
+        sess.run(d_train)
+        sess.run(g_train)
+    """
+
+
+def test_a_library_call_handed_an_optimizer_is_an_update():
+    assert found(LIBRARY_UPDATES, "TFG203") == []
+
+
+def test_a_library_call_handed_no_optimizer_is_no_update():
+    assert found(LIBRARY_UPDATES.replace("pt.apply_optimizer(opt, ", "pt.wrap("), "TFG203") == [(9, "TFG203")]
