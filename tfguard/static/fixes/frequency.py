@@ -74,6 +74,8 @@ def plan_guard(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
         raise NoFix("the loop's indentation cannot be read")
     indent = source.indent(statement.fromlineno)
     every = _interval(loop, EVERY[finding.code])
+    if every == 1:
+        raise NoFix("the loop is too short to write less often (fewer than 20 iterations): nothing to gain")
     test = f"{counter} % {every} == 0"
     if finding.code == "TFG202":
         last = _last_step(ctx, loop)
@@ -101,13 +103,33 @@ def _range_bounds(loop: nodes.For) -> Optional[List[nodes.NodeNG]]:
 
 
 def _interval(loop: nodes.For, default: int) -> int:
-    """Steps between two writes: ``default``, or a tenth of a loop whose literal bound is smaller."""
+    """Steps between two writes: ``default``, or a tenth of a loop whose bound (a literal, or a module constant
+    bound once to one: ``EPOCHS = 8``) is smaller; 1 when the loop is too short to write less often."""
     bounds = _range_bounds(loop)
-    if not bounds or not all(isinstance(b, nodes.Const) and type(b.value) is int for b in bounds):
+    values = [_int_value(b) for b in bounds] if bounds else []
+    if not values or any(v is None for v in values):
         return default
-    values = [b.value for b in bounds]
     length = len(range(*values))
     return max(1, min(default, length // WRITES_PER_LOOP))
+
+
+def _int_value(node: nodes.NodeNG) -> Optional[int]:
+    """A literal int, or a module-level name assigned once, to a literal int."""
+    if isinstance(node, nodes.Const) and type(node.value) is int:
+        return node.value
+    if not isinstance(node, nodes.Name):
+        return None
+    try:
+        scope, assignments = node.lookup(node.name)
+    except Exception:  # noqa: BLE001 - astroid's scope lookup on odd code: no claim
+        return None
+    if not isinstance(scope, nodes.Module) or len(scope.locals.get(node.name, ())) != 1 or len(assignments) != 1:
+        return None
+    statement = assignments[0].parent
+    if isinstance(statement, nodes.Assign) and statement.targets == [assignments[0]]:
+        value = statement.value
+        return value.value if isinstance(value, nodes.Const) and type(value.value) is int else None
+    return None
 
 
 def _last_step(ctx: FixContext, loop: nodes.For) -> Optional[str]:
