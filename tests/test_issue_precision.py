@@ -532,7 +532,8 @@ def test_the_same_load_inside_a_step_loop_is_reported():
 
 def test_a_lookup_that_does_not_follow_the_loop_is_no_weight_load():
     # the same variable assigned every iteration: a session loop as before
-    assert found(WEIGHT_LOAD.replace("tf.get_variable(param_name)", "tf.get_variable('w')")) == [(9, "TFG108")]
+    source = WEIGHT_LOAD.replace("tf.get_variable(param_name)", "tf.get_variable('w')")
+    assert found(source.replace("variable_scope(op_name", "variable_scope('net'")) == [(9, "TFG108")]
 
 
 TARGET_COPY = """\
@@ -652,3 +653,41 @@ def test_a_library_call_handed_an_optimizer_is_an_update():
 
 def test_a_library_call_handed_no_optimizer_is_no_update():
     assert found(LIBRARY_UPDATES.replace("pt.apply_optimizer(opt, ", "pt.wrap("), "TFG203") == [(9, "TFG203")]
+
+
+def test_a_weight_load_through_a_variable_scope_per_layer_is_no_session_loop():
+    # the layer's scope names the part; the parameter is picked by its rank (field test: an AlexNet port)
+    assert found("""\
+        import numpy as np
+        import tensorflow as tf
+        sess = tf.Session()
+        weights = np.load("bvlc_alexnet.npy").item()
+        for op_name in weights:
+            with tf.variable_scope(op_name, reuse=True):
+                for data in weights[op_name]:
+                    if len(data.shape) == 1:
+                        var = tf.get_variable("biases", trainable=False)
+                    else:
+                        var = tf.get_variable("weights", trainable=False)
+                    sess.run(var.assign(data))
+        """) == []
+
+
+def test_library_updates_kept_on_self_and_fetched_in_a_concatenated_list_are_updates():
+    assert found("""\
+        import prettytensor as pt
+        import tensorflow as tf
+        class Trainer(object):
+            def __init__(self):
+                self.d_trainer = None
+                self.g_trainer = None
+            def build(self):
+                d_opt = tf.train.AdamOptimizer(2e-4)
+                self.d_trainer = pt.apply_optimizer(d_opt, losses=[self.d_loss])
+                g_opt = tf.train.AdamOptimizer(2e-4)
+                self.g_trainer = pt.apply_optimizer(g_opt, losses=[self.g_loss])
+            def train(self, sess, log_vars):
+                for i in range(10000):
+                    values = sess.run([self.d_trainer] + log_vars)[1:]
+                    sess.run(self.g_trainer)
+        """, "TFG203") == []

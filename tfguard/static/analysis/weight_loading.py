@@ -27,9 +27,22 @@ _LOOKUPS = frozenset({"get_variable", "get_tensor_by_name", "get_operation_by_na
 
 
 def loads_model_parts(module, loop: nodes.NodeNG) -> bool:
-    """Return whether ``loop`` (a ``for`` loop) only assigns each of a model's variables once per iteration."""
+    """Return whether ``loop`` (a ``for`` loop) only assigns each of a model's variables once per iteration, or
+    loops over the parts of one part (``for data in weights[op_name]``) inside such a loop."""
     if not isinstance(loop, nodes.For):
         return False
+    if _loads_parts(module, loop):
+        return True
+    reads = {n.name for n in (loop.iter, *loop.iter.nodes_of_class(nodes.Name)) if isinstance(n, nodes.Name)}
+    for outer in module.enclosing_loops(loop):
+        names = {n.name for n in outer.target.nodes_of_class(nodes.AssignName)} if isinstance(
+            outer, nodes.For) else set()
+        if reads & names and _loads_parts(module, outer):
+            return True
+    return False
+
+
+def _loads_parts(module, loop: nodes.For) -> bool:
     body = list(own_nodes(Body(list(loop.body))))
     targets: Set[str] = set()
     iterated_variables: Set[str] = set()
@@ -74,30 +87,47 @@ def _assigned_variable(run: nodes.Call) -> Optional[nodes.NodeNG]:
 
 def _new_per_iteration(variable: nodes.NodeNG, loop: nodes.For, targets: Set[str], iterated: Set[str]) -> bool:
     if isinstance(variable, nodes.Call):
-        return _lookup_of(variable, targets)
+        return _lookup_of(variable, targets, loop)
     if not isinstance(variable, nodes.Name):
         return False
     if variable.name in iterated:
         return True
     bindings = [a for a in variable.lookup(variable.name)[1] if _inside(a, loop)]
-    return bool(bindings) and all(_bound_by_lookup(a, targets) for a in bindings)
+    return bool(bindings) and all(_bound_by_lookup(a, targets, loop) for a in bindings)
 
 
-def _bound_by_lookup(assignment: nodes.NodeNG, targets: Set[str]) -> bool:
+def _bound_by_lookup(assignment: nodes.NodeNG, targets: Set[str], loop: nodes.For) -> bool:
     statement = assignment.parent
     return isinstance(statement, nodes.Assign) and isinstance(statement.value, nodes.Call) and _lookup_of(
-        statement.value, targets)
+        statement.value, targets, loop)
 
 
-def _lookup_of(call: nodes.Call, targets: Set[str]) -> bool:
+def _lookup_of(call: nodes.Call, targets: Set[str], loop: nodes.For) -> bool:
     """``tf.get_variable(param_name)``: a lookup whose arguments read one of the loop's names."""
     func = call.func
     name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
     if name not in _LOOKUPS:
         return False
     arguments = [*call.args, *(k.value for k in call.keywords or ())]
-    return any(isinstance(n, nodes.Name) and n.name in targets for a in arguments for n in a.nodes_of_class(
-        nodes.Name))
+    if any(_reads(a, targets) for a in arguments):
+        return True
+    # ``with tf.variable_scope(op_name, reuse=True): tf.get_variable('weights')``: the scope names the part
+    parent = call.parent
+    while parent is not None and parent is not loop and not isinstance(parent, (nodes.FunctionDef, nodes.Module)):
+        if isinstance(parent, nodes.With) and any(
+                isinstance(item, nodes.Call) and _leaf(item.func) == "variable_scope" and _reads(item, targets)
+                for item, _ in parent.items):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _leaf(func: nodes.NodeNG) -> str:
+    return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+
+
+def _reads(expr: nodes.NodeNG, targets: Set[str]) -> bool:
+    return any(isinstance(n, nodes.Name) and n.name in targets for n in (expr, *expr.nodes_of_class(nodes.Name)))
 
 
 def _inside(node: nodes.NodeNG, loop: nodes.For) -> bool:

@@ -8,7 +8,7 @@ from typing import Dict, Iterable, List, Optional, Set
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
-from tfguard.static.analysis.dataflow import SESSION, TF
+from tfguard.static.analysis.dataflow import INSTANCE, SESSION, TF
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import position
@@ -315,6 +315,10 @@ def _elements(module: ModuleAnalysis, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
         definitions = module.dataflow.definitions(expr, expr.name)
         if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
             value = definitions[0].parent.value
+    if isinstance(value, nodes.BinOp) and value.op == "+" and value is expr:
+        # ``[self.d_trainer] + log_vars``: the items of both lists
+        return [item for side in (value.left, value.right)
+                for item in (side.elts if isinstance(side, (nodes.List, nodes.Tuple)) else _elements(module, side))]
     if isinstance(value, nodes.ListComp):
         return [value.elt]
     if isinstance(value, (nodes.List, nodes.Tuple)) and value is not expr:
@@ -361,7 +365,7 @@ def _library_update(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
 
     Known by what it is given, not by its name; a project function is read instead (its ``return``).
     """
-    value = _assigned_value(module, expr) if isinstance(expr, nodes.Name) else expr
+    value = _bound_value(module, expr)
     if not isinstance(value, nodes.Call) or module.called_function(value) is not None:
         return False
     callee = module.value(value.func)
@@ -371,6 +375,25 @@ def _library_update(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
         return False
     arguments = [*value.args, *(k.value for k in value.keywords or ())]
     return any(_is_optimizer(module, argument) for argument in arguments)
+
+
+def _bound_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:
+    """What a name bound once, or ``self.attr`` assigned once in its class (besides ``None``), holds; the
+    expression otherwise."""
+    if isinstance(expr, nodes.Name):
+        return _assigned_value(module, expr)
+    if isinstance(expr, nodes.Attribute):
+        owner = module.value(expr.expr)
+        if owner is not None and owner.kind == INSTANCE and isinstance(owner.node, nodes.ClassDef):
+            targets = module.dataflow.instance_attributes(owner.node).get(expr.attrname, [])
+            values = [t.parent.value for t in targets if isinstance(t.parent, nodes.Assign)]
+            if len(values) != len(targets):
+                return expr
+            # ``self.trainer = None`` in ``__init__``, set for real later: the one real value
+            real = [v for v in values if not (isinstance(v, nodes.Const) and v.value is None)]
+            if len(real) == 1:
+                return real[0]
+    return expr
 
 
 def _is_optimizer(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
