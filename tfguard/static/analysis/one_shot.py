@@ -70,10 +70,14 @@ def _session_escapes(module) -> bool:
         if any(isinstance(t, nodes.AssignName) and _declared_global(t) for t in node.targets) and _is_session(
                 module, node.value):
             return True
+    held = {name for name, bindings in module.module.locals.items()
+            if any(isinstance(b, nodes.AssignName) and isinstance(b.parent, nodes.Assign)
+                   and _is_session(module, b.parent.value) for b in bindings)}
+    if not held:
+        return False
     for name in module.nodes_of(nodes.Name):
-        scope = name.scope()
-        if isinstance(scope, FUNCTIONS) and isinstance(name.lookup(name.name)[0], nodes.Module) and _is_session(
-                module, name):
+        if name.name in held and isinstance(name.scope(), FUNCTIONS) and isinstance(
+                name.lookup(name.name)[0], nodes.Module):
             return True  # ``SESS.run(...)`` in a function: whoever calls it runs the module's session
     return False
 

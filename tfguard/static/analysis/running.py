@@ -96,12 +96,12 @@ class GraphRunning:
         if key not in self._session_loops:
             self._session_loops[key] = None
             found = None
-            if repeats_a_bounded_handful(loop) or loads_model_parts(self, loop):
-                return None  # a literal handful, or one assign per model variable: bounded, not per step
-            for node in self.iteration_nodes(loop):
+            for node in () if repeats_a_bounded_handful(loop) else self.iteration_nodes(loop):
                 found = self.run_event(node)
                 if found is not None:
                     break
+            if found is not None and loads_model_parts(self, loop):
+                found = None  # one assign per model variable: bounded by the model, not per step
             self._session_loops[key] = found
         return self._session_loops[key]
 

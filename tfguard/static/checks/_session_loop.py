@@ -16,6 +16,7 @@ from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import OPERATOR_NODES, BuildEvent, BuildSite, ModuleAnalysis, describe
 from tfguard.static.analysis.per_call import in_unit_test
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, own_nodes
+from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 from tfguard.static.registry import all_rules
@@ -199,12 +200,15 @@ def _small_loop_for(module: ModuleAnalysis, node: nodes.NodeNG, rules: List[Loop
     """The innermost loop of a literal handful of iterations that runs the graph each time and ``node`` builds
     something one of ``rules`` (those whose cost is not growth) claims; None in a unit test, whose cases each
     want their own session."""
+    small = [loop for loop in module.enclosing_loops(node) if repeats_a_bounded_handful(loop)]
+    if not small:
+        return None  # cheap first: only loops of a literal handful were left out as no session loop
     event = module.build_event(node)
     if not any(rule.claims(candidate.site) for candidate in module.helper_events(event) for rule in rules):
         return None
     if in_unit_test(node):
         return None
-    return next((loop for loop in module.enclosing_loops(node) if module.runs_every_iteration(loop)), None)
+    return next((loop for loop in small if module.runs_every_iteration(loop)), None)
 
 
 def _outermost_sites(events: List[BuildEvent]) -> List[BuildEvent]:
