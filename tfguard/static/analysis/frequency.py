@@ -147,17 +147,16 @@ class StepAnalysis:
         """Whether ``node`` is under ``if step == K:`` (``step`` the counter of ``loop``, a ``for`` over ``range``
         or ``enumerate`` that nothing rebinds, ``K`` unchanged by the loop) in a loop no other loop of its function
         repeats: it runs once in the program's run at most, so it builds what it builds once."""
-        if next(self.module.enclosing_loops(loop), None) is not None:
-            return False  # ``if step == 500:`` in a step loop run once per epoch runs once per epoch
         counter = _counter_of(loop)
-        if counter is None or any(isinstance(n, nodes.AssignName) and n.name == counter
-                                  for n in self.iteration_nodes(loop)):
+        if counter is None:
             return False
+        tests = [test for test, in_else in self._branches(node, loop) if not in_else]
+        if not tests or next(self.module.enclosing_loops(loop), None) is not None:
+            return False  # no branch; or ``if step == 500:`` in a step loop run once per epoch: once per epoch
         variant = self.variant_names(loop) - {counter}
-        for test, in_else in self._branches(node, loop):
-            if not in_else and any(_tests_equality(part, counter, variant) for part in _conjuncts(test)):
-                return True
-        return False
+        if not any(_tests_equality(part, counter, variant) for test in tests for part in _conjuncts(test)):
+            return False
+        return not any(isinstance(n, nodes.AssignName) and n.name == counter for n in self.iteration_nodes(loop))
 
     def odds(self, test: nodes.NodeNG, loop: nodes.NodeNG) -> str:
         """Return how often a condition that changes between iterations holds: rarely, mostly, or unknown.

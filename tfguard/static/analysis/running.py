@@ -100,7 +100,7 @@ class GraphRunning:
                 found = self.run_event(node)
                 if found is not None:
                     break
-            if found is not None and loads_model_parts(self, loop):
+            if found is not None and loads_model_parts(self, loop, found):
                 found = None  # one assign per model variable: bounded by the model, not per step
             self._session_loops[key] = found
         return self._session_loops[key]

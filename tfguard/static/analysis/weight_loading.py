@@ -26,11 +26,13 @@ _ASSIGN_METHODS = frozenset({"assign", "load"})
 _LOOKUPS = frozenset({"get_variable", "get_tensor_by_name", "get_operation_by_name", "Variable"})
 
 
-def loads_model_parts(module, loop: nodes.NodeNG) -> bool:
+def loads_model_parts(module, loop: nodes.NodeNG, first=None) -> bool:
     """Return whether ``loop`` (a ``for`` loop) only assigns each of a model's variables once per iteration, or
     loops over the parts of one part (``for data in weights[op_name]``) inside such a loop."""
     if not isinstance(loop, nodes.For):
         return False
+    if first is not None and (not isinstance(first.node, nodes.Call) or _assigned_variable(first.node) is None):
+        return False  # cheap first: the loop's first run (``first``, a RunEvent) assigns nothing
     if _loads_parts(module, loop):
         return True
     reads = {n.name for n in (loop.iter, *loop.iter.nodes_of_class(nodes.Name)) if isinstance(n, nodes.Name)}
@@ -43,6 +45,15 @@ def loads_model_parts(module, loop: nodes.NodeNG) -> bool:
 
 
 def _loads_parts(module, loop: nodes.For) -> bool:
+    cache = module.facts("model_part_loops", lambda _: {})
+    key = id(loop)
+    if key not in cache:
+        cache[key] = False  # a cycle guard
+        cache[key] = _compute_loads_parts(module, loop)
+    return cache[key]
+
+
+def _compute_loads_parts(module, loop: nodes.For) -> bool:
     body = list(own_nodes(Body(list(loop.body))))
     targets: Set[str] = set()
     iterated_variables: Set[str] = set()
