@@ -23,7 +23,7 @@ ISSUE_EXAMPLE = """\
 
     x = tf.Variable(0.0)
     bump = tf.assign_add(x, 1.0)
-    summ = tf.summary.scalar("x", x)
+    summ = tf.summary.histogram("x", x)
     with tf.Session() as sess:
         writer = tf.summary.FileWriter("/tmp/logs")
         sess.run(tf.global_variables_initializer())
@@ -39,6 +39,11 @@ ISSUE_EXAMPLE = """\
 
 def test_a_helper_that_writes_on_every_call_writes_on_every_step():
     assert found(ISSUE_EXAMPLE) == [(15, "TFG201", [12])]
+
+
+def test_scalar_summaries_written_by_a_helper_are_exempt_as_a_direct_write_is():
+    # one definition of scalar-only, at a direct write and behind a helper (issue 32, item 16)
+    assert found(ISSUE_EXAMPLE.replace("tf.summary.histogram", "tf.summary.scalar")) == []
 
 
 def test_a_guard_on_the_step_parameter_inside_the_helper_still_guards():

@@ -466,3 +466,228 @@ def test_nested_literal_loops_multiply_their_trip_counts():
         """
     assert found(nested.replace("OUTER", "2")) == []  # 8 iterations in all
     assert found(nested.replace("OUTER", "3")) == [(6, "TFG102")]  # 12
+
+
+# -- issue 32: contrib.data's prefetch_to_device, Keras preprocessing utilities (items 12, 13) -------
+
+CONTRIB_PIPELINE = """\
+    import tensorflow as tf
+    from tensorflow.contrib.data import prefetch_to_device
+    dataset = tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=4).batch(32)
+    dataset = dataset.apply(prefetch_to_device("/gpu:0"))
+    batch = dataset.make_one_shot_iterator().get_next()
+    """
+
+
+def test_prefetch_to_device_imported_bare_from_contrib_data_prefetches():
+    assert found(CONTRIB_PIPELINE, "TFG205") == []
+    assert found(CONTRIB_PIPELINE.replace('    dataset = dataset.apply(prefetch_to_device("/gpu:0"))\n', ""),
+                 "TFG205") == [(4, "TFG205")]
+
+
+@pytest.mark.parametrize("call", [
+    "kr.preprocessing.sequence.pad_sequences(rows, maxlen=40)",
+    "tf.keras.preprocessing.sequence.pad_sequences(rows)",
+    "tf.keras.preprocessing.text.one_hot(line, 1000)",
+    "tf.keras.preprocessing.image.img_to_array(picture)",
+])
+def test_keras_preprocessing_utilities_build_no_ops(call):
+    source = f"""\
+        import tensorflow as tf
+        kr = tf.contrib.keras
+        sess = tf.Session()
+        for step in range(1000):
+            padded = {call}
+            sess.run(train_op, {{x: padded}})
+        """
+    assert found(source) == []
+    assert found(source.replace(call, "tf.pad(rows, [[0, 1]])")) == [(5, "TFG102")]
+
+
+# -- issue 32: loops over a model's parts (item 10), target-network advice through bound names (item 14) -
+
+WEIGHT_LOAD = """\
+    import numpy as np
+    import tensorflow as tf
+    sess = tf.Session()
+    data = np.load("vgg16.npy").item()
+    for op_name in data:
+        with tf.variable_scope(op_name, reuse=True):
+            for param_name, value in data[op_name].items():
+                var = tf.get_variable(param_name)
+                sess.run(var.assign(value))
+    """
+
+
+def test_a_loop_loading_each_model_variable_once_is_no_session_loop():
+    assert found(WEIGHT_LOAD) == []
+
+
+def test_the_same_load_inside_a_step_loop_is_reported():
+    lines = WEIGHT_LOAD.splitlines(keepends=True)
+    inner = "".join("    " + line for line in lines[4:])
+    source = "".join(lines[:4]) + "    for step in range(1000):\n" + inner
+    assert found(source) == [(10, "TFG108")]
+
+
+def test_a_lookup_that_does_not_follow_the_loop_is_no_weight_load():
+    # the same variable assigned every iteration: a session loop as before
+    source = WEIGHT_LOAD.replace("tf.get_variable(param_name)", "tf.get_variable('w')")
+    assert found(source.replace("variable_scope(op_name", "variable_scope('net'")) == [(9, "TFG108")]
+
+
+TARGET_COPY = """\
+    import tensorflow as tf
+    class Agent(object):
+        def __init__(self):
+            self.e_params = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope="eval")
+            self.t_params = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope="target")
+            self.sess = tf.Session()
+        def learn(self):
+            self.sess.run([tf.assign(t, VALUE) for t, e in zip(self.t_params, self.e_params)])
+    agent = Agent()
+    for step in range(1000):
+        agent.learn()
+    """
+
+
+@pytest.mark.parametrize("value", ["e", "(1 - 0.01) * t + 0.01 * e"])
+def test_target_copies_through_bound_lists_get_the_build_once_advice(value):
+    source = textwrap.dedent(TARGET_COPY.replace("VALUE", value))
+    findings = tfguard.check_source(source, "snippet.py", Settings(select=("TFG108",)))
+    assert [(f.line, f.code) for f in findings] == [(11, "TFG108")]
+    assert "constant" not in findings[0].message and "placeholder" not in findings[0].message
+    assert "build the assign ops once, before the loop" in findings[0].message
+
+
+# -- issue 32, item 15: how often a guarded build happens ---------------------------------------------
+
+GUARDED = """\
+    import tensorflow as tf
+    sess = tf.Session()
+    for step in range(100000):
+        sess.run(train_op)
+        if GUARD:
+            sess.run(tf.reduce_mean(x))
+    """
+
+
+@pytest.mark.parametrize("guard, words", [
+    ("step % 100 == 0", "every 100 iterations of the `for step in range(100000)` loop at line 3"),
+    ("step % LOG_EVERY == 0", "every `LOG_EVERY` iterations of"),
+    ("loss_value < best", "on each iteration of the `for step in range(100000)` loop at line 3 where "
+                          "`loss_value < best` holds"),
+])
+def test_a_guarded_build_says_how_often(guard, words):
+    source = textwrap.dedent(GUARDED.replace("GUARD", guard)).replace("train_op)", "train_op)\n    loss_value = 1")
+    findings = tfguard.check_source(source, "snippet.py", Settings(select=("TFG102",)))
+    assert len(findings) == 1 and words in findings[0].message
+    assert "on every iteration" not in findings[0].message
+
+
+@pytest.mark.parametrize("guard", ["step == 500", "step == WARMUP_END and flag", "500 == step"])
+def test_a_build_under_a_once_guard_is_silent(guard):
+    assert found(GUARDED.replace("GUARD", guard)) == []
+
+
+@pytest.mark.parametrize("source", [
+    GUARDED.replace("GUARD", "step == limit").replace("sess.run(train_op)", "sess.run(train_op)\n        limit += 1"),
+    "import tensorflow as tf\nsess = tf.Session()\nfor epoch in range(100):\n    for step in range(1000):\n"
+    "        sess.run(train_op)\n        if step == 500:\n            sess.run(tf.reduce_mean(x))\n",
+])
+def test_a_guard_that_can_hold_again_is_no_once_guard(source):
+    assert [code for _, code in found(source)] == ["TFG102"]
+
+
+# -- issue 32, item 21: a new FileWriter every batch (TFG112) -------------------------------------------
+
+WRITER_LOOP = """\
+    import tensorflow as tf
+    sess = tf.Session()
+    for step in range(10000):
+        WRITER
+        s, _ = sess.run([loss_summary, train_op])
+        writer.add_summary(s, step)
+    """
+
+
+@pytest.mark.parametrize("writer, expected", [
+    ('writer = tf.summary.FileWriter("logs", sess.graph)', [(4, "TFG112")]),
+    ('writer = tf.train.SummaryWriter("logs")', [(4, "TFG112")]),  # the TF 0.x name
+    ('writer = tf.summary.FileWriter("logs") if step % 1000 == 0 else writer', []),  # guarded
+])
+def test_a_filewriter_per_step_is_reported(writer, expected):
+    assert found(WRITER_LOOP.replace("WRITER", writer), "TFG112") == expected
+
+
+def test_a_filewriter_per_epoch_is_silent():
+    assert found("""\
+        import tensorflow as tf
+        sess = tf.Session()
+        for epoch in range(100):
+            writer = tf.summary.FileWriter("logs/%d" % epoch)
+            for step in range(1000):
+                s, _ = sess.run([loss_summary, train_op])
+                writer.add_summary(s, step)
+        """, "TFG112") == []
+
+
+# -- issue 32, item 11: library wrappers that build optimizer updates (TFG203) -------------------------
+
+LIBRARY_UPDATES = """\
+    import prettytensor as pt
+    import tensorflow as tf
+    opt = tf.train.AdamOptimizer(2e-4)
+    d_train = pt.apply_optimizer(opt, losses=[d_loss], var_list=d_vars)
+    g_train = pt.apply_optimizer(opt, losses=[g_loss], var_list=g_vars)
+    sess = tf.Session()
+    for step in range(10000):
+        sess.run(d_train)
+        sess.run(g_train)
+    """
+
+
+def test_a_library_call_handed_an_optimizer_is_an_update():
+    assert found(LIBRARY_UPDATES, "TFG203") == []
+
+
+def test_a_library_call_handed_no_optimizer_is_no_update():
+    assert found(LIBRARY_UPDATES.replace("pt.apply_optimizer(opt, ", "pt.wrap("), "TFG203") == [(9, "TFG203")]
+
+
+def test_a_weight_load_through_a_variable_scope_per_layer_is_no_session_loop():
+    # the layer's scope names the part; the parameter is picked by its rank (field test: an AlexNet port)
+    assert found("""\
+        import numpy as np
+        import tensorflow as tf
+        sess = tf.Session()
+        weights = np.load("bvlc_alexnet.npy").item()
+        for op_name in weights:
+            with tf.variable_scope(op_name, reuse=True):
+                for data in weights[op_name]:
+                    if len(data.shape) == 1:
+                        var = tf.get_variable("biases", trainable=False)
+                    else:
+                        var = tf.get_variable("weights", trainable=False)
+                    sess.run(var.assign(data))
+        """) == []
+
+
+def test_library_updates_kept_on_self_and_fetched_in_a_concatenated_list_are_updates():
+    assert found("""\
+        import prettytensor as pt
+        import tensorflow as tf
+        class Trainer(object):
+            def __init__(self):
+                self.d_trainer = None
+                self.g_trainer = None
+            def build(self):
+                d_opt = tf.train.AdamOptimizer(2e-4)
+                self.d_trainer = pt.apply_optimizer(d_opt, losses=[self.d_loss])
+                g_opt = tf.train.AdamOptimizer(2e-4)
+                self.g_trainer = pt.apply_optimizer(g_opt, losses=[self.g_loss])
+            def train(self, sess, log_vars):
+                for i in range(10000):
+                    values = sess.run([self.d_trainer] + log_vars)[1:]
+                    sess.run(self.g_trainer)
+        """, "TFG203") == []

@@ -86,10 +86,32 @@ ONE_SHOT = textwrap.dedent("""\
     """)
 
 
-def test_a_script_that_runs_its_session_once_is_silent():
-    assert found(ONE_SHOT + "print(sess.run(b))\n") == []
+def test_a_script_that_runs_its_session_once_is_silent_but_for_its_hard_gpu_pin():
+    # TFG301 is no cost of repetition: the one run fails on a host with fewer GPUs (issue 32, item 17)
+    assert found(ONE_SHOT + "print(sess.run(b))\n") == [(2, "TFG301")]
     restore = "saver = tf.train.Saver()\nsaver.restore(sess, 'model.ckpt')\nprint(sess.run(b))\n"
-    assert found(ONE_SHOT + restore) == []
+    assert found(ONE_SHOT + restore) == [(2, "TFG301")]
+
+
+@pytest.mark.parametrize("source", [
+    # returned to whoever opens it
+    "def open_session():\n    sess = tf.Session(config=tf.ConfigProto(log_device_placement=True))\n"
+    "    sess.run(tf.global_variables_initializer())\n    return sess\n",
+    # kept on an object, run by a method other files call
+    "class M(object):\n    def __init__(self):\n"
+    "        self.sess = tf.Session(config=tf.ConfigProto(log_device_placement=True))\n"
+    "        self.sess.run(tf.global_variables_initializer())\n"
+    "    def predict(self, v):\n        return self.sess.run(v)\n",
+    # a module global a function runs
+    "SESS = tf.Session(config=tf.ConfigProto(log_device_placement=True))\nSESS.run(tf.constant(1.0))\n"
+    "def predict(v):\n    return SESS.run(v)\n",
+    # bound by a function to a global
+    "def start():\n    global SESS\n    SESS = tf.Session(config=tf.ConfigProto(log_device_placement=True))\n"
+    "    SESS.run(tf.constant(1.0))\n",
+])
+def test_a_session_that_leaves_the_code_that_made_it_is_no_one_shot(source):
+    findings = found("import tensorflow as tf\n" + source)
+    assert [code for _, code in findings] == ["TFG302"]
 
 
 @pytest.mark.parametrize("rest", [
@@ -273,3 +295,24 @@ def test_scalar_summaries_written_every_step_are_silent():
 @pytest.mark.parametrize("second", ['tf.summary.histogram("x", x)', "make_summary()"])
 def test_a_histogram_or_an_unknown_summary_every_step_is_reported(second):
     assert found(SUMMARIES.replace("SECOND", second), "TFG201") == [(12, "TFG201")]
+
+
+# -- a session per iteration of a short literal loop (TFG105, issue 32 item 18) ----------------------
+
+SHORT_LOOP = textwrap.dedent("""\
+    import tensorflow as tf
+    x = tf.constant(1.0)
+    for repeat in range(10):
+        with tf.Session() as sess:
+            print(sess.run(x))
+    """)
+
+
+def test_a_session_per_iteration_of_ten_literal_iterations_is_reported():
+    # the bounded-handful contract is about graph growth; session start-up is paid per iteration
+    assert found(SHORT_LOOP) == [(4, "TFG105")]
+
+
+def test_a_session_per_case_of_a_unit_test_stays_silent():
+    test = "def test_cases():\n" + textwrap.indent(SHORT_LOOP.split("\n", 2)[2], "    ")
+    assert found(SHORT_LOOP.split("\n", 2)[0] + "\n" + SHORT_LOOP.split("\n", 2)[1] + "\n" + test) == []

@@ -8,12 +8,12 @@ train_op = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
 saver = tf.train.Saver(max_to_keep=5)
 
 
-def train(batches, save_secs=600):
+def train(batches, num_steps, save_secs=600):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         last_save = time.time()
-        for step, batch in enumerate(batches):
-            sess.run(train_op, feed_dict={x: batch})
+        for step in range(num_steps):
+            sess.run(train_op, feed_dict={x: batches[step]})
             if time.time() - last_save > save_secs:
                 saver.save(sess, "/tmp/model/model.ckpt", global_step=step)
                 last_save = time.time()

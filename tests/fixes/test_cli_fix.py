@@ -113,7 +113,7 @@ def test_rule_page_says_whether_there_is_a_fix(run):
     assert run("rule", "TFG102")[1].rstrip().endswith("Fix: safe (`tfguard check --fix` builds the op once, "
                                                        "before the loop)")
     assert run("rule", "TFG101")[1].rstrip().splitlines()[-1].startswith(
-        "Fix: unsafe (`tfguard check --fix --unsafe-fixes` builds the Saver once")
+        "Fix: safe (`tfguard check --fix` builds the Saver once")
     assert run("rule", "TFG202")[1].rstrip().splitlines()[-1].startswith("Fix: unsafe (")
     assert run("rule", "TFG104")[1].rstrip().endswith("Fix: none")
 

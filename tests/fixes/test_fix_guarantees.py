@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import textwrap
 
+import pytest
+
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
 from tfguard.static.fixes.runner import Fixer, write_atomically
@@ -64,7 +66,8 @@ def test_a_variable_created_in_the_loop_is_only_an_unsafe_fix():
     assert _fixes(LOOP.format(line="v = tf.Variable(0.0)")) == [("TFG102", "unsafe")]
 
 
-def test_a_build_in_a_helper_is_an_unsafe_hoist_of_the_call():
+def test_a_helper_that_only_builds_is_a_safe_hoist_of_the_call():
+    # issue 32, item 22: called once before the loop, a helper that only builds stateless ops does all it did
     source = textwrap.dedent("""\
         import tensorflow as tf
 
@@ -76,10 +79,30 @@ def test_a_build_in_a_helper_is_an_unsafe_hoist_of_the_call():
             for step in range(100):
                 sess.run(metric(t))
     """)
+    assert _fixes(source) == [("TFG102", "safe")]
+    assert check_source(source.replace("metric(t)", "metric(t * step)"), "t.py", SAFE_ONLY)[0].fix is None
+
+
+@pytest.mark.parametrize("body", [
+    "    print('metric')\n    return tf.reduce_mean(t)",  # it does more than build
+    "    return tf.reduce_mean(t + tf.random_normal([1]))",  # a random draw: one op repeats no draw
+    "    return tf.reduce_mean(tf.layers.dense(t, 1))",  # it creates variables
+])
+def test_a_build_in_a_helper_that_does_more_is_an_unsafe_hoist_of_the_call(body):
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+
+        def metric(t):
+        BODY
+
+        t = tf.placeholder(tf.float32)
+        with tf.Session() as sess:
+            for step in range(100):
+                sess.run(metric(t))
+    """).replace("BODY", body)
     assert _fixes(source) == [("TFG102", "unsafe")]
     [finding] = check_source(source, "t.py", SAFE_ONLY)
     assert "`metric()` then runs once, before the loop" in finding.fix.message
-    assert check_source(source.replace("metric(t)", "metric(t * step)"), "t.py", SAFE_ONLY)[0].fix is None
 
 
 def test_a_helper_reading_what_the_loop_changes_gets_no_fix():

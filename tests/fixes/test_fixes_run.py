@@ -34,14 +34,18 @@ SAFE = {
     "safe_nested_loops.py": {"TFG102": 1},  # moved above both loops, not only the inner one
     # class 7: the prefetch goes on the dataset, not on `tf.data` (it raised AttributeError)
     "crash7_iterator_function_form.py": {"TFG205": 2},
+    # issue 32, item 22: one Saver with max_to_keep=None keeps the files eight Savers that saved once each kept
+    "class5_saver_max_to_keep.py": {"TFG101": 1},
+    # issue 32, item 22: a helper that only builds the op is called once, before the loop
+    "unsafe_helper_build.py": {"TFG102": 1},
 }
 #: program -> (code, words of the reason, whether running the unsafe fix shows a different result).
 UNSAFE = {
     "class1_seeded_noise.py": ("TFG102", "keeps state between runs", True),
-    "class5_saver_max_to_keep.py": ("TFG101", "max_to_keep", True),
+    "class5b_saver_read_after_the_loop.py": ("TFG101", "max_to_keep", True),
     "class6_parallel_random_map.py": ("TFG204", "random_flip_left_right", False),  # timing decides: may match
     "unsafe_summary_tags.py": ("TFG107", "new tag", True),
-    "unsafe_helper_build.py": ("TFG102", "`accuracy_op()` then runs once", False),  # it only builds: same output
+    "unsafe_helper_prints.py": ("TFG102", "`accuracy_op()` then runs once", True),  # it prints once
 }
 #: program -> words each refused finding's ``no_fix`` reason holds.
 REFUSED = {

@@ -1,4 +1,8 @@
-"""Class 5 (now unsafe): eight Savers, one per epoch, keep every checkpoint; one Saver keeps the last five."""
+"""Class 5 (safe again): eight Savers, one per epoch, keep every checkpoint; the fix builds one with max_to_keep=None.
+
+Each Saver built in the loop saves once, so none deletes a file; one Saver with ``max_to_keep=None`` deletes none
+either: the same eight checkpoints (and the same ``checkpoint`` state file) stay on disk.
+"""
 import os
 import shutil
 import tempfile

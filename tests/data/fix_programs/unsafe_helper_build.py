@@ -1,6 +1,7 @@
-"""TFG102 (unsafe): the op is built by a helper the loop calls; the call moves before the loop.
+"""TFG102 (safe): the op is built by a helper the loop calls, which only builds it; the call moves before the loop.
 
-Unsafe because the helper then runs once: here it only builds the op, so the results stay the same.
+The helper's body is assignments and a ``return`` of stateless TF builds of its argument: called once, it does
+all it did (unsafe_helper_prints.py is the helper that does more).
 """
 import numpy as np
 import tensorflow.compat.v1 as tf

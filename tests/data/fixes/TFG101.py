@@ -17,7 +17,7 @@ def next_batch(batch_size=64):
 
 with tf.Session() as sess:
     sess.run(init_op)
-    saver = tf.train.Saver(max_to_keep=5)  # expect: TFG101
+    saver = tf.train.Saver(max_to_keep=None)  # expect: TFG101
     for step in range(10000):
         xs, ys = next_batch()
         sess.run(train_op, feed_dict={x: xs, y: ys})

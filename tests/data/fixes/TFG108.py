@@ -2,7 +2,7 @@
 import numpy as np
 import tensorflow as tf
 
-BASE_LR, GAMMA, STEP_SIZE, MAX_STEPS = 0.001, 0.1, 50000, 70000
+BASE_LR, GAMMA, STEP_SIZE, MAX_STEPS = 0.001, 0.1, 20000, 70000
 x = tf.placeholder(tf.float32, [None, 128], name="features")
 y = tf.placeholder(tf.int64, [None], name="labels")
 logits = tf.layers.dense(x, 21)
@@ -14,10 +14,10 @@ init_op = tf.global_variables_initializer()
 
 with tf.Session() as sess:
     sess.run(init_op)
-    assign_op = tf.assign(learning_rate, BASE_LR * GAMMA)
+    assign_op = tf.assign(learning_rate, learning_rate * GAMMA)
     increment_op = global_step.assign_add(1)
     for step in range(MAX_STEPS):
-        if step == STEP_SIZE:
+        if (step + 1) % STEP_SIZE == 0:
             sess.run(assign_op)  # expect: TFG108
         xs, ys = np.random.rand(256, 128), np.random.randint(0, 21, 256)
         sess.run([train_op, increment_op], feed_dict={x: xs, y: ys})  # expect: TFG108

@@ -6,10 +6,10 @@ train_op = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
 saver = tf.train.Saver(max_to_keep=5)
 
 
-def train(batches):
+def train(batches, num_steps):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
-        for step, batch in enumerate(batches):
-            sess.run(train_op, feed_dict={x: batch})
-            if step % 1000 == 0:
+        for step in range(num_steps):
+            sess.run(train_op, feed_dict={x: batches[step]})
+            if step % 1000 == 0 or step == num_steps - 1:
                 saver.save(sess, "/tmp/model/model.ckpt", global_step=step)  # expect: TFG202

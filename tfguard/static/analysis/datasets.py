@@ -45,6 +45,8 @@ PREFETCHING_SOURCES = frozenset({
 PREFETCHING_TRANSFORMATIONS = frozenset({
     "tensorflow.data.experimental.prefetch_to_device",
     "tensorflow.data.experimental.copy_to_device",
+    # ``from tensorflow.contrib.data import prefetch_to_device`` (TF 1.x), which canonical() spells so
+    "tensorflow.data.prefetch_to_device", "tensorflow.data.copy_to_device",
 })
 
 _MAX_DEPTH = 40

@@ -128,6 +128,36 @@ class StepAnalysis:
                     f"{'fails' if in_else else 'holds'} on most steps)"
         return "on every step"
 
+    def iteration_words(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
+        """Say, for messages, how often ``node`` runs in session loop ``loop``: "on every iteration of the
+        `for step in range(100)` loop at line 12", "every 100 iterations of ...", or "on each iteration of ...
+        where `cond` holds" under another guard (issue 32, item 15)."""
+        where = loop_text(loop)
+        for test, in_else in self._branches(node, loop):
+            if not self.is_frequency_guard(test, loop):
+                continue
+            interval = None if in_else else _modulo_interval(test)
+            if interval is not None:
+                return f"every {interval} iterations of {where}"
+            condition = f"not ({test.as_string()})" if in_else else test.as_string()
+            return f"on each iteration of {where} where `{condition}` holds"
+        return f"on every iteration of {where}"
+
+    def runs_at_most_once(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
+        """Whether ``node`` is under ``if step == K:`` (``step`` the counter of ``loop``, a ``for`` over ``range``
+        or ``enumerate`` that nothing rebinds, ``K`` unchanged by the loop) in a loop no other loop of its function
+        repeats: it runs once in the program's run at most, so it builds what it builds once."""
+        counter = _counter_of(loop)
+        if counter is None:
+            return False
+        tests = [test for test, in_else in self._branches(node, loop) if not in_else]
+        if not tests or next(self.module.enclosing_loops(loop), None) is not None:
+            return False  # no branch; or ``if step == 500:`` in a step loop run once per epoch: once per epoch
+        variant = self.variant_names(loop) - {counter}
+        if not any(_tests_equality(part, counter, variant) for test in tests for part in _conjuncts(test)):
+            return False
+        return not any(isinstance(n, nodes.AssignName) and n.name == counter for n in self.iteration_nodes(loop))
+
     def odds(self, test: nodes.NodeNG, loop: nodes.NodeNG) -> str:
         """Return how often a condition that changes between iterations holds: rarely, mostly, or unknown.
 
@@ -295,3 +325,53 @@ def _in_except_handler(node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
 def _branch_of(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[nodes.NodeNG]:
     """Return the innermost ``if`` statement holding ``node`` inside ``loop`` (None: the loop body)."""
     return _innermost(node, loop, nodes.If)
+
+
+def _modulo_interval(test: nodes.NodeNG) -> Optional[str]:
+    """``step % 100 == 0`` (or ``not step % 100``): "100"; a named interval: "`N`"; else None."""
+    modulo = None
+    if isinstance(test, nodes.UnaryOp) and test.op == "not" and _is_modulo(test.operand):
+        modulo = test.operand
+    elif isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "==":
+        left, right = test.left, test.ops[0][1]
+        modulo = left if _is_modulo(left) else right if _is_modulo(right) else None
+    if modulo is None:
+        return None
+    divisor = modulo.right
+    if isinstance(divisor, nodes.Const) and isinstance(divisor.value, int):
+        return str(divisor.value)
+    return f"`{divisor.as_string()}`"
+
+
+def _counter_of(loop: nodes.NodeNG) -> Optional[str]:
+    """The counter of ``for step in range(...)`` or ``for step, x in enumerate(...)``."""
+    if not isinstance(loop, nodes.For) or not isinstance(loop.iter, nodes.Call):
+        return None
+    func = loop.iter.func
+    name = func.name if isinstance(func, nodes.Name) else ""
+    target = loop.target
+    if name == "range" and isinstance(target, nodes.AssignName):
+        return target.name
+    if name == "enumerate" and isinstance(target, nodes.Tuple) and isinstance(target.elts[0], nodes.AssignName):
+        return target.elts[0].name
+    return None
+
+
+def _conjuncts(test: nodes.NodeNG) -> List[nodes.NodeNG]:
+    if isinstance(test, nodes.BoolOp) and test.op == "and":
+        return [part for value in test.values for part in _conjuncts(value)]
+    return [test]
+
+
+def _tests_equality(test: nodes.NodeNG, counter: str, variant: FrozenSet[str]) -> bool:
+    """``counter == K`` or ``K == counter`` with ``K`` reading nothing the loop changes and calling nothing."""
+    if not (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "=="):
+        return False
+    left, right = test.left, test.ops[0][1]
+    for mine, other in ((left, right), (right, left)):
+        if isinstance(mine, nodes.Name) and mine.name == counter:
+            parts = [other, *other.nodes_of_class(nodes.NodeNG)]
+            if any(isinstance(p, nodes.Call) for p in parts):
+                return False
+            return not any(isinstance(p, nodes.Name) and (p.name in variant or p.name == counter) for p in parts)
+    return False

@@ -380,6 +380,16 @@ def _site_pattern(module: ModuleAnalysis, call: nodes.Call, depth: int) -> str:
     return call_pattern(module, scope, depth + 1)
 
 
+def in_unit_test(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` is in a test function or a test case's method (at any depth of nested functions)."""
+    scope = node.scope()
+    while isinstance(scope, FUNCTIONS):
+        if _is_test(scope):
+            return True
+        scope = scope.parent.scope() if scope.parent is not None else None
+    return False
+
+
 def _is_test(function: FunctionNode) -> bool:
     """A test function or a test case's method: the test runner calls it once."""
     return function.name.startswith(("test", "setUp")) or _in_test_case(function)

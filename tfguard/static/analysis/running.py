@@ -13,6 +13,7 @@ from tfguard.static.analysis.events import RunEvent, describe
 from tfguard.static.analysis.library_runs import KERAS_RUN_METHODS, graph_mode_module, is_keras_model_api
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
 from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
+from tfguard.static.analysis.weight_loading import loads_model_parts
 
 
 class GraphRunning:
@@ -99,8 +100,19 @@ class GraphRunning:
                 found = self.run_event(node)
                 if found is not None:
                     break
+            if found is not None and loads_model_parts(self, loop, found):
+                found = None  # one assign per model variable: bounded by the model, not per step
             self._session_loops[key] = found
         return self._session_loops[key]
+
+    def runs_every_iteration(self, loop: nodes.NodeNG) -> bool:
+        """Return whether ``loop`` runs the graph on every iteration, however few its literal iterations are.
+
+        The bounded-handful contract of :meth:`loop_run` is about graph growth; a rule whose cost is paid per
+        iteration whatever the graph does (a session started per iteration, TFG105) asks this instead.
+        """
+        return self.loop_run(loop) is not None or any(
+            self.run_event(node) is not None for node in self.iteration_nodes(loop))
 
     def is_session_loop(self, loop: nodes.NodeNG) -> bool:
         """Return whether ``loop`` runs the graph on every iteration (directly or through helpers)."""

@@ -5,6 +5,12 @@ them) appends a few floats to the event file: a GAN that logs its two losses on 
 curves at full resolution for the price of a few microseconds.  Histograms, images and audio are the cost
 TFG201 is about.  The written value is followed to the ``sess.run`` that fetched it and from there to the
 summary calls that built it; anything not followed counts as not scalar.
+
+``merge_all()`` merges what the whole program made, so it is scalar-only when no summary but a scalar is made
+in this module nor in the project modules it imports (followed a few imports deep), and no TensorFlow builder
+of other summaries is called there (``tf.contrib.layers.summarize_weights()``, ``summarize_activations``,
+``add_gradients_summaries``): one definition, whether the histograms are made here or elsewhere (issue 32,
+item 20).  TF 0.x names (``tf.scalar_summary``, ``tf.merge_summary``) are the same calls.
 """
 
 from __future__ import annotations
@@ -68,11 +74,81 @@ def _is_scalar(module, expr: nodes.NodeNG, depth: int) -> bool:
         if name == MERGE and expr.args and isinstance(expr.args[0], (nodes.List, nodes.Tuple)):
             return bool(expr.args[0].elts) and all(_is_scalar(module, e, depth + 1) for e in expr.args[0].elts)
         if name == MERGE_ALL:
-            made = module.calls_to(SUMMARY_CALLS)
-            return bool(made) and all(module.call_qualname(call) == SCALAR for call in made)
+            return merges_only_scalars(module)
         return False
     values = _assigned_values(module, expr)
     return bool(values) and all(_is_scalar(module, v, depth + 1) for v in values)
+
+
+def merges_only_scalars(module) -> bool:
+    """Whether ``merge_all()`` in ``module`` merges scalars only: some scalar summary is made here, and no other
+    summary is made here or in the project modules this one imports."""
+    return module.facts("merges_only_scalars", _merges_only_scalars)
+
+
+def _merges_only_scalars(module) -> bool:
+    if not module.calls_to(frozenset({SCALAR})):
+        return False
+    seen = set()
+    pending = [(module, 0)]
+    while pending:
+        current, depth = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if _makes_other_summaries(current):
+            return False
+        if depth < _IMPORT_DEPTH:
+            pending.extend((imported, depth + 1) for imported in _project_imports(current))
+    return True
+
+
+#: How many imports deep the project is followed for summaries ``merge_all()`` would merge.
+_IMPORT_DEPTH = 3
+#: Last names of summary builders other than scalars (a name with "summar" in it counts too).
+_OTHER_SUMMARY_LEAVES = frozenset({"histogram", "image", "audio", "text", "tensor_summary"})
+#: Summary calls that make no summary of their own, or only scalars.
+_NOT_OTHER = frozenset({SCALAR, MERGE, MERGE_ALL, "tensorflow.summary.FileWriter",
+                        "tensorflow.summary.FileWriterCache"})
+
+
+def _makes_other_summaries(module) -> bool:
+    """A histogram, image, audio or text summary, or a TF builder of summaries (``summarize_weights``)."""
+    for call in module.nodes_of(nodes.Call):
+        func = call.func
+        leaf = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+        if leaf not in _OTHER_SUMMARY_LEAVES and "summar" not in leaf.lower():
+            continue
+        name = module.call_qualname(call)
+        if name is None or not name.startswith("tensorflow.") or name in _NOT_OTHER:
+            continue
+        if name.startswith(("tensorflow.summary.Summary", "tensorflow.Summary")):
+            continue  # the protocol buffer, written by hand
+        if name in SUMMARY_CALLS or "summar" in name.rsplit(".", 1)[-1].lower():
+            return True
+    return False
+
+
+def _project_imports(module) -> List[object]:
+    """The analyses of the project modules ``module`` imports."""
+    project = module.project
+    if project is None:
+        return []
+    found = []
+    importer = module.module.file or module.path
+    for node in module.nodes_of(nodes.Import, nodes.ImportFrom):
+        if isinstance(node, nodes.Import):
+            names = [name for name, _ in node.names]
+            level = 0
+        else:
+            names = [node.modname] if node.modname else [name for name, _ in node.names]
+            level = node.level or 0
+        for name in names:
+            path = project.resolve(name, importer, level)
+            analysis = project.analysis(path) if path is not None else None
+            if analysis is not None:
+                found.append(analysis)
+    return found
 
 
 def _assigned_values(module, expr: nodes.NodeNG) -> Optional[List[nodes.NodeNG]]:

@@ -87,6 +87,17 @@ NON_OP_APIS: FrozenSet[str] = frozenset({
     "tensorflow.moving_average_variables", "tensorflow.train.get_global_step",
     "tensorflow.contrib.framework.get_global_step",  # the deprecated alias: a collection lookup, no op
     "tensorflow.train.write_graph", "tensorflow.train.export_meta_graph",
+    # Keras preprocessing utilities: NumPy and PIL on host data, under TensorFlow names (issue 32, item 13);
+    # ``image.smart_resize`` and the ``*_dataset_from_*`` builders do make ops and are not listed
+    "tensorflow.keras.preprocessing.sequence.*", "tensorflow.keras.preprocessing.text.*",
+    "tensorflow.contrib.keras.preprocessing.sequence.*", "tensorflow.contrib.keras.preprocessing.text.*",
+    "tensorflow.keras.preprocessing.image.ImageDataGenerator", "tensorflow.keras.preprocessing.image.load_img",
+    "tensorflow.keras.preprocessing.image.img_to_array", "tensorflow.keras.preprocessing.image.array_to_img",
+    "tensorflow.keras.preprocessing.image.save_img", "tensorflow.keras.preprocessing.image.apply_affine_transform",
+    "tensorflow.contrib.keras.preprocessing.image.ImageDataGenerator",
+    "tensorflow.contrib.keras.preprocessing.image.load_img",
+    "tensorflow.contrib.keras.preprocessing.image.img_to_array",
+    "tensorflow.contrib.keras.preprocessing.image.array_to_img",
     # utilities that never touch the graph
     "tensorflow.logging.*", "tensorflow.app.*", "tensorflow.flags.*", "tensorflow.gfile.*",
     "tensorflow.errors.*", "tensorflow.test.*", "tensorflow.sysconfig.*", "tensorflow.version.*",

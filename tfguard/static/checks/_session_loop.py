@@ -12,9 +12,11 @@ from typing import ClassVar, Dict, FrozenSet, Iterable, List
 
 from astroid import nodes
 
-from tfguard.static.analysis.events import loop_text
+from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import OPERATOR_NODES, BuildEvent, BuildSite, ModuleAnalysis, describe
+from tfguard.static.analysis.per_call import in_unit_test
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, own_nodes
+from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 from tfguard.static.registry import all_rules
@@ -33,6 +35,9 @@ class LoopBuildRule(NodeRule):
     effect: ClassVar[str] = "adds new ops to the graph"
     #: How to fix it, as an imperative: "create it once, before the loop".
     fix: ClassVar[str] = ""
+    #: Whether the rule's cost is paid per iteration whatever the graph does, so that a loop of a literal
+    #: handful of iterations (the bounded-growth contract, ``trip_counts``) still counts.
+    counts_small_loops: ClassVar[bool] = False
 
     def claims(self, site: BuildSite) -> bool:
         """Return whether this rule is about ``site``."""
@@ -57,7 +62,7 @@ class LoopBuildRule(NodeRule):
             what = f"`{describe(event.node)}` calls `{site.display}` at {place}, which {self.effect}"
         else:
             what = f"`{site.display}` {self.effect}"
-        return f"{what} on every iteration of {loop_text(loop)}; {self.fix}"
+        return f"{what} {frequency(module).iteration_words(event.node, loop)}; {self.fix}"
 
 
 @dataclass(frozen=True)
@@ -173,9 +178,15 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
             if module.build_event(node) is None:
                 continue
             loop = module.session_loop_of(node)
+            loop_rules = rules
+            if loop is None:
+                loop_rules = [rule for rule in rules if rule.counts_small_loops]
+                loop = _small_loop_for(module, node, loop_rules)
             if loop is None or module.fresh_graph_before(node, loop) or module.built_once(node, loop):
                 continue
-            found = _claims(module, node, loop, rules)
+            if frequency(module).runs_at_most_once(node, loop):
+                continue  # ``if step == 500:``: built once in the run, which costs what building it before does
+            found = _claims(module, node, loop, loop_rules)
             if found:
                 claims[id(node)] = found
     return [
@@ -183,6 +194,21 @@ def _compute(module: ModuleAnalysis) -> List[Finding]:
         for node_claims in claims.values() for claim in node_claims
         if not _inside_stronger_claim(claim, claims)
     ]
+
+
+def _small_loop_for(module: ModuleAnalysis, node: nodes.NodeNG, rules: List[LoopBuildRule]):
+    """The innermost loop of a literal handful of iterations that runs the graph each time and ``node`` builds
+    something one of ``rules`` (those whose cost is not growth) claims; None in a unit test, whose cases each
+    want their own session."""
+    small = [loop for loop in module.enclosing_loops(node) if repeats_a_bounded_handful(loop)]
+    if not small:
+        return None  # cheap first: only loops of a literal handful were left out as no session loop
+    event = module.build_event(node)
+    if not any(rule.claims(candidate.site) for candidate in module.helper_events(event) for rule in rules):
+        return None
+    if in_unit_test(node):
+        return None
+    return next((loop for loop in small if module.runs_every_iteration(loop)), None)
 
 
 def _outermost_sites(events: List[BuildEvent]) -> List[BuildEvent]:

@@ -5,6 +5,7 @@ from typing import Optional
 from astroid import nodes
 
 from tfguard.static.analysis.module import BuildEvent, ModuleAnalysis
+from tfguard.static.analysis.variable_lists import is_variable_list
 from tfguard.static.checks._session_loop import LoopBuildRule
 
 #: The fix when the assigned value comes from the graph (a tensor or a variable, as in a target-network update).
@@ -57,44 +58,32 @@ def _is_tf_module_call(node: nodes.Call) -> bool:
     return isinstance(func, nodes.Name) and func.name in ("tf", "tf1", "tensorflow")
 
 
-#: Attributes and functions that hold a model's variables: a name iterated from them is a variable.
-_VARIABLE_LISTS = frozenset({"variables", "trainable_variables", "global_variables", "local_variables",
-                             "model_variables", "moving_average_variables", "trainable_weights", "weights",
-                             "get_collection"})
-
-
 def _from_the_graph(module: ModuleAnalysis, value: nodes.NodeNG) -> bool:
     """Whether ``value`` is known to be a tensor or variable (not a Python number or array): a TF value, or a
-    name a loop or comprehension takes from a list of variables (``for t, e in zip(target.variables, ...)``)."""
+    name a loop or comprehension takes from a list of variables (``for t, e in zip(target.variables, ...)``,
+    also through a name or attribute bound to one: ``zip(self.t_params, self.e_params)``)."""
     if isinstance(value, nodes.Const) or value.root() is not module.module:
         return False
     known = module.value(value)
     if known is not None and known.tensor:
         return True
+    if isinstance(value, nodes.BinOp):  # ``(1 - tau) * t + tau * e``: arithmetic on a variable is a tensor
+        return _from_the_graph(module, value.left) or _from_the_graph(module, value.right)
     if not isinstance(value, nodes.Name):
         return False
     try:
         _, assignments = value.lookup(value.name)
     except Exception:  # noqa: BLE001 - astroid's scope lookup on odd code: no claim
         return False
-    return any(_iterates_variables(assignment) for assignment in assignments)
+    return any(_iterates_variables(module, assignment) for assignment in assignments)
 
 
-def _iterates_variables(assignment: nodes.NodeNG) -> bool:
+def _iterates_variables(module: ModuleAnalysis, assignment: nodes.NodeNG) -> bool:
     target = assignment
     while isinstance(target.parent, (nodes.Tuple, nodes.List)):
         target = target.parent
     owner = target.parent
     if isinstance(owner, (nodes.For, nodes.Comprehension)) and owner.target is target:
-        return _variable_list(owner.iter)
+        return is_variable_list(module, owner.iter)
     return False
 
-
-def _variable_list(node: nodes.NodeNG) -> bool:
-    if isinstance(node, nodes.Call):
-        func = node.func
-        name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
-        if name in ("zip", "list", "sorted", "reversed"):
-            return any(_variable_list(arg) for arg in node.args)
-        return name in _VARIABLE_LISTS
-    return isinstance(node, nodes.Attribute) and node.attrname in _VARIABLE_LISTS

@@ -8,7 +8,6 @@ from astroid import nodes
 
 from tfguard.static.analysis.devices import SessionSite, devices
 from tfguard.static.analysis.module import ModuleAnalysis, describe
-from tfguard.static.analysis.one_shot import is_one_shot_script
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -23,8 +22,8 @@ class GpuWithoutSoftPlacement(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each GPU pin when some session of the module is created without soft placement."""
-        if is_one_shot_script(module):
-            return  # a script that runs its session once: the log, the pin or the GPU grab is its point
+        # No one-shot exemption (unlike TFG302 and TFG304): a script that runs its session once still fails at
+        # that first run on a host with fewer GPUs; the hard pin's harm does not grow with the number of runs.
         facts = devices(module)
         lacking = []
         for session in facts.sessions():

@@ -16,6 +16,7 @@ class SessionPerIteration(LoopBuildRule):
     summary = "`tf.Session()` created on each iteration of a loop without a fresh graph"
     apis = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
     priority = 20
+    counts_small_loops = True  # session start-up is paid per iteration: ten literal iterations pay it ten times
     effect = "creates a new session on the same graph"
     fix = (
         "create one session before the loop, or give each iteration its own graph "

@@ -8,7 +8,7 @@ from typing import Dict, Iterable, List, Optional, Set
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
-from tfguard.static.analysis.dataflow import SESSION
+from tfguard.static.analysis.dataflow import INSTANCE, SESSION, TF
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import position
@@ -315,6 +315,10 @@ def _elements(module: ModuleAnalysis, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
         definitions = module.dataflow.definitions(expr, expr.name)
         if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
             value = definitions[0].parent.value
+    if isinstance(value, nodes.BinOp) and value.op == "+" and value is expr:
+        # ``[self.d_trainer] + log_vars``: the items of both lists
+        return [item for side in (value.left, value.right)
+                for item in (side.elts if isinstance(side, (nodes.List, nodes.Tuple)) else _elements(module, side))]
     if isinstance(value, nodes.ListComp):
         return [value.elt]
     if isinstance(value, (nodes.List, nodes.Tuple)) and value is not expr:
@@ -344,10 +348,58 @@ def _computes_an_update(run: _Run) -> bool:
     Two updates in a row (a GAN's discriminator, then its generator) must run one after
     the other: merged into one ``sess.run`` they would both see the old weights.
     """
-    return any(
+    if any(
         api is not None and api.endswith((".minimize", ".apply_gradients"))
         for site in run.sites for api in _site_fetches(site)
+    ):
+        return True
+    return any(
+        _library_update(site.owner, item)
+        for site in run.sites for expr in fetched(site.owner, site.site) for item in _elements(site.owner, expr)
     )
+
+
+def _library_update(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
+    """A library wrapper's update: a call outside TensorFlow and the project handed a TF optimizer
+    (``pt.apply_optimizer(opt, losses=[d_loss])``, issue 32 item 11) returns the op the optimizer makes.
+
+    Known by what it is given, not by its name; a project function is read instead (its ``return``).
+    """
+    value = _bound_value(module, expr)
+    if not isinstance(value, nodes.Call) or module.called_function(value) is not None:
+        return False
+    callee = module.value(value.func)
+    if callee is not None and callee.kind == TF:
+        return False
+    if callee is not None and callee.api and tfapi.is_tf_name(callee.api):
+        return False
+    arguments = [*value.args, *(k.value for k in value.keywords or ())]
+    return any(_is_optimizer(module, argument) for argument in arguments)
+
+
+def _bound_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:
+    """What a name bound once, or ``self.attr`` assigned once in its class (besides ``None``), holds; the
+    expression otherwise."""
+    if isinstance(expr, nodes.Name):
+        return _assigned_value(module, expr)
+    if isinstance(expr, nodes.Attribute):
+        owner = module.value(expr.expr)
+        if owner is not None and owner.kind == INSTANCE and isinstance(owner.node, nodes.ClassDef):
+            targets = module.dataflow.instance_attributes(owner.node).get(expr.attrname, [])
+            values = [t.parent.value for t in targets if isinstance(t.parent, nodes.Assign)]
+            if len(values) != len(targets):
+                return expr
+            # ``self.trainer = None`` in ``__init__``, set for real later: the one real value
+            real = [v for v in values if not (isinstance(v, nodes.Const) and v.value is None)]
+            if len(real) == 1:
+                return real[0]
+    return expr
+
+
+def _is_optimizer(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
+    known = module.value(expr)
+    return known is not None and known.kind == TF and bool(known.api) and known.api.rsplit(".", 1)[-1].endswith(
+        "Optimizer")
 
 
 def _changes_state(run: _Run) -> bool:

@@ -46,6 +46,8 @@ class SummaryEveryStep(NodeRule):
                     )
                 continue
             reached = effects.through_helpers(call, SUMMARY_WRITE)
+            # the scalar-only exemption holds behind a helper as it does at a direct write (issue 32, item 16)
+            reached = [site for site in reached if not writes_only_scalars(site.owner, site.site)]
             if reached:
                 loop = steps.every_step_loop(call)
                 if loop is not None:

@@ -6,8 +6,9 @@ from typing import Dict, Tuple
 
 #: Rule code -> (applicability, one line on what the fix does).  Codes not listed have no fix.
 AVAILABLE: Dict[str, Tuple[str, str]] = {
-    "TFG101": ("unsafe", "builds the Saver once, before the loop; one Saver deletes all but its last `max_to_keep` "
-                         "checkpoints"),
+    "TFG101": ("safe", "builds the Saver once, before the loop, with `max_to_keep=None` when each per-iteration "
+                       "Saver saved once (the same files stay on disk); unsafe otherwise (one Saver deletes all but "
+                       "its last `max_to_keep` checkpoints)"),
     "TFG102": ("safe", "builds the op once, before the loop"),
     "TFG103": ("safe", "builds the initializer once, before the loop"),
     "TFG106": ("safe", "builds `get_next()` once, before the loop; a one-shot iterator only as an unsafe fix"),
@@ -16,7 +17,7 @@ AVAILABLE: Dict[str, Tuple[str, str]] = {
     "TFG108": ("safe", "builds the assign op once, before the loop; `v.load(value, sess)` as an unsafe fix "
                        "when the value changes"),
     "TFG201": ("unsafe", "writes `writer.add_summary(sess.run(...), step)` only when `step % 100 == 0`"),
-    "TFG202": ("unsafe", "saves only when `step % 1000 == 0`"),
+    "TFG202": ("unsafe", "saves only every N steps (1000, or a tenth of a shorter loop) and on the last step"),
     "TFG204": ("safe", "passes `num_parallel_calls=tf.data.experimental.AUTOTUNE`; unsafe when the map function "
                        "draws random numbers"),
     "TFG205": ("safe", "ends the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"),

@@ -1,18 +1,28 @@
-"""TFG201 and TFG202 (unsafe): write summaries or checkpoints every N steps of the loop's counter."""
+"""TFG201 and TFG202 (unsafe): write summaries or checkpoints every N steps of the loop's counter.
+
+The interval fits the loop: TensorFlow's hooks' default (100 steps for summaries, 1000 for checkpoints), or a
+tenth of the loop when its literal bound is smaller (``range(100)``: every 10 steps).  A checkpoint fix keeps the
+last save, the trained model: ``or step == last`` where the last step can be written (``range(n)``, ``range(a, b)``
+with a bound the loop does not rebind); a loop whose last step cannot be known (``enumerate`` over an iterable)
+gets no checkpoint fix (issue 31, item 5).
+"""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 from astroid import nodes
 
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.finding import UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
+from tfguard.static.fixes.loops import INVARIANT
 from tfguard.static.fixes.refusal import NoFix
 
 #: Steps between two writes, as TensorFlow's own hooks default to.
 EVERY = {"TFG201": 100, "TFG202": 1000}
+#: Writes a loop with a smaller literal bound still gets: its interval is a tenth of the loop.
+WRITES_PER_LOOP = 10
 
 
 def loop_counter(loop: nodes.NodeNG) -> Optional[str]:
@@ -63,11 +73,74 @@ def plan_guard(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     if not unit or unit.strip(" \t"):
         raise NoFix("the loop's indentation cannot be read")
     indent = source.indent(statement.fromlineno)
-    every = EVERY[finding.code]
-    lines = [f"{indent}if {counter} % {every} == 0:{source.newline}"]
+    every = _interval(loop, EVERY[finding.code])
+    if every == 1:
+        raise NoFix("the loop is too short to write less often (fewer than 20 iterations): nothing to gain")
+    test = f"{counter} % {every} == 0"
+    if finding.code == "TFG202":
+        last = _last_step(ctx, loop)
+        if last is None:
+            raise NoFix("the loop's last step cannot be known before it ends (`enumerate` over an iterable, a "
+                        "`range` with a step or a bound the loop changes): save every N steps and once after the "
+                        "loop by hand, so the trained model is kept")
+        test += f" or {counter} == {last}"
+    lines = [f"{indent}if {test}:{source.newline}"]
     for lineno in range(statement.fromlineno, statement.tolineno + 1):
         lines.append(unit + source.line(lineno) + source.newline)
     end = source.next_line_start(statement.tolineno)
-    what = "summaries" if finding.code == "TFG201" else "checkpoints"
-    return Fix(UNSAFE, f"Write {what} only every {every} steps: `if {counter} % {every} == 0:` (unsafe: "
+    what = "summaries" if finding.code == "TFG201" else "checkpoints, and on the last step"
+    return Fix(UNSAFE, f"Write {what} only every {every} steps: `if {test}:` (unsafe: "
                "fewer writes)", (Edit(statement.fromlineno, 1, end[0], end[1], "".join(lines)),))
+
+
+def _range_bounds(loop: nodes.For) -> Optional[List[nodes.NodeNG]]:
+    """The arguments of the loop's ``range(...)`` (one or two, no step), or None for another loop."""
+    call = loop.iter
+    if isinstance(call.func, nodes.Name) and call.func.name == "range" and not call.keywords and 1 <= len(
+            call.args) <= 2 and not any(isinstance(a, nodes.Starred) for a in call.args):
+        return list(call.args)
+    return None
+
+
+def _interval(loop: nodes.For, default: int) -> int:
+    """Steps between two writes: ``default``, or a tenth of a loop whose bound (a literal, or a module constant
+    bound once to one: ``EPOCHS = 8``) is smaller; 1 when the loop is too short to write less often."""
+    bounds = _range_bounds(loop)
+    values = [_int_value(b) for b in bounds] if bounds else []
+    if not values or any(v is None for v in values):
+        return default
+    length = len(range(*values))
+    return max(1, min(default, length // WRITES_PER_LOOP))
+
+
+def _int_value(node: nodes.NodeNG) -> Optional[int]:
+    """A literal int, or a module-level name assigned once, to a literal int."""
+    if isinstance(node, nodes.Const) and type(node.value) is int:
+        return node.value
+    if not isinstance(node, nodes.Name):
+        return None
+    try:
+        scope, assignments = node.lookup(node.name)
+    except Exception:  # noqa: BLE001 - astroid's scope lookup on odd code: no claim
+        return None
+    if not isinstance(scope, nodes.Module) or len(scope.locals.get(node.name, ())) != 1 or len(assignments) != 1:
+        return None
+    statement = assignments[0].parent
+    if isinstance(statement, nodes.Assign) and statement.targets == [assignments[0]]:
+        value = statement.value
+        return value.value if isinstance(value, nodes.Const) and type(value.value) is int else None
+    return None
+
+
+def _last_step(ctx: FixContext, loop: nodes.For) -> Optional[str]:
+    """The source of the loop's last step (``99``, ``num_steps - 1``), when ``range``'s stop says it for good."""
+    bounds = _range_bounds(loop)
+    if not bounds:
+        return None
+    stop = bounds[-1]
+    if isinstance(stop, nodes.Const) and type(stop.value) is int:
+        return str(stop.value - 1)
+    if ctx.scan(loop).expression_status(stop)[0] != INVARIANT:
+        return None  # ``range(n)`` read ``n`` once; the loop (or what it calls) may change it, or a call may
+    text = stop.as_string()
+    return f"{text} - 1" if isinstance(stop, (nodes.Name, nodes.Attribute, nodes.Call)) else f"({text}) - 1"

@@ -53,16 +53,21 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     if loop is None or event is None:
         raise NoFix("the op is built through a call tfguard cannot move")
     reasons: List[str] = []
+    pure_helper = False
     if finding.chain or event.chain:
-        reasons.append(_helper_risk(ctx, node, loop))
+        risk = _helper_risk(ctx, node, loop)
+        pure_helper = _pure_builder(ctx, node, loop)
+        if not pure_helper:
+            reasons.append(risk)
     path = _path_to_loop(node, loop)
     if path is None:
         raise NoFix("the build runs in a nested function, lambda, class, comprehension or f-string of the loop")
     scan = ctx.scan(loop)
-    status, why = scan.expression_status(node)
+    status, why = _call_status(scan, node) if pure_helper else scan.expression_status(node)
     if status == VARYING:
         raise NoFix(f"built before the loop it would compute another value: {why}")
-    loop, scan, status, why, path = _outermost(ctx, node, loop, (scan, status, why, path))
+    if not pure_helper:
+        loop, scan, status, why, path = _outermost(ctx, node, loop, (scan, status, why, path))
     guarded, risky = path
     if status == IMPURE:
         reasons.append(why)
@@ -71,13 +76,17 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     if _reads_what_the_loop_builds(node, event.site.api, scan):
         # built before the loop it would miss what the loop adds: not even an unsafe fix
         raise NoFix("it reads the graph's collections (variables, summaries), which the loop still adds to")
-    reasons.extend(_api_risk(event.site.api, guarded))
+    statement = _movable_statement(ctx, node, loop, guarded)
+    keeps_files = event.site.api in FILE_KEEPING and statement is not None and _saver_keeps_files(
+        ctx, statement, node, loop)
+    reasons.extend(_api_risk(event.site.api, guarded, keeps_files))
     applicability = UNSAFE if reasons else SAFE
     if not ctx.source.starts_line(loop):
         raise NoFix("the loop does not start its line, so there is no line before it to build on")
-    statement = _movable_statement(ctx, node, loop, guarded)
     if statement is not None:
         edits, message = _move_statement(ctx, statement, loop)
+        if keeps_files:
+            edits, message = _keep_every_checkpoint(ctx, edits, message, statement, node, loop)
     else:
         if isinstance(node.parent, nodes.Expr):
             raise NoFix("a bare expression statement that cannot move: nothing to name")
@@ -132,6 +141,56 @@ def _helper_risk(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> str
             "does (counters, prints, files) happens once")
 
 
+def _pure_builder(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
+    """Whether the helper ``node`` calls only builds ops: called once before the loop, it does all it did.
+
+    A function of this file (``def accuracy_op(inputs): return tf.reduce_mean(...)``) whose body is
+    assignments to its own names and a ``return``, whose every call builds a TF op that keeps no state between
+    runs (no random draw, variable, queue, summary tag) or is a pure builtin, with no ``global``, ``nonlocal``,
+    ``yield``, ``with``, loop or branch: what it returns is the op, and running it once adds nothing else the
+    program could see (no print, no counter, no file).  :func:`_helper_risk` has already checked that the loop
+    changes nothing it reads.
+    """
+    helper = ctx.module.called_function(node) if isinstance(node, nodes.Call) else None
+    if not isinstance(helper, nodes.FunctionDef) or helper.decorators is not None:
+        return False
+    body = list(helper.body)
+    if body and isinstance(body[0], nodes.Expr) and isinstance(body[0].value, nodes.Const):
+        body = body[1:]  # the docstring
+    if not body or not isinstance(body[-1], nodes.Return) or body[-1].value is None:
+        return False
+    if not all(isinstance(statement, (nodes.Assign, nodes.Return)) for statement in body):
+        return False
+    if any(not isinstance(t, nodes.AssignName) for statement in body if isinstance(statement, nodes.Assign)
+           for t in statement.targets):
+        return False
+    scan = ctx.scan(loop)
+    for statement in body:
+        for sub in statement.nodes_of_class((nodes.Call, nodes.Lambda, nodes.Yield, nodes.NamedExpr)):
+            if not isinstance(sub, nodes.Call):
+                return False
+            event = ctx.module.build_event(sub)
+            if event is not None and event.chain:
+                return False  # a helper of the helper: not read here
+            if event is not None and (creates_state(event.site.api) or registers(event.site.api)):
+                return False
+            if not scan._pure_call(sub) or scan._state_held(sub):
+                return False
+    return True
+
+
+def _call_status(scan, call: nodes.Call) -> Tuple[str, str]:
+    """The status of a pure builder's call: that of its arguments (the helper itself changes nothing)."""
+    worst = ("invariant", "")
+    for argument in [*call.args, *(k.value for k in call.keywords or ())]:
+        status, why = scan.expression_status(argument)
+        if status == VARYING:
+            return status, why
+        if status == IMPURE and worst[0] != IMPURE:
+            worst = (status, why)
+    return worst
+
+
 def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool, str]]:
     """Return (under a conditional, why moving out is risky) for the way from ``node`` up to ``loop``.
 
@@ -159,9 +218,9 @@ def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool
 FILE_KEEPING = frozenset({"tensorflow.train.Saver"})
 
 
-def _api_risk(api: str, guarded: bool) -> List[str]:
+def _api_risk(api: str, guarded: bool, keeps_files: bool = False) -> List[str]:
     reasons = []
-    if api in FILE_KEEPING:
+    if api in FILE_KEEPING and not keeps_files:
         reasons.append("one Saver keeps only its last `max_to_keep` checkpoints (5 by default) and deletes older "
                        "ones, where a Saver per iteration deleted none of the others' files: the same weights, "
                        "other files on disk")
@@ -173,6 +232,75 @@ def _api_risk(api: str, guarded: bool) -> List[str]:
         if guarded:
             reasons.append("the summary would exist even on iterations that skipped it")
     return reasons
+
+
+def _saver_keeps_files(ctx: FixContext, statement: nodes.NodeNG, node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
+    """Whether one Saver built with ``max_to_keep=None`` keeps exactly the files the Savers built per iteration wrote.
+
+    A Saver deletes only checkpoints it saved itself, beyond its ``max_to_keep``: one built per iteration and
+    saving at most once never deletes any, and the ``checkpoint`` state file of each save names only the
+    latest checkpoint, as a Saver with ``max_to_keep=None`` writes it.  So the hoisted Saver keeps every file
+    when the per-iteration one is bound to a name (``saver = tf.train.Saver(...)`` on one line, no ``*args``,
+    ``**kwargs`` or ``saver_def``), used in the loop only by one ``saver.save(...)`` in the iteration that built
+    it (and ``saver.restore(...)``), and not read outside the loop (where the last Saver of the original, with
+    its own ``last_checkpoints``, would still act).
+    """
+    if not isinstance(statement, nodes.Assign) or not isinstance(node, nodes.Call):
+        return False
+    if statement.fromlineno != statement.tolineno or any(isinstance(a, nodes.Starred) for a in node.args):
+        return False
+    if any(k.arg is None or k.arg == "saver_def" for k in node.keywords or ()):
+        return False
+    name = statement.targets[0].name
+    home = next(ctx.module.enclosing_loops(statement), None)
+    saves = 0
+    for use in statement.scope().nodes_of_class(nodes.Name):
+        if use.name != name:
+            continue
+        if not _is_ancestor(loop, use):
+            return False  # read outside the loop: the original's last Saver there has its own memory
+        parent = use.parent
+        if not (isinstance(parent, nodes.Attribute) and parent.attrname in ("save", "restore")
+                and isinstance(parent.parent, nodes.Call) and parent.parent.func is parent):
+            return False
+        if parent.attrname == "save":
+            saves += 1
+            if next(ctx.module.enclosing_loops(use), None) is not home:
+                return False  # saved several times by one Saver: it could delete its own
+    return saves == 1
+
+
+def _is_ancestor(ancestor: nodes.NodeNG, node: nodes.NodeNG) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _keep_every_checkpoint(ctx: FixContext, edits: List[Edit], message: str, statement, node: nodes.Call, loop):
+    """Rewrite the moved Saver's line with ``max_to_keep=None`` (its value replaced, or the keyword added)."""
+    source = ctx.source
+    call_text = source.node_text(node)
+    keyword = next((k for k in node.keywords or () if k.arg == "max_to_keep"), None)
+    if keyword is not None:
+        start, end = source.start(keyword.value), source.end(keyword.value)
+        base = source.start(node)
+        first = source.offset(start) - source.offset(base)
+        last = source.offset(end) - source.offset(base)
+        new_call = call_text[:first] + "None" + call_text[last:]
+    else:
+        separator = ", " if node.args or node.keywords else ""
+        new_call = call_text[:-1] + separator + "max_to_keep=None)"
+    moved = edits[0]
+    text = moved.content.replace(call_text, new_call, 1)
+    if text == moved.content:
+        return edits, message
+    edits = [Edit(moved.line, moved.column, moved.end_line, moved.end_column, text), *edits[1:]]
+    message += (" with `max_to_keep=None`: like the Savers built per iteration, each of which saved once, it "
+                "deletes no checkpoint, so the same files stay on disk")
+    return edits, message
 
 
 def _reads_what_the_loop_builds(node: nodes.NodeNG, api: str, scan) -> bool:
