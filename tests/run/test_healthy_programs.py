@@ -77,12 +77,14 @@ def test_interactive_session_tutorial_builds_its_model_after_the_session(tmp_pat
     assert not document["diagnostics"] or "TFG901" not in {d["code"] for d in document["diagnostics"]}
 
 
+@pytest.mark.timing
 def test_other_jobs_starting_halfway_are_not_a_slowdown(tmp_path):
     done, document = _run(tmp_path, "steady_loop.py", "300", "busy", fail_on="growth,slowdown")
     assert done.returncode == 0, done.stderr
     assert "TFG902" not in {d["code"] for d in document["diagnostics"]}
 
 
+@pytest.mark.timing
 def test_a_growing_graph_still_slows_down_and_fails(tmp_path):
     done, document = _run(tmp_path, "steady_loop.py", "80", "grow", fail_on="growth,slowdown")
     assert done.returncode == 1, done.stderr
@@ -163,6 +165,7 @@ def test_gan_with_reinitialised_iterator_per_epoch_passes(tmp_path):
     assert sorted(sig["count"] for sig in document["signatures"])[-2:] == [177, 177]  # D and G steps
 
 
+@pytest.mark.timing
 def test_each_real_slowdown_fails_with_its_own_cause(tmp_path):
     """A growing wait, growing Python work and a growing feed: each its own session, each TFG902 with its cause."""
     done, document = _run(tmp_path, "slowdowns.py", "2.5", "sleep", "cpu", "feed", "steady", fail_on="slowdown")
