@@ -57,7 +57,10 @@ def fresh_venv_console_script(folder: Path) -> Path:
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              check=True, capture_output=True, text=True).stdout.strip()
-    parents = [path for path in site.getsitepackages() + [sysconfig.get_paths()["purelib"]] if os.path.isdir(path)]
+    # every site folder this interpreter sees, including those a .pth file of its own chains in
+    parents = [path for path in site.getsitepackages() + [sysconfig.get_paths()["purelib"]]
+               + [entry for entry in sys.path if os.path.basename(entry) in ("site-packages", "dist-packages")]
+               if os.path.isdir(path)]
     Path(purelib, "parent-environment.pth").write_text("\n".join(dict.fromkeys(parents)) + "\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
                            "--no-build-isolation", "-e", str(REPO_ROOT)], capture_output=True, text=True,

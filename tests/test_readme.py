@@ -1,4 +1,4 @@
-"""README.md stays true to the code: the rule table comes from the registry."""
+"""README.md and the docs site stay true to the code: the rule table comes from the registry."""
 
 import re
 from pathlib import Path
@@ -6,6 +6,7 @@ from pathlib import Path
 from tfguard.cli import rule_rows, rules_markdown
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = README.parent / "docs"
 
 
 def readme_text() -> str:
@@ -38,14 +39,14 @@ def test_every_command_line_option_is_documented():
 
     parser = build_parser()
     subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    text = readme_text()
+    text = readme_text() + "".join(page.read_text(encoding="utf-8") for page in sorted(DOCS.rglob("*.md")))
     missing = []
     for name, sub in subcommands.choices.items():
         for action in sub._actions:
             for option in action.option_strings:
                 if option.startswith("--") and option != "--help" and f"`{option}" not in text:
                     missing.append(f"tfguard {name} {option}")
-    assert not missing, f"README.md does not mention: {missing}"
+    assert not missing, f"neither README.md nor docs/ mention: {missing}"
 
 
 def test_the_test_dependencies_listed_are_those_of_the_test_extra():

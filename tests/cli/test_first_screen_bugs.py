@@ -74,7 +74,7 @@ def test_per_file_ignores_match_as_ruff_from_every_folder(tmp_path, where):
 
 def test_no_install_hint_names_a_package_index_tfguard_is_not_on():
     root = Path(__file__).resolve().parents[2]
-    texts = [root / "README.md", *sorted((root / "tfguard").rglob("*.py"))]
+    texts = [root / "README.md", *sorted((root / "docs").rglob("*.md")), *sorted((root / "tfguard").rglob("*.py"))]
     offenders = [str(path.relative_to(root)) for path in texts if 'tfguard[' in path.read_text(encoding="utf-8")]
     assert offenders == []
 

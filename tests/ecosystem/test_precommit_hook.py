@@ -101,8 +101,8 @@ def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(tmp_path):
     assert (project / "legacy" / "old.py").read_text() == TRAIN
 
 def readme_local_hook() -> str:
-    """Return README's `repo: local` snippet, with its two placeholders."""
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    """Return the docs' `repo: local` snippet, with its two placeholders."""
+    readme = (REPO_ROOT / "docs" / "integrations" / "pre-commit.md").read_text(encoding="utf-8")
     block = readme.split("<!-- pre-commit-local:start", 1)[1].split("<!-- pre-commit-local:end -->", 1)[0]
     return block.split("```yaml\n", 1)[1].split("```", 1)[0]
 
