@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -26,6 +27,8 @@ TRIES = 36
 #: Delays spread over this many seconds; a whole run of the tree takes about a second on 2 cores.
 SPREAD_S = 1.0
 INTERRUPTED = "tfguard: interrupted\n"
+#: A traceback frame in tfguard's own package (``.../tfguard/cli/main.py``).
+_OWN_FRAME = re.compile(r'File "[^"]*[/\\]tfguard[/\\]')
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
 
@@ -88,7 +91,10 @@ def test_ctrl_c_at_any_moment_of_a_parallel_run(tmp_path):
             # Python itself was still starting (runpy looking for tfguard, "Could not import runpy module"):
             # that is not tfguard's code, and the process ends by the signal (a shell reports 130) or with 1.
             assert done.returncode in (-signal.SIGINT, 1), (delay, done.returncode, done.stderr)
-            assert "tfguard" not in done.stderr and done.stdout == "", f"Ctrl-C at {delay:.3f} s: {done.stderr}"
+            # Python's own start-up may print a traceback through site's .pth files (an editable install's
+            # finder is named after tfguard, and a busy machine lands more signals there): no frame of tfguard's own.
+            assert not _OWN_FRAME.search(done.stderr) and "tfguard:" not in done.stderr and done.stdout == "", \
+                f"Ctrl-C at {delay:.3f} s: {done.stderr}"
             outcomes["python start-up"] += 1
     assert outcomes["interrupted"] >= TRIES // 2, outcomes
 

@@ -92,6 +92,7 @@ def _findings(runs, name):
     return [f for f in runs["findings"] if Path(f["path"]).name == name]
 
 
+@pytest.mark.slow
 def test_every_program_runs_as_written(runs):
     for name in sorted(p.name for p in PROGRAMS.glob("*.py")):
         result = _result(runs, "original", name)

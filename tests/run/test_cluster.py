@@ -45,6 +45,7 @@ def cluster_reports(tmp_path_factory, tensorflow_installed):
     return folder / "reports", folder / "hook" / "worker-1.json"
 
 
+@pytest.mark.slow
 def test_each_task_names_its_report_by_task(cluster_reports):
     reports, _ = cluster_reports
     assert sorted(os.listdir(reports)) == ["ps-0.json", "worker-0.json", "worker-1.json"]

@@ -72,6 +72,7 @@ def test_a_significant_slowdown_is_tfg902_and_one_warning_at_the_users_line(tf, 
 
 
 @pytest.mark.timing
+@pytest.mark.slow
 def test_growing_loop_slows_down_significantly(tf):
     """A loop that fetches a reduction over ever more ops really gets slower per step."""
     g = tf.Graph()
@@ -100,6 +101,7 @@ def test_growing_loop_slows_down_significantly(tf):
 
 
 @pytest.mark.timing
+@pytest.mark.slow
 def test_seed_003_like_loop_shows_significant_slowdown(tf):
     """Same train op every step, but a Saver per step makes every step slower (seed 003)."""
     g = tf.Graph()
