@@ -37,6 +37,12 @@ def _command(*args: str) -> list:
     return [sys.executable, "-m", "tfguard", "check", "-j", "2", "--format", "json", *args, "."]
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child before it starts Python: SIGINT handled by default, as a shell starts a command. A pytest-xdist
+    worker ignores SIGINT, and a child that starts with it ignored never sees Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _gone(group: int) -> bool:
     try:
         os.killpg(group, 0)
@@ -47,7 +53,7 @@ def _gone(group: int) -> bool:
 
 def _interrupt_after(delay: float, cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
     child = subprocess.Popen(_command(*args), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, start_new_session=True)
+                             text=True, start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
     time.sleep(delay)
     os.killpg(child.pid, signal.SIGINT)
     try:

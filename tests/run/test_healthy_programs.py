@@ -195,6 +195,7 @@ def test_each_real_slowdown_fails_with_its_own_cause(tmp_path):
     assert done.stderr.count("SlowdownWarning") == 3  # given when each session ended, with the final words
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_guard_hook_and_the_runner_agree_on_host_fraction(tmp_path):
     """One definition of run time: GuardHook times the step's own Session.run, not the hooks around it."""
