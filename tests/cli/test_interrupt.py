@@ -72,6 +72,7 @@ def _interrupt_after(delay: float, cwd: Path, env: dict, *args: str) -> subproce
     return subprocess.CompletedProcess(child.args, child.returncode, out, err)
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_any_moment_of_a_parallel_run(tmp_path):
     tree = tmp_path / "tree"
     generate_corpus(str(tree), 300, seed=18)

@@ -40,6 +40,7 @@ def test_json_round_trips_through_report(saved_run):
     assert "tfguard run " in done.stdout and "TFG901" in done.stdout
 
 
+@pytest.mark.slow
 def test_plot_writes_a_png(saved_run, tmp_path):
     pytest.importorskip("matplotlib")
     out, _ = saved_run
