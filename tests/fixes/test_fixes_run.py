@@ -18,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs TensorFlow")
+# All slow: each test reads the module's `runs`, which runs every program three times in child processes (kept
+# together, the slow tests first, so that one worker runs it once).
+pytestmark = [pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs TensorFlow"),
+              pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ROOT / "tests" / "data" / "fix_programs"
@@ -92,7 +95,6 @@ def _findings(runs, name):
     return [f for f in runs["findings"] if Path(f["path"]).name == name]
 
 
-@pytest.mark.slow
 def test_every_program_runs_as_written(runs):
     for name in sorted(p.name for p in PROGRAMS.glob("*.py")):
         result = _result(runs, "original", name)
