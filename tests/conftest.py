@@ -1,4 +1,16 @@
-"""Fixtures shared by the test folders that drive the command line in-process."""
+"""Fixtures shared by the test folders that drive the command line in-process, and the suite's markers.
+
+Markers (see CONTRIBUTING.md, "Running the tests"):
+
+- ``slow``: a test that takes seconds (a TensorFlow program or `python -m tfguard` in a child process, a benchmark's
+  smoke run). ``pytest -m "not slow"`` is the quick subset while developing; under pytest-xdist the slow tests are
+  handed out first, so that no worker is left with a long test at the end.
+- ``timing``: a test whose verdict rests on real timing (a steady loop next to busy processes stays silent, a real
+  slowdown is caught with its cause), so on how busy the machine is. Left out unless asked for: ``pytest -m timing
+  -n 0`` (or ``--timing``) on a quiet machine; bench/slowdown_truth.py measures the same over many repeats.
+
+Python 3.7 and pytest 7.4 import this file too (the TensorFlow 1.15 leg): no newer syntax here.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +21,35 @@ from typing import Callable, Tuple
 import pytest
 
 from tfguard.cli import main
+
+MARKERS = {
+    "slow": "takes seconds (a child process that imports TensorFlow, a whole run); deselect with -m 'not slow'",
+    "timing": "its verdict rests on real timing, so on the machine's load; run only with -m timing or --timing",
+}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--timing``: also run the tests marked ``timing`` (left out by default)."""
+    parser.addoption("--timing", action="store_true", default=False,
+                     help="also run the tests marked timing (real-timing verdicts; best with -n 0 on a quiet machine)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the suite's markers."""
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", "%s: %s" % (name, text))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    """Leave out the ``timing`` tests unless asked for (``--timing``, or a ``-m`` expression that names them);
+    put the ``slow`` tests first (a stable sort: the same order in every xdist worker)."""
+    asked = config.getoption("--timing") or "timing" in (config.getoption("markexpr", "") or "")
+    if not asked:
+        left_out = [item for item in items if item.get_closest_marker("timing") is not None]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if item.get_closest_marker("timing") is None]
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

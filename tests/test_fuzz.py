@@ -19,6 +19,7 @@ from fuzz import FuzzReport, check_program, fuzz, tf_flavoured  # noqa: E402
 EXAMPLES = 150  # each checked in two forms: 300 programs
 
 
+@pytest.mark.slow
 def test_generated_programs_are_checked_without_error():
     report = fuzz(EXAMPLES, seed=18)
     assert report.programs >= EXAMPLES  # hypothesis may stop early when it runs out of new programs

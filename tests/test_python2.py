@@ -112,6 +112,7 @@ def _run_tfguard(args, cwd, home):
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_read_only_home_and_parallel_workers(tmp_path):
     project = tmp_path / "project"
     project.mkdir()

@@ -48,6 +48,7 @@ def test_page_follows_the_template_and_states_the_thresholds(code):
         compile(block, f"{code} example", "exec")
 
 
+@pytest.mark.slow
 def test_rule_and_rules_document_the_runtime_codes(tmp_path):
     done = tfguard_script("rule", "TFG901", cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("# TFG901 graph-growth\n")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -18,6 +20,7 @@ def tfguard(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_check_reports_parse_error_and_exits_one(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")
     (tmp_path / "pkg").mkdir()
@@ -57,6 +60,7 @@ def test_version_and_rules(tmp_path):
     assert done.returncode == 0 and json.loads(done.stdout)[0]["code"] == "TFG000"
 
 
+@pytest.mark.slow
 def test_python_m_never_imports_the_checked_project(tmp_path):
     """``python -m`` puts the working folder first on sys.path; modules named like the ones tfguard imports stay out."""
     (tmp_path / "pyproject.toml").write_text("[tool.tfguard]\n")

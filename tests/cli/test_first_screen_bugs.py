@@ -25,6 +25,7 @@ def fresh_tfguard(tmp_path_factory) -> Path:
     return fresh_venv_console_script(tmp_path_factory.mktemp("venv"))
 
 
+@pytest.mark.slow
 def test_fresh_venv_console_script_runs_a_module_of_the_working_folder(tmp_path, fresh_tfguard):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")

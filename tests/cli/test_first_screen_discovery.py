@@ -64,6 +64,7 @@ def test_gitignore_matches_as_git_does(repo):
 
 @needs_git
 @pytest.mark.parametrize("where", [".", "src"])
+@pytest.mark.slow
 def test_check_skips_ignored_files_unless_told(repo, where):
     cwd = repo / where
     done = tfguard_script("check", "--no-cache", "--output-format", "json", ".", cwd=cwd)

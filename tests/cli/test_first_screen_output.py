@@ -47,6 +47,7 @@ def test_short_line_then_help_then_via_relative_to_the_working_folder(project):
     assert max(len(line) for line in lines) < 200
 
 
+@pytest.mark.slow
 def test_output_format_alias_and_case(project):
     for option in ("--output-format", "--format"):
         for name in ("json", "JSON", "Json"):
@@ -71,6 +72,7 @@ def test_quiet_prints_findings_only(project):
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+@pytest.mark.slow
 def test_color_on_request_and_never_into_a_pipe(project):
     assert "\033[" in check(project, "--color", "always", "train.py").stdout
     assert "\033[" not in check(project, "--color", "never", "train.py", env={"FORCE_COLOR": "1"}).stdout

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -28,12 +29,20 @@ TRIES = 36
 #: Delays spread over this many seconds; a whole run of the tree takes about a second on 2 cores.
 SPREAD_S = 1.0
 INTERRUPTED = "tfguard: interrupted\n"
+#: A traceback frame in tfguard's own package (``.../tfguard/cli/main.py``).
+_OWN_FRAME = re.compile(r'File "[^"]*[/\\]tfguard[/\\]')
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
 
 
 def _command(*args: str) -> list:
     return [sys.executable, "-m", "tfguard", "check", "-j", "2", "--format", "json", *args, "."]
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child before it starts Python: SIGINT handled by default, as a shell starts a command. A pytest-xdist
+    worker ignores SIGINT, and a child that starts with it ignored never sees Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _gone(group: int) -> bool:
@@ -46,7 +55,7 @@ def _gone(group: int) -> bool:
 
 def _interrupt_after(delay: float, cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
     child = subprocess.Popen(_command(*args), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, start_new_session=True)
+                             text=True, start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
     time.sleep(delay)
     os.killpg(child.pid, signal.SIGINT)
     try:
@@ -65,6 +74,7 @@ def _interrupt_after(delay: float, cwd: Path, env: dict, *args: str) -> subproce
     return subprocess.CompletedProcess(child.args, child.returncode, out, without_site_noise(err))
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_any_moment_of_a_parallel_run(tmp_path):
     tree = tmp_path / "tree"
     generate_corpus(str(tree), 300, seed=18)
@@ -90,9 +100,10 @@ def test_ctrl_c_at_any_moment_of_a_parallel_run(tmp_path):
             # Python itself was still starting (runpy looking for tfguard, "Could not import runpy module"):
             # that is not tfguard's code, and the process ends by the signal (a shell reports 130) or with 1.
             assert done.returncode in (-signal.SIGINT, 1), (delay, done.returncode, done.stderr)
-            # (an editable install's path hook is named after tfguard: only frames of the package itself count)
-            assert str(REPO_ROOT / "tfguard") not in done.stderr and done.stdout == "", (
-                f"Ctrl-C at {delay:.3f} s: {done.stderr}")
+            # Python's own start-up may print a traceback through site's .pth files (an editable install's
+            # finder is named after tfguard, and a busy machine lands more signals there): no frame of tfguard's own.
+            assert not _OWN_FRAME.search(done.stderr) and "tfguard:" not in done.stderr and done.stdout == "", \
+                f"Ctrl-C at {delay:.3f} s: {done.stderr}"
             outcomes["python start-up"] += 1
     assert outcomes["interrupted"] >= TRIES // 2, outcomes
 

@@ -45,6 +45,7 @@ def snapshot_of_this_checkout(target: Path) -> str:
     return git(target, "rev-parse", "HEAD").strip()
 
 
+@pytest.mark.slow
 def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(tmp_path):
     hook_repo = tmp_path / "hook-repo"
     hook_repo.mkdir()
@@ -113,6 +114,7 @@ def test_readme_shows_what_pre_commit_config_prints():
     assert readme_local_hook() == SNIPPET.format(url="<pip URL>", rev="<commit SHA>")
 
 
+@pytest.mark.slow
 def test_generated_local_hook_works_from_a_plain_path_origin(tmp_path):
     """`git+/path@sha` broke the first commit; the hook `tfguard pre-commit-config` writes installs from it."""
     from tests.console import tfguard_script

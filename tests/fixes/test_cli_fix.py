@@ -118,6 +118,7 @@ def test_rule_page_says_whether_there_is_a_fix(run):
     assert run("rule", "TFG104")[1].rstrip().endswith("Fix: none")
 
 
+@pytest.mark.slow
 def test_fixing_copies_of_the_fixtures_compiles_and_reports_nothing_new(tmp_path, run, monkeypatch):
     copies = tmp_path / "fixtures"
     shutil.copytree(FIXTURES_DIR, copies)

@@ -18,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs TensorFlow")
+# All slow: each test reads the module's `runs`, which runs every program three times in child processes (kept
+# together, the slow tests first, so that one worker runs it once).
+pytestmark = [pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs TensorFlow"),
+              pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ROOT / "tests" / "data" / "fix_programs"

@@ -46,10 +46,9 @@ def test_no_session():
 
 
 def _outcomes(result):
-    """Passed/failed counts; TensorFlow's own warnings (1.15 on Python 3.7 warns on import) are not counted."""
-    outcomes = result.parseoutcomes()
-    outcomes.pop("warnings", None)
-    return outcomes
+    """Passed, failed, skipped... without pytest's own warnings (measuring coverage makes one: tfguard is imported
+    before pytest could rewrite its asserts; TensorFlow 1.15 on Python 3.7 warns on import)."""
+    return {name: count for name, count in result.parseoutcomes().items() if name not in ("warnings", "warning")}
 
 
 def test_without_the_option_or_a_marker_the_plugin_does_nothing(pytester):
@@ -135,7 +134,7 @@ def test_input_bound():
     graph, x, y = doubling_graph()
     with v1.Session(graph=graph) as sess:
         for step in range(6):
-            time.sleep(0.01)
+            time.sleep(0.1)  # a run of this graph takes far less, even on a busy machine
             sess.run(y, {x: 1.0})
 
 
@@ -157,8 +156,9 @@ def test_marker_budgets_pass_and_fail_with_the_measured_value(pytester):
     late_line = next(number for number, line in enumerate(path.read_text().splitlines(), 1) if "LATE SITE" in line)
     assert "max_new_ops=2 exceeded: 3 ops added after 1 warm-up run" in out
     assert "test_budgets.py:%d (3 ops, one-time)" % late_line in out
-    result.stdout.re_match_lines([r".*max_step_ms=1 exceeded: steps took 1\d\.\d{3} ms \(median; session created at "
-                                  r"test_budgets.py:\d+, 6 runs\)"])
+    # 10 ms of sleep or more (a busy machine sleeps longer, never shorter)
+    result.stdout.re_match_lines([r".*max_step_ms=1 exceeded: steps took (1\d|[2-9]\d|\d{3,})\.\d{3} ms "
+                                  r"\(median; session created at test_budgets.py:\d+, 6 runs\)"])
     result.stdout.re_match_lines([r".*max_input_bound=0.5 exceeded: the device waited on Python \d+% of the time"])
     assert "max_new_ops=0 not checked: no session ran past its 1 warm-up run (most runs: 0)" in out
 
@@ -233,6 +233,7 @@ def test_loading_the_plugin_imports_no_tensorflow(pytester):
     result.stdout.fnmatch_lines(["1 test guarded: 0 used a TensorFlow session, 0 failed its guard"])
 
 
+@pytest.mark.slow
 def test_xdist_workers_send_their_verdicts_to_the_controller(pytester):
     pytest.importorskip("xdist")
     pytester.makepyfile(test_sample=SAMPLE)

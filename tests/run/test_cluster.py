@@ -45,6 +45,7 @@ def cluster_reports(tmp_path_factory, tensorflow_installed):
     return folder / "reports", folder / "hook" / "worker-1.json"
 
 
+@pytest.mark.slow
 def test_each_task_names_its_report_by_task(cluster_reports):
     reports, _ = cluster_reports
     assert sorted(os.listdir(reports)) == ["ps-0.json", "worker-0.json", "worker-1.json"]
@@ -60,6 +61,7 @@ def test_each_task_names_its_report_by_task(cluster_reports):
     assert worker["task"]["chief"] is False and worker["saves"] == 0
 
 
+@pytest.mark.slow
 def test_report_puts_the_workers_side_by_side_and_flags_the_straggler_and_the_chief(cluster_reports):
     reports, _ = cluster_reports
     done = tfguard("report", reports)

@@ -45,6 +45,7 @@ def report_of(stderr: str) -> str:
     return stderr[stderr.index("tfguard runtime report"):]
 
 
+@pytest.mark.slow
 def test_diagnostics_first_then_evidence_that_says_something(tmp_path):
     (tmp_path / "train.py").write_text(GROWING)
     done = tfguard_script("run", "train.py", cwd=tmp_path)
@@ -63,6 +64,7 @@ def test_diagnostics_first_then_evidence_that_says_something(tmp_path):
         assert len(number.replace(".", "").lstrip("0")) <= 3, number
 
 
+@pytest.mark.slow
 def test_counts_agree_and_runs_count_from_one(tmp_path):
     (tmp_path / "train.py").write_text(GROWING)
     done = tfguard_script("run", "train.py", cwd=tmp_path)
@@ -75,6 +77,7 @@ def test_counts_agree_and_runs_count_from_one(tmp_path):
     assert re.search(r"most recently after run (\d+)", report).group(1) in row
 
 
+@pytest.mark.slow
 def test_freeze_after_names_the_mode_the_public_api_and_the_run(tmp_path):
     (tmp_path / "train.py").write_text(FROZEN)
     done = tfguard_script("run", "--freeze-after", "3", "train.py", cwd=tmp_path)
@@ -110,6 +113,7 @@ def test_progress_only_on_a_terminal():
     assert quiet.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_run_draws_progress_when_asked_and_never_into_a_pipe(tmp_path):
     (tmp_path / "train.py").write_text(GROWING.replace("range(12)", "range(40)").replace(
         "        tf.add(w, 1.0)  # grows the graph\n", "        __import__('time').sleep(0.2)\n"))

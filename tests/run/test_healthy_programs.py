@@ -24,6 +24,7 @@ def _line(script, marker):
     return next(number for number, text in enumerate(lines, 1) if marker in text)
 
 
+@pytest.mark.slow
 def test_mnist_style_setup_lazy_growth_and_one_save_pass(tmp_path):
     done, document = _run(tmp_path, "mnist_style.py", "40")
     assert done.returncode == 0, done.stderr
@@ -39,6 +40,7 @@ def test_mnist_style_setup_lazy_growth_and_one_save_pass(tmp_path):
     assert "Warning" not in done.stderr  # nothing repeated: no live alert
 
 
+@pytest.mark.slow
 def test_mnist_style_leak_fails_on_its_line_with_a_readable_report(tmp_path):
     done, document = _run(tmp_path, "mnist_style.py", "40", "leak")
     assert done.returncode == 1, done.stderr
@@ -55,6 +57,7 @@ def test_mnist_style_leak_fails_on_its_line_with_a_readable_report(tmp_path):
     assert "autowatch.py" not in done.stderr and "runner.py" not in done.stderr
 
 
+@pytest.mark.slow
 def test_interactive_session_tutorial_builds_its_model_after_the_session(tmp_path):
     script = tmp_path / "tutorial.py"
     script.write_text(
@@ -77,12 +80,16 @@ def test_interactive_session_tutorial_builds_its_model_after_the_session(tmp_pat
     assert not document["diagnostics"] or "TFG901" not in {d["code"] for d in document["diagnostics"]}
 
 
+@pytest.mark.timing
+@pytest.mark.slow
 def test_other_jobs_starting_halfway_are_not_a_slowdown(tmp_path):
     done, document = _run(tmp_path, "steady_loop.py", "300", "busy", fail_on="growth,slowdown")
     assert done.returncode == 0, done.stderr
     assert "TFG902" not in {d["code"] for d in document["diagnostics"]}
 
 
+@pytest.mark.timing
+@pytest.mark.slow
 def test_a_growing_graph_still_slows_down_and_fails(tmp_path):
     done, document = _run(tmp_path, "steady_loop.py", "80", "grow", fail_on="growth,slowdown")
     assert done.returncode == 1, done.stderr
@@ -93,6 +100,7 @@ def test_a_growing_graph_still_slows_down_and_fails(tmp_path):
     assert "steady_loop.py:%d" % _line("steady_loop.py", "# the graph grows on every step") in slowdown
 
 
+@pytest.mark.slow
 def test_a_training_loop_on_a_worker_thread_is_the_one_guarded(tmp_path):
     script = tmp_path / "threaded.py"
     script.write_text(
@@ -122,6 +130,7 @@ def test_a_training_loop_on_a_worker_thread_is_the_one_guarded(tmp_path):
     assert "400.0" in done.stdout
 
 
+@pytest.mark.slow
 def test_monitored_training_session_hooks_own_runs_are_not_steps(tmp_path):
     done, document = _run(tmp_path, "monitored.py", "200", tmp_path / "checkpoints", fail_on="growth,slowdown")
     assert done.returncode == 0, done.stderr
@@ -130,6 +139,7 @@ def test_monitored_training_session_hooks_own_runs_are_not_steps(tmp_path):
     assert document["signatures"][0]["count"] >= 190
 
 
+@pytest.mark.slow
 def test_queue_runners_filling_a_batch_queue_are_not_followed(tmp_path):
     script = tmp_path / "queues.py"
     script.write_text(
@@ -156,6 +166,7 @@ def test_queue_runners_filling_a_batch_queue_are_not_followed(tmp_path):
     assert document["other_thread_runs"] >= 2000  # the runner's enqueues, counted apart
 
 
+@pytest.mark.slow
 def test_gan_with_reinitialised_iterator_per_epoch_passes(tmp_path):
     done, document = _run(tmp_path, "gan_epochs.py", "3", "60", tmp_path / "gan", fail_on="growth,slowdown")
     assert done.returncode == 0, done.stderr
@@ -163,6 +174,8 @@ def test_gan_with_reinitialised_iterator_per_epoch_passes(tmp_path):
     assert sorted(sig["count"] for sig in document["signatures"])[-2:] == [177, 177]  # D and G steps
 
 
+@pytest.mark.timing
+@pytest.mark.slow
 def test_each_real_slowdown_fails_with_its_own_cause(tmp_path):
     """A growing wait, growing Python work and a growing feed: each its own session, each TFG902 with its cause."""
     done, document = _run(tmp_path, "slowdowns.py", "2.5", "sleep", "cpu", "feed", "steady", fail_on="slowdown")
@@ -182,6 +195,8 @@ def test_each_real_slowdown_fails_with_its_own_cause(tmp_path):
     assert done.stderr.count("SlowdownWarning") == 3  # given when each session ended, with the final words
 
 
+@pytest.mark.timing
+@pytest.mark.slow
 def test_guard_hook_and_the_runner_agree_on_host_fraction(tmp_path):
     """One definition of run time: GuardHook times the step's own Session.run, not the hooks around it."""
     done, document = _run(tmp_path, "monitored.py", "400", tmp_path / "checkpoints", "hook", fail_on="growth")

@@ -28,6 +28,7 @@ def saved_run(tmp_path_factory):
     return out, logdir
 
 
+@pytest.mark.slow
 def test_json_round_trips_through_report(saved_run):
     out, _ = saved_run
     document = json.loads(out.read_text(encoding="utf-8"))
@@ -40,6 +41,7 @@ def test_json_round_trips_through_report(saved_run):
     assert "tfguard run " in done.stdout and "TFG901" in done.stdout
 
 
+@pytest.mark.slow
 def test_plot_writes_a_png(saved_run, tmp_path):
     pytest.importorskip("matplotlib")
     out, _ = saved_run
@@ -66,6 +68,7 @@ def test_tensorboard_event_files_hold_the_series(saved_run, tf_v1):
     assert all(0.0 <= v <= 1.0 for _, v in values["tfguard/host_fraction"])
 
 
+@pytest.mark.slow
 def test_demo_lints_and_compares(tmp_path):
     done = tfguard("demo", "--steps", "12", "--plot", tmp_path / "plots")
     assert done.returncode == 0, done.stderr

@@ -12,6 +12,7 @@ from tests.run.conftest import DEMO_DIR, TRAIN_SCRIPT, tfguard
 pytestmark = pytest.mark.usefixtures("tensorflow_installed")
 
 
+@pytest.mark.slow
 def test_script_args_path_and_report(train_script):
     done = tfguard("run", train_script, "3", "--flag", "x")
     assert done.returncode == 0, done.stderr
@@ -22,6 +23,7 @@ def test_script_args_path_and_report(train_script):
     assert re.search(r"\nruns +4\n", done.stderr)
 
 
+@pytest.mark.slow
 def test_module_mode(tmp_path):
     package = tmp_path / "pkg"
     package.mkdir()
@@ -33,6 +35,7 @@ def test_module_mode(tmp_path):
     assert "tfguard runtime report" in done.stderr
 
 
+@pytest.mark.slow
 def test_max_steps_stops_early_with_a_report(train_script, tmp_path):
     out = tmp_path / "run.json"
     done = tfguard("run", "--max-steps", "5", "--json", out, train_script, "100000")
@@ -45,6 +48,7 @@ def test_max_steps_stops_early_with_a_report(train_script, tmp_path):
     assert "tfguard runtime report" in done.stderr
 
 
+@pytest.mark.slow
 def test_exception_keeps_traceback_and_status_then_report(train_script):
     done = tfguard("run", train_script, "2", "boom")
     assert done.returncode == 1
@@ -55,12 +59,14 @@ def test_exception_keeps_traceback_and_status_then_report(train_script):
     assert done.stderr.index("ValueError: boom from the script") < done.stderr.index("tfguard runtime report")
 
 
+@pytest.mark.slow
 def test_sys_exit_status_is_kept(train_script):
     done = tfguard("run", "--quiet", train_script, "2", "exit7")
     assert done.returncode == 7
     assert "tfguard runtime report" not in done.stderr
 
 
+@pytest.mark.slow
 def test_freeze_after_blocks_growth_naming_the_line(train_script):
     done = tfguard("run", "--freeze-after", "3", train_script, "5", "grow")
     assert done.returncode == 1
@@ -71,6 +77,7 @@ def test_freeze_after_blocks_growth_naming_the_line(train_script):
 
 
 @pytest.mark.parametrize("script, status", [("seed003_saver_in_loop.py", 1), ("seed003_fixed.py", 0)])
+@pytest.mark.slow
 def test_fail_on_growth(script, status, tmp_path):
     out = tmp_path / "report.json"
     done = tfguard("run", "--quiet", "--fail-on", "growth", "--json", out, DEMO_DIR / script,

@@ -36,6 +36,7 @@ def pinned_script(tmp_path, tf_v1):
     return path
 
 
+@pytest.mark.slow
 def test_placement_in_printed_report_and_json(pinned_script, tmp_path):
     out = tmp_path / "run.json"
     done = tfguard("run", "--placement", "--json", out, pinned_script, "8", cwd=tmp_path)
@@ -55,6 +56,7 @@ def test_placement_in_printed_report_and_json(pinned_script, tmp_path):
     assert shown.returncode == 0 and "ops pinned to a GPU that ran on a CPU" in shown.stdout
 
 
+@pytest.mark.slow
 def test_placement_equals_n_and_fail_on(pinned_script, tmp_path):
     out = tmp_path / "run.json"
     done = tfguard("run", "--quiet", "--placement=3", "--fail-on", "cpu-fallback", "--json", out,
@@ -64,6 +66,7 @@ def test_placement_equals_n_and_fail_on(pinned_script, tmp_path):
     assert json.loads(out.read_text(encoding="utf-8"))["placement"]["run"] == 3
 
 
+@pytest.mark.slow
 def test_without_placement_and_script_options_are_the_scripts(pinned_script, tmp_path):
     out = tmp_path / "run.json"
     done = tfguard("run", "--quiet", "--json", out, pinned_script, "2", "--placement", cwd=tmp_path)
@@ -73,6 +76,7 @@ def test_without_placement_and_script_options_are_the_scripts(pinned_script, tmp
     assert document["placement"] is None and document["placement_at"] is None
 
 
+@pytest.mark.slow
 def test_not_reached_says_so(pinned_script, tmp_path):
     done = tfguard("run", "--placement=50", pinned_script, "2", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -1,10 +1,12 @@
-"""Bad `tfguard run` / `report` / `demo` command lines: one line, status 2, nothing run."""
+"""Bad `tfguard run` / `report` / `demo` command lines: one line, status 2, nothing run.
+
+The command line is called in-process (the `run` fixture of tests/conftest.py): the subject is what it says, not
+process start-up, which tests/run/test_run_cli.py covers.
+"""
 
 from __future__ import annotations
 
 import pytest
-
-from tests.run.conftest import tfguard
 
 
 @pytest.mark.parametrize("args, message", [
@@ -17,17 +19,19 @@ from tests.run.conftest import tfguard
     (["report", "missing.json"], "report not found: missing.json"),
     (["demo", "--steps", "-1"], "--steps needs a positive whole number"),
 ])
-def test_usage_errors_are_one_line(args, message, tmp_path):
-    done = tfguard(*args, cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == ["tfguard: error: " + done.stderr.strip()[len("tfguard: error: "):]]
-    assert message in done.stderr
-    assert done.stdout == ""
+def test_usage_errors_are_one_line(args, message, tmp_path, monkeypatch, run):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(*args)
+    assert status == 2
+    assert err.strip().splitlines() == ["tfguard: error: " + err.strip()[len("tfguard: error: "):]]
+    assert message in err
+    assert out == ""
 
 
-def test_report_of_a_file_that_is_not_a_report(tmp_path):
+def test_report_of_a_file_that_is_not_a_report(tmp_path, monkeypatch, run):
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "other.json").write_text('{"a": 1}', encoding="utf-8")
     (tmp_path / "broken.json").write_text("{", encoding="utf-8")
     for name, message in (("other.json", "is not a tfguard runtime report"), ("broken.json", "is not JSON")):
-        done = tfguard("report", name, cwd=tmp_path)
-        assert done.returncode == 2 and message in done.stderr and len(done.stderr.splitlines()) == 1
+        status, _, err = run("report", name)
+        assert status == 2 and message in err and len(err.splitlines()) == 1

@@ -13,6 +13,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "guard_overhead.py"
 
 
 @pytest.mark.parametrize("mode", ["frozen", "watch"])
+@pytest.mark.slow
 def test_overhead_bench_prints_both_clocks(tf, mode):
     done = subprocess.run([sys.executable, str(BENCH), "--rounds", "3", "--runs", "5", "--mode", mode],
                           capture_output=True, text=True, timeout=300)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import tracemalloc
 
+import pytest
+
 from tfguard.runtime.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
 
 
@@ -20,6 +22,7 @@ def _recorder() -> Recorder:
     return Recorder(_Graph(), "frozen", threading.get_ident(), dict(DEFAULT_OPTIONS, warn=False))
 
 
+@pytest.mark.slow
 def test_a_long_run_keeps_memory_bounded():
     recorder, loss, placeholder = _recorder(), _Tensor(), _Tensor()
     clock = 0.0

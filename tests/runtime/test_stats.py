@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import sys
 
+import pytest
+
 from tfguard.runtime.stats import (
     LEVEL_SHIFT,
     TREND,
@@ -110,6 +112,7 @@ def test_streaming_sample_exact_then_histogram():
     assert abs(sample.mean - 0.505) < 1e-3
 
 
+@pytest.mark.slow
 def test_long_run_memory_is_bounded():
     sample = StreamingSample()
     series = DecimatedSeries(cap=2048)

@@ -40,6 +40,39 @@ def test_saver_in_loop_is_top_growth_site(tf, graph, sess):
     assert growth[0].filename == __file__  # the warning names the user's line, not the guard's
 
 
+def test_a_significant_slowdown_is_tfg902_and_one_warning_at_the_users_line(tf, monkeypatch):
+    """What a slowdown verdict becomes, whatever the machine's load: the verdict (verdicts.judge_slowdown, tested on
+    synthetic series) is made significant here; a real ramp is the timing test below."""
+    from tfguard.runtime import recorder, verdicts
+
+    def significant(values, threshold, windows, growing):
+        verdict = verdicts.judge_slowdown(values, threshold, windows, growing)
+        verdict.update(slowdown=2.0, slowdown_significant=True, slowdown_cause=verdicts.GRAPH_GROWTH)
+        return verdict
+
+    monkeypatch.setattr(recorder, "judge_slowdown", significant)
+    g = tf.Graph()
+    with g.as_default():
+        base = tf.constant(1.0)
+    sess = tf.Session(graph=g)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with g.as_default(), tfguard.watch(sess) as guard:
+            for _ in range(12):  # every step fetches a new tensor: the trend is judged on all runs
+                sess.run(tf.add(base, 1.0))  # GROWS EVERY STEP
+        report = guard.report
+    sess.close()
+    line = next(n for n, text in enumerate(open(__file__).read().splitlines(), 1) if "# GROWS EVERY" + " STEP" in text)
+    assert report.dominant_signature == "(all runs)"
+    message = dict((c, m) for c, _, m in report.diagnostics)["TFG902"]
+    assert "got x2.00 slower" in message and "meanwhile the graph grew at %s:%d" % (__file__, line) in message
+    slow = [w for w in caught if issubclass(w.category, tfguard.SlowdownWarning)]
+    assert len(slow) == 1 and str(slow[0].message) == "tfguard: " + message and slow[0].filename == __file__
+    assert "TFG901" in _codes(report)
+
+
+@pytest.mark.timing
+@pytest.mark.slow
 def test_growing_loop_slows_down_significantly(tf):
     """A loop that fetches a reduction over ever more ops really gets slower per step."""
     g = tf.Graph()
@@ -67,6 +100,8 @@ def test_growing_loop_slows_down_significantly(tf):
     assert any(issubclass(w.category, tfguard.GraphGrowthWarning) for w in caught)
 
 
+@pytest.mark.timing
+@pytest.mark.slow
 def test_seed_003_like_loop_shows_significant_slowdown(tf):
     """Same train op every step, but a Saver per step makes every step slower (seed 003)."""
     g = tf.Graph()
@@ -100,7 +135,7 @@ def test_python_sleep_before_each_run_is_input_bound(tf, graph, sess):
     g, parts = graph
     with tfguard.frozen(sess) as guard:
         for _ in range(8):
-            time.sleep(0.01)
+            time.sleep(0.05)  # far longer than a run, even on a busy machine
             sess.run(parts["w"])
     report = guard.report
     assert report.host_fraction > 0.5

@@ -7,12 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 from tf1_corpus import IMPORT_STYLES, generate_corpus  # noqa: E402
 
 
+@pytest.mark.slow
 def test_benchmark_prints_the_table_and_the_targets(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     done = subprocess.run(

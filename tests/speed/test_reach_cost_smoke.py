@@ -4,9 +4,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_reach_cost_compares_two_checkouts_and_times_the_conversion():
     done = subprocess.run(
         [sys.executable, str(REPO_ROOT / "bench" / "reach_cost.py"), "--before", str(REPO_ROOT),
