@@ -42,13 +42,17 @@ class StepAnalysis:
         return self.module.iteration_nodes(loop)
 
     def direct_runs(self, loop: nodes.NodeNG) -> List[nodes.NodeNG]:
-        """Return the calls that run the graph in ``loop``'s own iterations (not in a nested loop)."""
+        """Return the calls that run the graph in ``loop``'s own iterations (not in a nested loop).
+
+        ``saver.save(sess, path)`` runs the graph but is no step: a loop that only saves is no step loop.
+        """
         key = id(loop)
         if key not in self._direct_runs:
             self._direct_runs[key] = [
                 node
                 for node in self.iteration_nodes(loop)
                 if self.module.run_event(node) is not None and next(self.module.enclosing_loops(node), None) is loop
+                and not self.module.is_saver_run(node)
             ]
         return self._direct_runs[key]
 
@@ -62,7 +66,8 @@ class StepAnalysis:
         if key not in self._nested_session_loop:
             self._nested_session_loop[key] = any(
                 (
-                    (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
+                    (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node)
+                     and not self.module.only_saves(node))
                     or (isinstance(node, COMPREHENSIONS) and self._runs_the_graph(node))
                     or self.module.calls_step_loop(node)
                 )
