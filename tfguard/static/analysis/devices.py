@@ -38,7 +38,7 @@ _ENVIRONMENT_WRITES = frozenset({"os.putenv", "os.environ.setdefault", "os.envir
 _SUPERVISOR_SESSION_METHODS = frozenset({"managed_session", "prepare_or_wait_for_session"})
 _MAX_DEPTH = 12
 #: Calls that define a command-line option with a default: argparse and tf.app.flags / absl flags.
-_OPTION_DEFINERS = frozenset({"add_argument", "DEFINE_string"})
+_OPTION_DEFINERS = frozenset({"add_argument", "DEFINE_string", "DEFINE_integer"})
 
 
 @dataclass(frozen=True)

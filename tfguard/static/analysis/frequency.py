@@ -16,6 +16,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional
 
 from astroid import nodes
 
+from tfguard.static.analysis.defaults import default_number
 from tfguard.static.analysis.events import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
@@ -119,6 +120,8 @@ class StepAnalysis:
         for test, in_else in self._branches(node, loop):
             if not self.is_frequency_guard(test, loop):
                 continue
+            if not in_else and self.every_step_by_default(test) is not None:
+                continue  # ``if step % self.n_critic == 0:`` with ``n_critic`` defaulting to 1
             odds = self.odds(test, loop)
             if (odds != MOSTLY_TRUE) if not in_else else (odds != RARELY_TRUE):
                 return test
@@ -127,11 +130,30 @@ class StepAnalysis:
     def how_often(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
         """Describe, for messages, how often ``node`` (which :meth:`every_step_loop` returned ``loop`` for) runs."""
         for test, in_else in self._branches(node, loop):
+            divisor = self.every_step_by_default(test) if not in_else else None
+            if divisor is not None and self.is_frequency_guard(test, loop):
+                return (f"on every step as the program ships (it is under `if {test.as_string()}:`, and "
+                        f"`{divisor.as_string()}` defaults to 1)")
             if self.is_frequency_guard(test, loop):
                 branch = "the `else` of" if in_else else "under"
                 return f"on almost every step (it is {branch} `if {test.as_string()}:`, which "\
                     f"{'fails' if in_else else 'holds'} on most steps)"
         return "on every step"
+
+    def every_step_by_default(self, test: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """Return the divisor of ``x % n == 0`` when ``n`` defaults to 1 (the test then always holds), else None.
+
+        The default is an argparse/flags default, a keyword default or a class attribute, read by
+        :func:`~tfguard.static.analysis.defaults.default_number`; any other possible value keeps the guard.
+        """
+        if not (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "=="):
+            return None
+        left, right = test.left, test.ops[0][1]
+        modulo, zero = (left, right) if isinstance(left, nodes.BinOp) else (right, left)
+        if not (isinstance(modulo, nodes.BinOp) and modulo.op == "%" and isinstance(zero, nodes.Const)
+                and zero.value == 0 and not isinstance(modulo.right, nodes.Const)):
+            return None
+        return modulo.right if default_number(self.module, modulo.right) == 1 else None
 
     def odds(self, test: nodes.NodeNG, loop: nodes.NodeNG) -> str:
         """Return how often a condition that changes between iterations holds: rarely, mostly, or unknown.
