@@ -255,11 +255,39 @@ def is_warm_up_threshold(test: nodes.NodeNG) -> bool:
     a global step's ``eval()``) compared with ``>``/``>=`` against an UPPER_CASE constant (or an expression of
     such constants and numbers, ``MEMORY_CAPACITY / 20``) holds on every step after the first few: training
     code waits for a replay buffer or a learning start, then runs on. A bare number (``if it > 100:``) or a
-    value such as a loss (``if loss_value > 10.0:``) is not a warm-up test: its odds are unknown.
+    value such as a loss (``if loss_value > 10.0:``) is not a warm-up test: its odds are unknown.  A run
+    setting read from arguments or ``self`` (``replay_buffer.size() > int(args['minibatch_size'])``) is a
+    threshold too, unless its name says it ends the run (``self.max_steps``, ``args.total_steps``).
     """
     if not (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in (">", ">=")):
         return False
-    return _counter_like(test.left) and _upper_constant(test.ops[0][1])
+    return _counter_like(test.left) and (_upper_constant(test.ops[0][1]) or _setting(test.ops[0][1]))
+
+
+#: Objects whose attributes and items are the run's settings: ``args.batch_size``, ``FLAGS.start``,
+#: ``self.batch_size``, ``config['minibatch_size']``.
+_SETTINGS = re.compile(r"^(args|FLAGS|flags|opt|opts|options|config|cfg|hparams|hp|params|self)$")
+
+
+#: Setting names that bound a run rather than start it: past them the loop stops, not starts.
+_BOUND = re.compile(r"max|total|end|stop|last|limit|steps|epochs|iters|iterations|episodes", re.IGNORECASE)
+
+
+def _setting(expr: nodes.NodeNG) -> bool:
+    """A run setting, as a warm-up threshold: ``int(args['minibatch_size'])``, ``self.batch_size``,
+    ``FLAGS.learn_start * 2`` (a batch size or start step the program reads once, not a number)."""
+    if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Name) and expr.func.name in ("int", "float") \
+            and len(expr.args) == 1:
+        return _setting(expr.args[0])
+    if isinstance(expr, nodes.BinOp) and expr.op in ("/", "//", "*", "+", "-"):
+        parts = (expr.left, expr.right)
+        return all(_setting(p) or _is_number(p) or _upper_constant(p) for p in parts) and any(_setting(p) for p in parts)
+    if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name):
+        return _SETTINGS.match(expr.expr.name) is not None and not _BOUND.search(expr.attrname)
+    if isinstance(expr, nodes.Subscript) and isinstance(expr.value, nodes.Name) and isinstance(expr.slice, nodes.Const):
+        return _SETTINGS.match(expr.value.name) is not None and isinstance(expr.slice.value, str) \
+            and not _BOUND.search(expr.slice.value)
+    return False
 
 
 _COUNTER = re.compile(r"(^|_)(t|i|step|steps|count|counter|size|len|episode|episodes|iter|iteration|frame|frames)($|_)",
