@@ -9,7 +9,7 @@ expects there (``TFG203``; alternatives as ``TFG102|TFG109``) or ``healthy``.  C
 
 ``line``..``end`` is the site's span.  A problem site is *found* when tfguard reports one of its
 codes with the finding's line, or a line of its chain in the same file, inside the span.  A healthy
-site has a *false alarm* when a finding lies in its span whose code neither a problem site
+site has a *false alarm* when a finding's own line lies in its span and its code neither a problem site
 overlapping it expects nor its ``tolerated`` column allows (codes whose finding there would be
 right as well, e.g. TFG110's advice on a one-time copy).
 
@@ -122,7 +122,10 @@ def score(sites: List[Site], by_file: Dict[Tuple[str, str], List[dict]]) -> dict
     for site in sites:
         path = os.path.normpath(site.path)
         for finding in by_file.get((site.folder, path), ()):
-            if any(site.covers(line) for line in _lines_in(finding, path)):
+            # a problem is found where the finding or its chain lands; a healthy site is blamed only for
+            # findings reported on it (a chain passing through a healthy helper says nothing against it)
+            lines = _lines_in(finding, path) if site.expected else {finding["line"]}
+            if any(site.covers(line) for line in lines):
                 site.hits.append(finding)
     found = [s for s in problems if any(f["code"] in s.expected for f in s.hits)]
     alarms = []

@@ -4,7 +4,8 @@ A *step loop* is the innermost session loop that runs ``sess.run`` in its own
 iteration (not only inside a nested loop).  A node in it runs *every step* when
 no enclosing ``if``/``elif``/``else`` (or conditional expression) inside the
 loop has a condition that can change between iterations, and no ``continue``
-above it is taken on such a condition.  Loop-invariant conditions
+above it is taken on such a condition.  A loop that runs a nested step loop on
+every iteration is an epoch loop, unless it runs the training op itself.  Loop-invariant conditions
 (``if FLAGS.verbose:``, ``if config.dataset == 'mnist':``) and ``try``/``with``
 blocks are not guards.
 """
@@ -20,6 +21,7 @@ from tfguard.static.analysis.defaults import default_number
 from tfguard.static.analysis.events import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
+from tfguard.static.analysis.steps import fetched
 
 
 def frequency(module: ModuleAnalysis) -> "StepAnalysis":
@@ -77,6 +79,24 @@ class StepAnalysis:
             )
         return self._nested_session_loop[key]
 
+    def _trains_itself(self, loop: nodes.NodeNG) -> bool:
+        """Whether ``loop`` runs a training op in its own iterations (``sess.run([merged, train_step])``).
+
+        Such a loop is a step loop whatever its helpers do: one that caches bottlenecks by running the
+        graph per image in a loop of its own, called at the top of each step, makes it no epoch loop.
+        """
+        for node in self.direct_runs(loop):
+            if _innermost(node, loop, COMPREHENSIONS) is not None:
+                continue  # ``[sess.run(train) for _ in range(k)]`` is a step loop of its own
+            for expr in fetched(self.module, node):
+                value = self.module.value(expr)
+                if value is not None and value.api and value.api.endswith((".minimize", ".apply_gradients")):
+                    return True
+                name = expr.attrname if isinstance(expr, nodes.Attribute) else getattr(expr, "name", "")
+                if _TRAINING_OP.match(name or ""):
+                    return True
+        return False
+
     def _runs_the_graph(self, comprehension: nodes.NodeNG) -> bool:
         """``[sess.run(train_op, feed) for _ in range(k)]`` is a loop of k steps of its own."""
         return any(self.module.run_event(call) is not None for call in comprehension.nodes_of_class(nodes.Call))
@@ -90,7 +110,7 @@ class StepAnalysis:
         for loop in self.module.enclosing_loops(node):
             if not self.module.is_session_loop(loop):
                 continue
-            if self._has_nested_session_loop(loop):
+            if self._has_nested_session_loop(loop) and not self._trains_itself(loop):
                 return None
             if self.direct_runs(loop):
                 return loop
@@ -243,6 +263,9 @@ class StepAnalysis:
                 return True
         return False
 
+
+#: Names of the op that trains one step (its value may be built where tfguard cannot follow it).
+_TRAINING_OP = re.compile(r"^(train_op|train_step|training_op|train_ops|opt_op|optim|optimize|train_opt)$")
 
 #: How often a condition holds, for :meth:`StepAnalysis.odds`.
 RARELY_TRUE, MOSTLY_TRUE, UNKNOWN_ODDS = "rarely", "mostly", "unknown"
