@@ -304,7 +304,8 @@ def _setting(expr: nodes.NodeNG) -> bool:
         return _setting(expr.args[0])
     if isinstance(expr, nodes.BinOp) and expr.op in ("/", "//", "*", "+", "-"):
         parts = (expr.left, expr.right)
-        return all(_setting(p) or _is_number(p) or _upper_constant(p) for p in parts) and any(_setting(p) for p in parts)
+        return all(_setting(p) or _is_number(p) or _upper_constant(p) for p in parts) and \
+            any(_setting(p) for p in parts)
     if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name):
         return _SETTINGS.match(expr.expr.name) is not None and not _BOUND.search(expr.attrname)
     if isinstance(expr, nodes.Subscript) and isinstance(expr.value, nodes.Name) and isinstance(expr.slice, nodes.Const):

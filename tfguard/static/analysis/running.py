@@ -14,7 +14,6 @@ from tfguard.static.analysis.library_runs import KERAS_RUN_METHODS, graph_mode_m
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
 from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 
-
 #: Objects whose ``save(sess, path)`` / ``restore(sess, path)`` run the graph (their save or restore ops).
 _SAVERS = frozenset({"tensorflow.train.Saver"})
 
@@ -74,7 +73,8 @@ class GraphRunning:
                 return RunEvent(call, f"{func.expr.as_string()}.eval")  # ``t.eval({x: batch})``: a feed dict
             if method == "load" and kind == TF and (len(call.args) >= 2 or "session" in keywords):
                 return RunEvent(call, f"{func.expr.as_string()}.load")
-            if method in ("save", "restore") and kind == TF and receiver.api in _SAVERS and (call.args or "sess" in keywords):
+            saves = method in ("save", "restore") and kind == TF and receiver.api in _SAVERS
+            if saves and (call.args or "sess" in keywords):
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")  # runs the saver's save/restore ops
             if method == "run" and kind is None and keywords & {"feed_dict", "options", "run_metadata"}:
                 return RunEvent(call, f"{func.expr.as_string()}.run")
