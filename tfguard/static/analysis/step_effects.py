@@ -57,7 +57,7 @@ class StepEffects:
         self.module = module
         self._functions: Dict[int, Optional[List[StepEffect]]] = {}
         self._calls: Dict[int, List[StepEffect]] = {}
-        self._branches: Dict[tuple, List[nodes.Call]] = {}
+        self._branches: Dict[tuple, list] = {}
 
     def at(self, call: nodes.NodeNG) -> List[StepEffect]:
         """Return what evaluating ``call`` once writes, saves or runs: itself, or a helper's every-call effects."""
@@ -135,10 +135,18 @@ class StepEffects:
             elif isinstance(parent, (nodes.IfExp, nodes.ExceptHandler, nodes.For, nodes.While)):
                 return False
             child, parent = parent, parent.parent
+        if not tested:
+            return False
         here = position(node)
-        early = any(isinstance(other, nodes.Return) and position(other) < here and _under_condition(other, function)
-                    for other in own_nodes(function))
-        return tested and not early
+        return not any(spot < here for spot in self._conditional_returns(function))
+
+    def _conditional_returns(self, function: nodes.NodeNG) -> List[tuple]:
+        """Positions of the ``return`` statements of ``function`` taken on some condition only."""
+        key = ("returns", id(function))
+        if key not in self._branches:
+            self._branches[key] = [position(node) for node in own_nodes(function)
+                                   if isinstance(node, nodes.Return) and _under_condition(node, function)]
+        return self._branches[key]
 
     def of_function(self, function: nodes.NodeNG) -> List[StepEffect]:
         """Return what one call of ``function`` writes, saves or runs every time (chains start inside it).
