@@ -20,6 +20,8 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 from tfguard.runtime.document import after_run
 from tfguard.runtime.errors import GraphFrozenError
 from tfguard.runtime.recorder import KERAS_PREDICT, RUN_FIELDS
+from tfguard.runtime.safety import internal_error, reraise_deliberate
+from tfguard.runtime.tf_access import IMPORT_OPS_FUNCTION
 from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 
@@ -161,6 +163,8 @@ class SessionTap:
         self.other_counts: Dict[int, List[Any]] = {}
         self._watch_growth = True
         self._saved: Dict[str, Any] = {}
+        #: Set by `fail`: tfguard failed internally on this session, whose wrappers now call straight through.
+        self.failed = False
 
     @property
     def session(self) -> Any:
@@ -209,7 +213,30 @@ class SessionTap:
                 if SessionTap._taps.get(self._key) is self:
                     del SessionTap._taps[self._key]
 
+    def fail(self, where: str, exc: BaseException) -> None:
+        """tfguard failed internally in `where`: stop guarding this session (one warning line, see safety.py).
+
+        Its recorders are marked failed, no thread records any more, and the session's own methods are put
+        back; a wrapper the program still holds calls straight through.
+        """
+        reraise_deliberate(exc)
+        with _lock:
+            if self.failed:
+                return
+            self.failed = True
+            self.sinks.clear()
+            for rec in self.recorders:
+                rec.failed = True
+            try:
+                self._uninstall()
+            except Exception:  # the wrappers left in place call through: nothing records any more
+                pass
+        internal_error(where, exc)
+
     def _update_sink(self, thread: int) -> None:
+        if self.failed:
+            self.sinks.pop(thread, None)
+            return
         owners = self.by_thread.get(thread)
         if not owners:
             self.sinks.pop(thread, None)
@@ -276,23 +303,26 @@ class SessionTap:
                 return original(fetches, feed_dict, options, run_metadata)
             finally:
                 t1 = perf_counter()
-                sink = sinks.get(get_ident())
-                if sink:
-                    if type(fetches) in leaf_types:
-                        key, kept = None, fetches
-                    else:
-                        kept = snapshot(fetches)
-                        key = fetch_key(kept)
-                    try:  # signature.feed_keys, inlined
-                        keys = tuple(feed_dict) if feed_dict else ()
-                    except Exception:  # not a mapping: sess.run has raised its own error for it
-                        keys = ()
-                    pending = sink.pending
-                    pending += (key, kept, keys, t0, t1)  # Recorder.QUEUED_RUN, flat
-                    if len(pending) >= sink.drain_at:
-                        sink.drain(feed_dict)
-                elif sink is None:  # another thread's run (a queue runner's); _QUIET: inside Saver.save
-                    tap.record_other_thread(t1 - t0)
+                try:  # tfguard's own error must never become the program's (safety.py)
+                    sink = sinks.get(get_ident())
+                    if sink:
+                        if type(fetches) in leaf_types:
+                            key, kept = None, fetches
+                        else:
+                            kept = snapshot(fetches)
+                            key = fetch_key(kept)
+                        try:  # signature.feed_keys, inlined
+                            keys = tuple(feed_dict) if feed_dict else ()
+                        except Exception:  # not a mapping: sess.run has raised its own error for it
+                            keys = ()
+                        pending = sink.pending
+                        pending += (key, kept, keys, t0, t1)  # Recorder.QUEUED_RUN, flat
+                        if len(pending) >= sink.drain_at:
+                            sink.drain(feed_dict)
+                    elif sink is None:  # another thread's run (a queue runner's); _QUIET: inside Saver.save
+                        tap.record_other_thread(t1 - t0)
+                except Exception as exc:
+                    tap.fail("Session.run", exc)
 
         return run
 
@@ -301,7 +331,11 @@ class SessionTap:
 
         @functools.wraps(original)
         def run(fetches, *args, **kwargs):
-            feeds = feed_keys(args[0] if args else kwargs.get("feed_dict"))
+            try:
+                feeds = feed_keys(args[0] if args else kwargs.get("feed_dict"))
+            except Exception as exc:
+                tap.fail("Session.run", exc)
+                feeds = ()
             return tap._recorded_call(original, None, fetches, feeds, (fetches,) + args, kwargs)
 
         return run
@@ -317,6 +351,8 @@ class SessionTap:
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by a thread that no guard of this session is on."""
+        if self.failed:
+            return
         recorders = list(self.recorders)
         for rec in recorders:
             rec.record_other_thread(duration)
@@ -358,24 +394,41 @@ class SessionTap:
         try:
             return function(*args, **kwargs)
         finally:
-            self.record_other_thread(perf_counter() - t0)
+            try:
+                self.record_other_thread(perf_counter() - t0)
+            except Exception as exc:
+                self.fail("Session.run", exc)
 
     def _recorded_call(self, function: Callable, kind: Optional[str], fetches: Any, feeds: tuple,
                        args: tuple, kwargs: dict) -> Any:
-        sink = self.sinks.get(get_ident())
-        if not sink:
-            if sink is None and self.recorders:
-                return self._other_thread(function, args, kwargs)
+        # Only `function(...)` is the program's: everything around it is tfguard's, and shielded.
+        try:
+            ident = get_ident()
+            sink = self.sinks.get(ident)
+            if not sink:
+                if sink is None and self.recorders and not self.failed:
+                    return self._other_thread(function, args, kwargs)
+                sink = None
+            else:
+                if self._watch_growth:
+                    self.note_growth(self.by_thread.get(ident, ()))
+                # Quiet: a callable may run through sess.run itself (TF's generic callable does).
+                quiet = self.quiet(ident)
+                quiet.__enter__()
+        except Exception as exc:
+            self.fail("Session.run", exc)
+            sink = None
+        if sink is None:
             return function(*args, **kwargs)
-        if self._watch_growth:
-            self.note_growth(self.by_thread.get(get_ident(), ()))
         t0 = perf_counter()
         try:
-            # Quiet: a callable may run through sess.run itself (TF's generic callable does).
-            with self.quiet(get_ident()):
-                return function(*args, **kwargs)
+            return function(*args, **kwargs)
         finally:
-            sink.record(fetches, feeds, t0, perf_counter(), kind)
+            try:
+                quiet.__exit__(None, None, None)
+                sink.record(fetches, feeds, t0, perf_counter(), kind)
+            except Exception as exc:
+                self.fail("Session.run", exc)
 
     def _wrap_make_callable(self, original: Callable) -> Callable:
         original = weakly_bound(original, self.session)
@@ -384,7 +437,11 @@ class SessionTap:
         @functools.wraps(original)
         def make_callable(fetches, feed_list=None, *args, **kwargs):
             inner = original(fetches, feed_list, *args, **kwargs)
-            feeds = feed_keys(feed_list)
+            try:
+                feeds = feed_keys(feed_list)
+            except Exception as exc:
+                tap.fail("Session.make_callable", exc)
+                return inner
 
             @functools.wraps(inner)
             def guarded_callable(*call_args, **call_kwargs):
@@ -403,9 +460,13 @@ class SessionTap:
         @functools.wraps(original)
         def make_callable_from_options(callable_options, *args, **kwargs):
             inner = original(callable_options, *args, **kwargs)
-            fetches = tuple(callable_options.fetch) + tuple(callable_options.target)
-            feeds = tuple(callable_options.feed)
-            kind = _made_by(sys._getframe(1))
+            try:
+                fetches = tuple(callable_options.fetch) + tuple(callable_options.target)
+                feeds = tuple(callable_options.feed)
+                kind = _made_by(sys._getframe(1))
+            except Exception as exc:
+                tap.fail("Session._make_callable_from_options", exc)
+                return inner
 
             @functools.wraps(inner)
             def guarded_callable(*call_args, **call_kwargs):
@@ -421,7 +482,12 @@ class SessionTap:
 
         @functools.wraps(original)
         def partial_run(handle, fetches, feed_dict=None, *args, **kwargs):
-            return tap._recorded_call(original, "partial_run", fetches, feed_keys(feed_dict),
+            try:
+                feeds = feed_keys(feed_dict)
+            except Exception as exc:
+                tap.fail("Session.partial_run", exc)
+                feeds = ()
+            return tap._recorded_call(original, "partial_run", fetches, feeds,
                                       (handle, fetches, feed_dict) + args, kwargs)
 
         return partial_run
@@ -459,8 +525,27 @@ class GraphPatch:
                 GraphPatch._patches.pop(id(self.graph), None)
 
     def _check_not_finalized(self) -> None:
-        if self.graph.finalized:
-            raise self._frozen_error(sys._getframe(1))
+        graph = self.graph
+        if graph.finalized:
+            try:
+                error = self._frozen_error(sys._getframe(1))
+            except Exception as exc:  # TensorFlow's own error then, as if unguarded
+                internal_error("the finalized-graph check", exc, "naming the line")
+                raise RuntimeError("Graph is finalized and cannot be modified.") from None
+            raise error
+        if sys._getframe(1).f_code.co_name == IMPORT_OPS_FUNCTION:
+            try:
+                self._note_import(graph.version)
+            except Exception as exc:
+                internal_error("the graph hook", exc, "naming the lines of imported ops")
+
+    def _note_import(self, version: int) -> None:
+        """Ops from a GraphDef (`import_graph_def`, `import_meta_graph`) are about to be added after
+        `version`: they have no traceback, so the importing user line is noted for them now."""
+        site, api = user_and_api_from_frames(live_stack(sys._getframe(2)))
+        if site is not None:
+            for rec in list(self.recorders):
+                rec.note_import(version, site, api)
 
     def _frozen_error(self, frame: Any) -> GraphFrozenError:
         site, api = user_and_api_from_frames(live_stack(frame))
@@ -516,23 +601,35 @@ class SaverPatch:
     def _make_wrapper(original: Callable) -> Callable:
         @functools.wraps(original)
         def save(self, sess, *args, **kwargs):
-            graph = getattr(sess, "graph", None)
-            patch = GraphPatch._patches.get(id(graph))
-            ident = get_ident()
-            recorders = [r for r in patch.recorders if r.thread == ident] if patch and patch.graph is graph else []
+            try:
+                graph = getattr(sess, "graph", None)
+                patch = GraphPatch._patches.get(id(graph))
+                ident = get_ident()
+                recorders = [r for r in patch.recorders if r.thread == ident and not r.failed] \
+                    if patch and patch.graph is graph else []
+                if recorders:
+                    # The runs Saver.save makes are not training steps: timed as save_s, kept out of
+                    # the step statistics (as under GuardHook, where they bypass the hooks).
+                    tap = SessionTap._taps.get(id(sess))
+                    quiet = tap.quiet(ident) if tap is not None and tap.session is sess else nullcontext()
+                    quiet.__enter__()
+            except Exception as exc:
+                internal_error("Saver.save", exc, "timing Saver.save")
+                recorders = []
             if not recorders:
                 return original(self, sess, *args, **kwargs)
-            # The runs Saver.save makes are not training steps: timed as save_s, kept out of
-            # the step statistics (as under GuardHook, where they bypass the hooks).
-            tap = SessionTap._taps.get(id(sess))
-            quiet = tap.quiet(ident) if tap is not None and tap.session is sess else nullcontext()
             t0 = perf_counter()
             try:
-                with quiet:
-                    return original(self, sess, *args, **kwargs)
+                return original(self, sess, *args, **kwargs)
             finally:
-                duration = perf_counter() - t0
-                for rec in recorders:
-                    rec.record_save(duration)
+                try:
+                    quiet.__exit__(None, None, None)
+                    duration = perf_counter() - t0
+                    for rec in recorders:
+                        rec.record_save(duration)
+                except Exception as exc:
+                    for rec in recorders:
+                        rec.failed = True
+                    internal_error("Saver.save", exc, "timing Saver.save")
 
         return save

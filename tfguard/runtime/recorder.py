@@ -169,6 +169,11 @@ class Recorder:
         self._final: Optional[Report] = None
         #: The guard's DeviceWatch (placement, GPU sampling), added to the report when set.
         self.devices: Any = None
+        #: tfguard failed internally while guarding (safety.py): the session is no longer recorded.
+        self.failed = False
+        #: (graph version before, user site, api) of each GraphDef import since the last growth check: its
+        #: ops have no traceback, and are attributed to the line that imported them.
+        self._imports: List[Tuple[int, Tuple[str, int], Optional[str]]] = []
 
     # -- per-run path -------------------------------------------------------------
     @property
@@ -349,6 +354,20 @@ class Recorder:
         return sig
 
     # -- graph growth -------------------------------------------------------------
+    def note_import(self, version: int, site: Tuple[str, int], api: Optional[str]) -> None:
+        """A GraphDef import at user line `site` adds ops after graph version `version` (patches.GraphPatch)."""
+        self._imports.append((version, site, api))
+
+    def _import_site(self, op_id: Optional[int]) -> Tuple[Optional[Tuple[str, int]], Optional[str]]:
+        """The user line of the import that added op number `op_id` (None when no import is known for it)."""
+        found: Tuple[Optional[Tuple[str, int]], Optional[str]] = (None, None)
+        if op_id is None:
+            return found
+        for version, site, api in self._imports:
+            if version < op_id:
+                found = (site, api)
+        return found
+
     def on_growth(self, version: int, live: bool = True) -> None:
         """Attribute ops added since the last check to user source lines.
 
@@ -364,20 +383,24 @@ class Recorder:
         event, step = self._growth_events, self.runs
         touched = {}
         runner = run_frame(sys._getframe(1))  # who ran the graph that noticed the growth (TFG109)
-        for op in _ops_between(self.graph, previous, version):
+        for op_id, op in _ops_between(self.graph, previous, version):
+            traceback = getattr(op, "traceback", None)
             try:
-                site, api = user_and_api_from_traceback(op.traceback)
+                site, api = user_and_api_from_traceback(traceback) if traceback else (None, None)
             except Exception:  # an op without a usable traceback must not break the run
                 site, api = None, None
+            if site is None and traceback is None:  # imported from a GraphDef: the importing line
+                site, api = self._import_site(op_id)
             if site is None:
                 self.unattributed_ops += 1
                 site = UNATTRIBUTED
             entry = self.sites.get(site)
             if entry is None:
                 entry = self.sites[site] = GrowthSite(site[0], site[1], api, step)
-                entry.per_call = builds_per_call(op.traceback, runner)
+                entry.per_call = builds_per_call(traceback, runner)
             entry.add_op(getattr(op, "type", None), api, event, step)
             touched[site] = entry
+        del self._imports[:-1]  # the last import may still add ops after `version`
         if live and self.options["warn"]:
             loop_start = self.loop_start()
             for entry in touched.values():
@@ -521,9 +544,10 @@ class Recorder:
         return Report(data)
 
 
-def _ops_between(graph: Any, previous: int, version: int) -> List[Any]:
+def _ops_between(graph: Any, previous: int, version: int) -> List[Tuple[Optional[int], Any]]:
+    """(id, op) of the ops added between two graph versions (id None where the graph does not say)."""
     by_id = getattr(graph, "_nodes_by_id", None)
     if isinstance(by_id, dict):
-        ops = [by_id.get(i) for i in range(previous + 1, version + 1)]
-        return [op for op in ops if op is not None]
-    return list(graph.get_operations())[-(version - previous):]
+        ops = [(i, by_id.get(i)) for i in range(previous + 1, version + 1)]
+        return [(i, op) for i, op in ops if op is not None]
+    return [(getattr(op, "_id", None), op) for op in list(graph.get_operations())[-(version - previous):]]

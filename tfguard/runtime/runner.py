@@ -68,9 +68,11 @@ def run_document(command: List[str], watcher: Any, sessions: List[Any], status: 
     """The JSON document of a run: the busiest session's `report.to_dict()` plus the run's facts."""
     from tfguard.runtime.report import REPORT_VERSION
 
+    failed = [s.failed for s in sessions if s.report is None and s.failed]
+    sessions = [s for s in sessions if s.report is not None]  # tfguard failed on the others (safety.py)
     facts = {"command": command, "tensorflow_version": watcher.tensorflow_version, "exit_status": status,
              "stopped_by_max_steps": watcher.stopped_by_max_steps, "session_count": len(sessions),
-             "freeze_after": watcher.freeze_after}
+             "freeze_after": watcher.freeze_after, "unguarded_sessions": failed}
     if not sessions:
         return dict(version=REPORT_VERSION, **facts)
     main = max(sessions, key=lambda s: s.report.runs)
@@ -87,15 +89,21 @@ def render_document(document: Dict[str, Any]) -> str:
     from tfguard.runtime.report import Report
 
     command = " ".join(document.get("command") or [])
-    if "mode" not in document:
+    unguarded = document.get("unguarded_sessions") or []
+    if "mode" not in document and not unguarded:
         return "tfguard: %s created no TensorFlow session: nothing to report" % (command or "the program")
     parts = []
     count = document.get("session_count", 1)
+    if unguarded:
+        parts.append("tfguard: %d session%s not reported: tfguard failed internally on %s (see its line above)"
+                     % (len(unguarded), "" if len(unguarded) == 1 else "s", "it" if len(unguarded) == 1 else "them"))
     if command:
         parts.append("tfguard run %s: %d session%s watched (TensorFlow %s)" % (
             command, count, "" if count == 1 else "s", document.get("tensorflow_version") or "?"))
     sessions = [(document.get("created_at"), document)] + [
         (other["created_at"], other["report"]) for other in document.get("other_sessions", [])]
+    if "mode" not in document:
+        return "\n\n".join(parts)
     for created_at, data in sessions:
         table = Report.from_dict(data).table()
         if count > 1 or created_at:

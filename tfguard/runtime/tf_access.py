@@ -11,3 +11,8 @@ def tf_v1() -> Any:
 
     compat = getattr(tf, "compat", None)
     return getattr(compat, "v1", None) or tf
+
+
+#: The `Graph` method that adds the ops a GraphDef import made (`tf.import_graph_def`, `import_meta_graph`), the
+#: same name in TF 1.15 and 2.x: its `_check_not_finalized` call is where the importing line is noted.
+IMPORT_OPS_FUNCTION = "_add_new_tf_operations"
