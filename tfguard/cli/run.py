@@ -224,10 +224,22 @@ def run_command(args: argparse.Namespace) -> int:
     except Exception as exc:
         safety.internal_error("tfguard run's progress line", exc, "showing progress")
     try:
-        with indicator:
-            status = execute(args.target, args.module, MaxStepsReached)
+        indicator.__enter__()
+    except Exception as exc:
+        safety.internal_error("tfguard run's progress line", exc, "showing progress")
+        indicator = contextlib.nullcontext()
+    try:
+        status = execute(args.target, args.module, MaxStepsReached)
     finally:
-        sessions = _finish(watcher, tasks)
+        try:
+            indicator.__exit__(None, None, None)
+        except Exception as exc:
+            safety.internal_error("tfguard run's progress line", exc, "showing progress")
+        try:
+            sessions = _finish(watcher, tasks)
+        except Exception as exc:
+            safety.internal_error("the end of tfguard run", exc, "watching")
+            sessions = []
     sys.stdout.flush()
     if watcher is not None:
         try:

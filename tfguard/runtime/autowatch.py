@@ -25,7 +25,7 @@ from tfguard.runtime.document import display_path
 from tfguard.runtime.guard import Guard
 from tfguard.runtime.patches import SessionTap, weakly_bound
 from tfguard.runtime.report import Report
-from tfguard.runtime.safety import internal_error, reraise_deliberate
+from tfguard.runtime.safety import give_up, internal_error, reraise_deliberate
 from tfguard.runtime.tf_import import OnTensorFlowImport
 from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
 
@@ -246,15 +246,14 @@ class SessionWatcher:
         # The guard's own wrappers are instance attributes; these go on top and vanish with
         # them when the guard exits (the guard restores the attributes it found).
         tapped_run = session.run
-        after_run = functools.partial(self._after_run, watched)
+        after_run = self._after_run
+        shielded = self._shield(watched)
 
         @functools.wraps(tapped_run)
         def run(*args: Any, **kwargs: Any) -> Any:
             result = tapped_run(*args, **kwargs)
-            after_run()
+            shielded(after_run)
             return result
-
-        # Set here, not at class level, so that `self._after_run` is looked up at each run.
 
         session.run = run
         tapped_make_callable = getattr(session, "make_callable", None)
@@ -267,7 +266,7 @@ class SessionWatcher:
                 def counted(*call_args: Any, **call_kwargs: Any) -> Any:
                     result = inner(*call_args, **call_kwargs)
                     if watched.report is None and watched.guard is not None:
-                        after_run()
+                        shielded(after_run)
                     return result
 
                 return counted
@@ -280,7 +279,7 @@ class SessionWatcher:
 
         @functools.wraps(original_close)
         def close(*args: Any, **kwargs: Any) -> Any:
-            self.end(watched)
+            shielded(self.end)
             try:
                 closing = session_ref()
                 if had_close:
@@ -292,6 +291,29 @@ class SessionWatcher:
             return original_close(*args, **kwargs)
 
         session.close = close
+
+    @staticmethod
+    def _shield(watched: WatchedSession) -> Callable[[Callable], None]:
+        """`shielded(function)` calls `function(watched)`, tfguard's part of a session call: its internal error
+        stops guarding that session (safety.py); a BaseException (MaxStepsReached, KeyboardInterrupt) passes."""
+        def shielded(function: Callable) -> None:
+            try:
+                function(watched)
+            except Exception as exc:
+                reraise_deliberate(exc)
+                guard, watched.guard, watched.report = watched.guard, None, None
+                watched.failed = "tfguard: internal error in the session watcher"
+                tap = getattr(guard, "_tap", None)
+                if tap is not None:  # its wrappers call straight through from now on
+                    give_up(tap, "the session watcher", exc)
+                else:
+                    internal_error("the session watcher", exc)
+                try:
+                    guard._restore()
+                except Exception:  # what stays patched checks `failed` and calls through
+                    pass
+
+        return shielded
 
     def _after_run(self, watched: WatchedSession) -> None:
         try:
@@ -348,7 +370,7 @@ class SessionWatcher:
 
     def _end_collected(self) -> None:
         while self._collected:
-            self.end(self._collected.pop(0))
+            self._shield(self._collected.pop(0))(self.end)
 
     def finish(self) -> List[WatchedSession]:
         """End every session still open, remove the patches, and return all sessions."""
@@ -357,7 +379,7 @@ class SessionWatcher:
         except Exception as exc:
             internal_error("the end of the run", exc, "reporting collected sessions")
         for watched in self.sessions:
-            self.end(watched)
+            self._shield(watched)(self.end)
         try:
             self.uninstall()
         except Exception as exc:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 from tfguard.runtime.document import after_run
 from tfguard.runtime.errors import GraphFrozenError
 from tfguard.runtime.recorder import KERAS_PREDICT, RUN_FIELDS
-from tfguard.runtime.safety import internal_error, reraise_deliberate
+from tfguard.runtime.safety import give_up, internal_error
 from tfguard.runtime.tf_access import IMPORT_OPS_FUNCTION
 from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
@@ -86,13 +86,45 @@ def _in_session_run(thread: int) -> bool:
     frame = sys._current_frames().get(thread)
     while frame is not None:
         code = frame.f_code
-        if code.co_filename == _THIS_FILE and code.co_name in ("run", "_recorded_call"):
+        if code.co_filename == _THIS_FILE and code.co_name in ("run", "call"):
             return True
         frame = frame.f_back
     return False
 
 
 _PREDICT_NAMES = frozenset(("predict", "predict_on_batch"))
+#: `SessionTap._call_begin`'s token for a call made by a thread no guard is on.
+_OTHER = object()
+
+
+def _recorded(tap: "SessionTap", function: Callable, kind: Optional[str], fetches: Any, feeds: tuple) -> Callable:
+    """`function` (the program's: a session method, a callable) with its calls recorded by `tap`.
+
+    Only `function(...)` is the program's and is called exactly once; tfguard's part before and after it is
+    shielded (safety.py), so that an internal error stops the guard, never the call.
+    """
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        token = None
+        if not tap.failed:
+            try:
+                token = tap._call_begin()
+            except Exception as exc:
+                give_up(tap, "Session.run", exc)
+                token = None
+        if token is None:
+            return function(*args, **kwargs)
+        t0 = perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            t1 = perf_counter()
+            try:
+                tap._call_end(token, kind, fetches, feeds, t0, t1)
+            except Exception as exc:
+                give_up(tap, "Session.run", exc)
+
+    return call
 
 
 def _made_by(frame: Any) -> str:
@@ -214,24 +246,17 @@ class SessionTap:
                     del SessionTap._taps[self._key]
 
     def fail(self, where: str, exc: BaseException) -> None:
-        """tfguard failed internally in `where`: stop guarding this session (one warning line, see safety.py).
+        """tfguard failed internally in `where`: stop guarding this session (one warning line, see safety.py)."""
+        give_up(self, where, exc)
 
-        Its recorders are marked failed, no thread records any more, and the session's own methods are put
-        back; a wrapper the program still holds calls straight through.
-        """
-        reraise_deliberate(exc)
+    def on_failure(self) -> None:
+        """After an internal error: its recorders are marked failed, no thread records any more, and the
+        session's own methods are put back (a wrapper the program still holds calls straight through)."""
         with _lock:
-            if self.failed:
-                return
-            self.failed = True
             self.sinks.clear()
             for rec in self.recorders:
                 rec.failed = True
-            try:
-                self._uninstall()
-            except Exception:  # the wrappers left in place call through: nothing records any more
-                pass
-        internal_error(where, exc)
+            self._uninstall()
 
     def _update_sink(self, thread: int) -> None:
         if self.failed:
@@ -322,7 +347,7 @@ class SessionTap:
                     elif sink is None:  # another thread's run (a queue runner's); _QUIET: inside Saver.save
                         tap.record_other_thread(t1 - t0)
                 except Exception as exc:
-                    tap.fail("Session.run", exc)
+                    give_up(tap, "Session.run", exc)
 
         return run
 
@@ -334,9 +359,14 @@ class SessionTap:
             try:
                 feeds = feed_keys(args[0] if args else kwargs.get("feed_dict"))
             except Exception as exc:
-                tap.fail("Session.run", exc)
+                give_up(tap, "Session.run", exc)
                 feeds = ()
-            return tap._recorded_call(original, None, fetches, feeds, (fetches,) + args, kwargs)
+            try:
+                call = _recorded(tap, original, None, fetches, feeds)
+            except Exception as exc:
+                give_up(tap, "Session.run", exc)
+                call = original
+            return call(fetches, *args, **kwargs)
 
         return run
 
@@ -389,46 +419,28 @@ class SessionTap:
                 self._update_sink(ident)
             self.other_counts.pop(ident, None)
 
-    def _other_thread(self, function: Callable, args: tuple, kwargs: dict) -> Any:
-        t0 = perf_counter()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            try:
-                self.record_other_thread(perf_counter() - t0)
-            except Exception as exc:
-                self.fail("Session.run", exc)
+    def _call_begin(self) -> Any:
+        """Before a recorded call on this thread: None (call straight through), `_OTHER` (another thread's:
+        count it), or (sink, quiet block entered) for the guarding thread."""
+        ident = get_ident()
+        sink = self.sinks.get(ident)
+        if not sink:
+            return _OTHER if sink is None and self.recorders and not self.failed else None
+        if self._watch_growth:
+            self.note_growth(self.by_thread.get(ident, ()))
+        # Quiet: a callable may run through sess.run itself (TF's generic callable does).
+        quiet = self.quiet(ident)
+        quiet.__enter__()
+        return sink, quiet
 
-    def _recorded_call(self, function: Callable, kind: Optional[str], fetches: Any, feeds: tuple,
-                       args: tuple, kwargs: dict) -> Any:
-        # Only `function(...)` is the program's: everything around it is tfguard's, and shielded.
-        try:
-            ident = get_ident()
-            sink = self.sinks.get(ident)
-            if not sink:
-                if sink is None and self.recorders and not self.failed:
-                    return self._other_thread(function, args, kwargs)
-                sink = None
-            else:
-                if self._watch_growth:
-                    self.note_growth(self.by_thread.get(ident, ()))
-                # Quiet: a callable may run through sess.run itself (TF's generic callable does).
-                quiet = self.quiet(ident)
-                quiet.__enter__()
-        except Exception as exc:
-            self.fail("Session.run", exc)
-            sink = None
-        if sink is None:
-            return function(*args, **kwargs)
-        t0 = perf_counter()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            try:
-                quiet.__exit__(None, None, None)
-                sink.record(fetches, feeds, t0, perf_counter(), kind)
-            except Exception as exc:
-                self.fail("Session.run", exc)
+    def _call_end(self, token: Any, kind: Optional[str], fetches: Any, feeds: tuple, t0: float, t1: float) -> None:
+        """After a recorded call that `_call_begin` returned `token` for."""
+        if token is _OTHER:
+            self.record_other_thread(t1 - t0)
+        else:
+            sink, quiet = token
+            quiet.__exit__(None, None, None)
+            sink.record(fetches, feeds, t0, t1, kind)
 
     def _wrap_make_callable(self, original: Callable) -> Callable:
         original = weakly_bound(original, self.session)
@@ -440,15 +452,14 @@ class SessionTap:
             try:
                 feeds = feed_keys(feed_list)
             except Exception as exc:
-                tap.fail("Session.make_callable", exc)
+                give_up(tap, "Session.make_callable", exc)
                 return inner
 
-            @functools.wraps(inner)
-            def guarded_callable(*call_args, **call_kwargs):
-                # Stays usable after the block: with no recorders it just calls through.
-                return tap._recorded_call(inner, "callable", fetches, feeds, call_args, call_kwargs)
-
-            return guarded_callable
+            try:  # stays usable after the block: with no recorders it just calls through
+                return _recorded(tap, inner, "callable", fetches, feeds)
+            except Exception as exc:
+                give_up(tap, "Session.make_callable", exc)
+                return inner
 
         return make_callable
 
@@ -465,14 +476,14 @@ class SessionTap:
                 feeds = tuple(callable_options.feed)
                 kind = _made_by(sys._getframe(1))
             except Exception as exc:
-                tap.fail("Session._make_callable_from_options", exc)
+                give_up(tap, "Session._make_callable_from_options", exc)
                 return inner
 
-            @functools.wraps(inner)
-            def guarded_callable(*call_args, **call_kwargs):
-                return tap._recorded_call(inner, kind, fetches, feeds, call_args, call_kwargs)
-
-            return guarded_callable
+            try:
+                return _recorded(tap, inner, kind, fetches, feeds)
+            except Exception as exc:
+                give_up(tap, "Session._make_callable_from_options", exc)
+                return inner
 
         return make_callable_from_options
 
@@ -485,12 +496,38 @@ class SessionTap:
             try:
                 feeds = feed_keys(feed_dict)
             except Exception as exc:
-                tap.fail("Session.partial_run", exc)
+                give_up(tap, "Session.partial_run", exc)
                 feeds = ()
-            return tap._recorded_call(original, "partial_run", fetches, feeds,
-                                      (handle, fetches, feed_dict) + args, kwargs)
+            try:
+                call = _recorded(tap, original, "partial_run", fetches, feeds)
+            except Exception as exc:
+                give_up(tap, "Session.partial_run", exc)
+                call = original
+            return call(handle, fetches, feed_dict, *args, **kwargs)
 
         return partial_run
+
+
+def _shielded_check(patch: "GraphPatch") -> Callable[[], None]:
+    """The graph's `_check_not_finalized` while guarded: the patch's, and TensorFlow's own behaviour (a plain
+    RuntimeError when finalized) should tfguard's part fail."""
+    graph = patch.graph
+
+    def _check_not_finalized() -> None:
+        if patch.failed:
+            if graph.finalized:
+                raise RuntimeError("Graph is finalized and cannot be modified.")
+            return
+        try:
+            patch._check_not_finalized()
+        except GraphFrozenError:
+            raise
+        except Exception as exc:
+            give_up(patch, "the graph hook", exc, "naming the lines that add ops")
+            if graph.finalized:
+                raise RuntimeError("Graph is finalized and cannot be modified.") from None
+
+    return _check_not_finalized
 
 
 class GraphPatch:
@@ -502,6 +539,11 @@ class GraphPatch:
         self.graph = graph
         self.recorders: List[Any] = []
         self._previous: Any = _MISSING
+        #: tfguard failed internally in the graph hook: it behaves as TensorFlow's own check from then on.
+        self.failed = False
+
+    def on_failure(self) -> None:
+        """Nothing to take back: the hook behaves as TensorFlow's own check once `failed` (safety.give_up)."""
 
     @classmethod
     def attach(cls, graph: Any, recorder: Any) -> "GraphPatch":
@@ -511,7 +553,7 @@ class GraphPatch:
             if patch is None or patch.graph is not graph:
                 patch = cls(graph)
                 patch._previous = _instance_attr(graph, "_check_not_finalized")
-                graph._check_not_finalized = patch._check_not_finalized
+                graph._check_not_finalized = _shielded_check(patch)
                 cls._patches[id(graph)] = patch
             patch.recorders.append(recorder)
             return patch
@@ -527,22 +569,14 @@ class GraphPatch:
     def _check_not_finalized(self) -> None:
         graph = self.graph
         if graph.finalized:
-            try:
-                error = self._frozen_error(sys._getframe(1))
-            except Exception as exc:  # TensorFlow's own error then, as if unguarded
-                internal_error("the finalized-graph check", exc, "naming the line")
-                raise RuntimeError("Graph is finalized and cannot be modified.") from None
-            raise error
-        if sys._getframe(1).f_code.co_name == IMPORT_OPS_FUNCTION:
-            try:
-                self._note_import(graph.version)
-            except Exception as exc:
-                internal_error("the graph hook", exc, "naming the lines of imported ops")
+            raise self._frozen_error(sys._getframe(2))
+        if sys._getframe(2).f_code.co_name == IMPORT_OPS_FUNCTION:
+            self._note_import(graph.version)
 
     def _note_import(self, version: int) -> None:
         """Ops from a GraphDef (`import_graph_def`, `import_meta_graph`) are about to be added after
         `version`: they have no traceback, so the importing user line is noted for them now."""
-        site, api = user_and_api_from_frames(live_stack(sys._getframe(2)))
+        site, api = user_and_api_from_frames(live_stack(sys._getframe(3)))
         if site is not None:
             for rec in list(self.recorders):
                 rec.note_import(version, site, api)

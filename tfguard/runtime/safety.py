@@ -79,6 +79,24 @@ def shielded(where: str, fallback: Any = None, on_error: Optional[Callable[[], N
     return decorate
 
 
+def give_up(guarded: Any, where: str, exc: BaseException, stopped: str = "guarding this session") -> None:
+    """Stop guarding `guarded` after tfguard's internal error `exc` in `where`: set its `failed`, call its
+    `on_failure()` (which takes its patches back; its own error is swallowed: `failed` alone makes the wrappers
+    call straight through), and write the one warning line, only the first time."""
+    reraise_deliberate(exc)
+    if getattr(guarded, "failed", False):
+        return
+    try:
+        guarded.failed = True
+    except Exception:
+        pass
+    try:
+        guarded.on_failure()
+    except Exception:
+        pass
+    internal_error(where, exc, stopped)
+
+
 def failed_since(count: int) -> bool:
     """Whether an internal error happened after the first `count` ones."""
     return len(failures) > count
