@@ -127,9 +127,10 @@ def patch_points(codes: set) -> List[Tuple[str, Any, str, Any]]:
     modules = [m for name, m in sorted(sys.modules.items()) if name.startswith("tfguard") and m is not None]
     for module in modules:
         for attribute, value in sorted(vars(module).items()):
-            if isinstance(value, types.FunctionType) and value.__code__ in codes and value.__module__ == module.__name__:
+            own = getattr(value, "__module__", None) == module.__name__
+            if isinstance(value, types.FunctionType) and value.__code__ in codes and own:
                 points.append(("%s.%s" % (module.__name__, attribute), None, attribute, value))
-            elif isinstance(value, type) and value.__module__ == module.__name__:
+            elif isinstance(value, type) and own:
                 for name, member in sorted(vars(value).items()):
                     function = member
                     if isinstance(member, (staticmethod, classmethod)):

@@ -21,8 +21,8 @@ from tfguard.runtime.document import after_run
 from tfguard.runtime.errors import GraphFrozenError
 from tfguard.runtime.recorder import KERAS_PREDICT, RUN_FIELDS
 from tfguard.runtime.safety import give_up, internal_error
-from tfguard.runtime.tf_access import IMPORT_OPS_FUNCTION
 from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
+from tfguard.runtime.tf_access import IMPORT_OPS_FUNCTION
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 
 _MISSING = object()
