@@ -50,6 +50,10 @@ class WatchedSession:
         self.finalizer: Optional[weakref.finalize] = None
         #: tfguard's warning line when it failed internally on this session (no report then).
         self.failed: Optional[str] = None
+        #: Which graph it runs (1: the first graph a watched session ran), and whether an earlier session had
+        #: already run that graph when this one was created.
+        self.graph_number = 0
+        self.graph_ran_before = False
 
     @property
     def title(self) -> str:
@@ -106,6 +110,13 @@ class _paused_recording:
         internal_error("a MonitoredSession hook's wrapper", exc, "guarding its sessions")
 
 
+def _runs_of(watched: WatchedSession) -> int:
+    guard = watched.guard
+    if guard is not None and guard._recorder is not None:
+        return guard._recorder.runs
+    return watched.report.runs if watched.report is not None else 0
+
+
 class SessionWatcher:
     """Guards every TensorFlow session created while installed (see module docstring)."""
 
@@ -127,6 +138,8 @@ class SessionWatcher:
         #: Sessions garbage collected while guarded, ended at the next safe point (not inside
         #: the garbage collector, which may run while our own lock is held).
         self._collected: List[WatchedSession] = []
+        self._graphs: List[tuple] = []
+        self._graph_count = 0
 
     # -- installation ---------------------------------------------------------------
     def install(self) -> None:
@@ -186,6 +199,16 @@ class SessionWatcher:
         return __init__
 
     # -- one session ------------------------------------------------------------------
+    def _graph_number(self, graph: Any) -> int:
+        """The number of `graph` among the graphs of the watched sessions (held weakly: graphs are let go)."""
+        for ref, number in self._graphs:
+            if ref() is graph:
+                return number
+        self._graphs = [(ref, number) for ref, number in self._graphs if ref() is not None]
+        number = self._graph_count = self._graph_count + 1
+        self._graphs.append((weakref.ref(graph), number))
+        return number
+
     def _begin_failed(self, session: Any, exc: BaseException) -> None:
         """Guarding `session` could not start: undo what was done, say it once, and let it run unguarded."""
         line = internal_error("Session()", exc)
@@ -238,6 +261,10 @@ class SessionWatcher:
         guard._recorder.alerts_through_warnings = False  # the program's behaviour must not change
         guard._recorder.follow_busiest_thread = True  # a training loop on a worker thread
         watched = WatchedSession(number, created_at, guard)
+        watched.graph_number = self._graph_number(session.graph)
+        # Ops this session's set-up adds to a graph an earlier session already ran are growth (across_sessions.py).
+        watched.graph_ran_before = any(
+            other.graph_number == watched.graph_number and _runs_of(other) > 0 for other in self.sessions)
         watched.finalizer = weakref.finalize(session, self._collected.append, watched)
         self.sessions.append(watched)
         self._wrap_session(session, watched)
