@@ -7,6 +7,7 @@ import weakref
 from threading import get_ident
 from typing import Any, Optional
 
+from tfguard.runtime import host_sampler
 from tfguard.runtime.devicewatch import DeviceWatch
 from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
 from tfguard.runtime.recorder import Recorder, validate_options
@@ -86,6 +87,7 @@ class Guard:
                 recorder.finalized_by = "tfguard.frozen block"
             tap.watch_growth = not self.graph.finalized
             self._tap = tap
+            self._undo.append(host_sampler.watch(recorder))  # where host time goes (TFG903)
             self._devices.start(recorder.thread)
             self._undo.append(self._devices.stop)
             self._undo.append(self._devices.attach(self.session, self.graph))

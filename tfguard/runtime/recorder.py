@@ -20,8 +20,10 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.alerts import emit
 from tfguard.runtime.clocks import ClockMarks, feed_bytes
+from tfguard.runtime.document import display_path
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
 from tfguard.runtime.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
+from tfguard.runtime.host_time import breakdown
 from tfguard.runtime.per_call import builds_per_call, run_frame
 from tfguard.runtime.report import REPORT_VERSION, Report
 from tfguard.runtime.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
@@ -32,7 +34,7 @@ from tfguard.runtime.stats import (
     DecimatedSeries,
     StreamingSample,
 )
-from tfguard.runtime.tracebacks import user_and_api_from_traceback
+from tfguard.runtime.tracebacks import source_line, user_and_api_from_traceback
 from tfguard.runtime.verdicts import diagnose, growing_in_window, growth_alert, judge_slowdown
 
 DEFAULT_OPTIONS: Dict[str, Any] = {
@@ -171,6 +173,8 @@ class Recorder:
         self.devices: Any = None
         #: tfguard failed internally while guarding (safety.py): the session is no longer recorded.
         self.failed = False
+        #: The guarding thread's sampled stacks between runs (host_sampler.py), when sampled.
+        self.host_samples: Any = None
         #: (graph version before, user site, api) of each GraphDef import since the last growth check: its
         #: ops have no traceback, and are attributed to the line that imported them.
         self._imports: List[Tuple[int, Tuple[str, int], Optional[str]]] = []
@@ -493,6 +497,16 @@ class Recorder:
             span = end - start
         return min(1.0, max(0.0, 1.0 - busy / span)) if span > 0 else None
 
+    def _host_time(self, host_fraction: Optional[float]) -> Optional[Dict[str, Any]]:
+        """Where the loop's host time went, by line and cause (host_time.py), from the samples after its start."""
+        if self.host_samples is None:
+            return None
+        found = breakdown(self.host_samples.after(self.loop_start()), host_fraction, source_line)
+        if found is not None:
+            for entry in found["lines"]:
+                entry["path"] = display_path(entry["path"])
+        return found
+
     def _build_report(self) -> Report:
         self.drain()
         end = self.t_end if self.t_end is not None else time.perf_counter()
@@ -523,6 +537,7 @@ class Recorder:
             "growth_ops": {kind: sum(s["ops_added"] for s in sites if s["kind"] == kind)
                            for kind in ("setup", ONE_TIME, REPEATED)},
         }
+        data["host_time"] = self._host_time(host_fraction)
         data.update(self.slowdown())
         data.update({
             "all_runs_series": {
