@@ -101,7 +101,8 @@ class _Sampler:
                         key = sample_key(frame)
                         if key is not None:
                             samples.add(key)
-                del frames
+                # Hold no frame while asleep: a frame kept alive keeps its locals (the program's session) alive.
+                frames = frame = targets = samples = None  # type: ignore[assignment]
         except Exception as exc:  # tfguard's thread: its error stops the sampling only
             from tfguard.runtime.safety import internal_error
 
