@@ -63,3 +63,8 @@ def op_traceback(op: Any) -> Sequence[Any]:
     except Exception:  # an op of another kind (a C-only op wrapper)
         return ()
     return traceback if traceback is not None else ()
+
+
+#: The `Graph` method that adds the ops a GraphDef import made (`tf.import_graph_def`, `import_meta_graph`), the
+#: same name in TF 1.15 and 2.x: its `_check_not_finalized` call is where the importing line is noted.
+IMPORT_OPS_FUNCTION = "_add_new_tf_operations"
