@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 from tfguard.runtime.devicewatch import DeviceWatch
 from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
+from tfguard.runtime.writer_patch import WriterPatch
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
 from tfguard.runtime.tensorboard import TensorBoardExport, validate_tensorboard
@@ -69,6 +70,8 @@ class Guard:
             self._undo.append(lambda: patch.detach(recorder))
             SaverPatch.attach(v1.train.Saver)
             self._undo.append(SaverPatch.detach)
+            WriterPatch.attach(v1.summary.FileWriter)
+            self._undo.append(WriterPatch.detach)
             tap = SessionTap.attach(session, self.graph, recorder)
             self._undo.append(lambda: tap.detach(recorder))
             if self.mode == "frozen" and not self.graph.finalized:

@@ -8,6 +8,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from tfguard.runtime.devicewatch import DeviceWatch, validate_placement_at
 from tfguard.runtime.patches import GraphPatch, SaverPatch, _instance_attr, _restore_attr, weakly_bound
+from tfguard.runtime.writer_patch import WriterPatch
 from tfguard.runtime.placement import session_devices
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
@@ -59,6 +60,7 @@ class GuardHook(_v1.train.SessionRunHook):
         self._devices.start(self._recorder.thread)
         self._attached = (GraphPatch.attach(self._recorder.graph, self._recorder), self._recorder)
         SaverPatch.attach(_v1.train.Saver)
+        WriterPatch.attach(_v1.summary.FileWriter)
 
     def after_create_session(self, session: Any, coord: Any) -> None:
         """Take the graph size and clock baseline once the session has built its own ops."""
@@ -130,6 +132,7 @@ class GuardHook(_v1.train.SessionRunHook):
             self._attached = None
             patch.detach(recorder)
             SaverPatch.detach()
+            WriterPatch.detach()
 
     def end(self, session: Any) -> None:
         """Freeze the report, stop timing Saver.save, and log the table."""
