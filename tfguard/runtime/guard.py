@@ -9,11 +9,11 @@ from typing import Any, Optional
 
 from tfguard.runtime.devicewatch import DeviceWatch
 from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
-from tfguard.runtime.writer_patch import WriterPatch
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
 from tfguard.runtime.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.tf_access import tf_v1
+from tfguard.runtime.writer_patch import WriterPatch
 
 
 class Guard:

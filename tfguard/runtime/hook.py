@@ -8,12 +8,12 @@ from typing import Any, Dict, Optional, Tuple
 
 from tfguard.runtime.devicewatch import DeviceWatch, validate_placement_at
 from tfguard.runtime.patches import GraphPatch, SaverPatch, _instance_attr, _restore_attr, weakly_bound
-from tfguard.runtime.writer_patch import WriterPatch
 from tfguard.runtime.placement import session_devices
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
 from tfguard.runtime.signature import feed_keys
 from tfguard.runtime.tf_access import tf_v1
+from tfguard.runtime.writer_patch import WriterPatch
 
 _v1 = tf_v1()
 

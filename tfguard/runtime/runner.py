@@ -6,7 +6,7 @@ import os
 import runpy
 import sys
 import traceback
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 EXIT_INTERRUPTED = 130
 # Frames of the runner itself, trimmed from the top of the program's traceback.
@@ -82,8 +82,9 @@ def run_document(command: List[str], watcher: Any, sessions: List[Any], status: 
     return document
 
 
-def render_document(document: Dict[str, Any]) -> str:
-    """Report tables of a run document (or of a bare `report.to_dict()`)."""
+def render_document(document: Dict[str, Any], width: Optional[int] = None) -> str:
+    """Report tables of a run document (or of a bare `report.to_dict()`), fit to `width` columns (None: 80 or
+    `COLUMNS`; 0: wide)."""
     from tfguard.runtime.report import Report
 
     command = " ".join(document.get("command") or [])
@@ -97,7 +98,7 @@ def render_document(document: Dict[str, Any]) -> str:
     sessions = [(document.get("created_at"), document)] + [
         (other["created_at"], other["report"]) for other in document.get("other_sessions", [])]
     for created_at, data in sessions:
-        table = Report.from_dict(data).table()
+        table = Report.from_dict(data).table(width)
         if count > 1 or created_at:
             table = table.replace("tfguard runtime report", "tfguard runtime report: session created at %s" % (
                 created_at,), 1)
