@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from tabulate import tabulate
 
 from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS
-from tfguard.runtime.document import format_seconds
+from tfguard.runtime.document import display_path, format_seconds
 from tfguard.runtime.fit import fit_table, widest, wrap_lines
 from tfguard.runtime.report import Report
 from tfguard.runtime.summary_cost import summary_cost
@@ -252,7 +252,7 @@ class ClusterView:
             return []
         lines = []
         for path, line, ops, events, _kind in task.repeated_sites()[:5]:
-            lines.append("  graph growth: %s:%d, %d ops in %d growth events" % (path, line, ops, events))
+            lines.append("  graph growth: %s:%d, %d ops in %d growth events" % (display_path(path), line, ops, events))
         for code, severity, message in task.report.diagnostics:
             lines.append("  %s %s: %s" % (code, severity, message))
         return ["%s (%s)" % (task.name, task.path)] + lines if lines else []

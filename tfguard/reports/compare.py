@@ -7,10 +7,9 @@ cost, host share, wall time. Then each run's diagnostics in full. Cells wrap to 
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from tfguard.runtime.document import format_seconds
+from tfguard.runtime.document import display_path, format_seconds
 from tfguard.runtime.fit import fit_table, wrap_lines
 from tfguard.runtime.summary_cost import summary_cost
 
@@ -47,15 +46,15 @@ ROWS = ["training steps", "graph ops start -> end", "step interval, first 20%", 
         "outside sess.run (host)", "guarded wall time"]
 
 
-def column(report: Dict[str, Any]) -> List[str]:
-    """One run's cells, in the order of `ROWS`."""
+def column(report: Dict[str, Any], relative: Callable[[str], str] = lambda text: text) -> List[str]:
+    """One run's cells, in the order of `ROWS` (paths as `relative` shows them)."""
     if "mode" not in report:
         return ["no TensorFlow session"] + ["-"] * (len(ROWS) - 1)
     first, last = interval_edges(report)
     sites = [s for s in report["growth_sites"] if s["kind"] != "setup"]
     if sites:
         top = sites[0]
-        site = "%s:%d `%s` (+%d ops, %s)" % (os.path.basename(top["path"]), top["line"],
+        site = "%s:%d `%s` (+%d ops, %s)" % (relative(display_path(top["path"])), top["line"],
                                              (top.get("code") or "").split("  #")[0], top["ops_added"], top["rule"])
     else:
         site = "none"
@@ -81,7 +80,7 @@ def comparison_table(runs: Sequence[Tuple[str, Dict[str, Any]]], width: int = 0,
     """Runs [(name, report document)] side by side, then each run's diagnostics; cells wrap at `width`
     columns (0: no wrapping). `relative` rewrites the diagnostics' paths for display."""
     names = [name for name, _ in runs]
-    columns = [column(report) for _, report in runs]
+    columns = [column(report, relative) for _, report in runs]
     rows = [[label] + [col[i] for col in columns] for i, label in enumerate(ROWS)]
     table = fit_table(rows, [""] + names, width, shrink=list(range(1, len(names) + 1)), least=12,
                       disable_numparse=True)

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from tabulate import tabulate
 
 from tfguard.runtime.devicewatch import device_blocks
-from tfguard.runtime.document import DataReport, after_run, after_runs, format_seconds, significant
+from tfguard.runtime.document import DataReport, after_run, after_runs, display_path, format_seconds, significant
 from tfguard.runtime.fit import fit_table, resolve_width, wrap_lines
 
 REPORT_VERSION = 2
@@ -52,15 +52,15 @@ class Report(DataReport):
             if width else None)]
         sites = [s for s in d["growth_sites"] if s["kind"] != "setup"]
         if sites:
-            rows = [[s["path"] + ":" + str(s["line"]), _what(s), s["ops_added"], s.get("events_in_loop", 0),
-                     _runs_span(s), s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
+            rows = [[display_path(s["path"]) + ":" + str(s["line"]), _what(s), s["ops_added"],
+                     s.get("events_in_loop", 0), _runs_span(s), s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
             headers = ["site", "adds", "ops added", "runs that grew it", "runs", "kind", "rule"]
             table = fit_table(rows, headers, width, shrink=[0, 1, 3, 4])
             if len(sites) > _TABLE_ROWS:
                 table += "\n... %d more sites (all in the JSON report)" % (len(sites) - _TABLE_ROWS)
             blocks.append("graph growth after the loop started\n" + table)
         if d["frozen_violations"]:
-            rows = [[v["path"] + ":" + str(v["line"]), v["api"] or "", _after_run(v["step"])]
+            rows = [[display_path(v["path"]) + ":" + str(v["line"]), v["api"] or "", _after_run(v["step"])]
                     for v in d["frozen_violations"][:_TABLE_ROWS]]
             table = fit_table(rows, ["site", "api", "when"], width, shrink=[0, 1])
             blocks.append("blocked graph changes\n" + table)
