@@ -1,7 +1,8 @@
 """Fit report text to the terminal: 80 columns, or `COLUMNS`; 0 means wide (no wrapping, `--wide`).
 
-Prose (a diagnostic's message) wraps at spaces with a hanging indent, never inside a word, so a path or
-a `file:line` stays whole and clickable; table cells wrap inside their column (tabulate's maxcolwidths).
+Prose (a diagnostic's message) wraps at spaces with a hanging indent, so a path or a `file:line` shorter
+than the line stays whole and clickable (only a word longer than the whole line is cut); table cells wrap
+the same way inside their column, the widest columns narrowed first.
 """
 
 from __future__ import annotations
@@ -32,12 +33,12 @@ def resolve_width(width: Optional[int]) -> int:
 
 
 def wrap_lines(text: str, width: int, indent: str = "", subsequent: str = "") -> List[str]:
-    """`text` as lines of at most `width` columns (longer only for a word that is longer), starting with
+    """`text` as lines of at most `width` columns (a word longer than a line is cut), starting with
     `indent`, continued with `subsequent`; one line when `width` is 0."""
     if width <= 0 or len(indent) + len(text) <= width:
         return [indent + text]
     return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=subsequent,
-                         break_long_words=False, break_on_hyphens=False) or [indent]
+                         break_long_words=True, break_on_hyphens=False) or [indent]
 
 
 def widest(text: str) -> int:
@@ -68,8 +69,24 @@ def fit_table(rows: List[List[object]], headers: List[str], width: int, shrink: 
         limit = limits.get(column)
         if limit is None or len(str(cell)) <= limit:
             return cell
-        # At spaces only: a path or `file:line` stays whole (a longer word overflows its column a little).
-        return "\n".join(textwrap.wrap(str(cell), width=limit, break_long_words=False, break_on_hyphens=False))
+        # At spaces: a path or `file:line` stays whole unless it is longer than the column itself.
+        return "\n".join(textwrap.wrap(str(cell), width=limit, break_long_words=True, break_on_hyphens=False))
 
     return tabulate([[wrapped(cell, i) for i, cell in enumerate(row)] for row in rows],
                     headers=[wrapped(header, i) for i, header in enumerate(headers)], tablefmt="simple", **options)
+
+
+def fit_records(rows: List[List[object]], headers: List[str], width: int, **options: object) -> str:
+    """`tabulate(rows, headers, "simple")` when it fits `width` (0: always); else one record per row: its first
+    cell on a line, then ``header value`` pairs, wrapped under it (a table of many columns read at 80)."""
+    from tabulate import tabulate
+
+    text = tabulate(rows, headers=headers, tablefmt="simple", **options)
+    if width <= 0 or widest(text) <= width or not rows:
+        return text
+    lines = []
+    for row in rows:
+        lines += wrap_lines(str(row[0]), width, "  ", "    ")
+        pairs = ", ".join("%s %s" % (header, cell) for header, cell in zip(headers[1:], row[1:]) if str(cell))
+        lines += wrap_lines(pairs, width, "    ", "    ")
+    return "\n".join(lines)

@@ -8,7 +8,7 @@ from tabulate import tabulate
 
 from tfguard.runtime.devicewatch import device_blocks
 from tfguard.runtime.document import DataReport, after_run, after_runs, display_path, format_seconds, significant
-from tfguard.runtime.fit import fit_table, resolve_width, wrap_lines
+from tfguard.runtime.fit import fit_records, fit_table, resolve_width, wrap_lines
 
 REPORT_VERSION = 2
 #: Signatures and growth sites shown in the table; the JSON report has them all.
@@ -55,7 +55,7 @@ class Report(DataReport):
             rows = [[display_path(s["path"]) + ":" + str(s["line"]), _what(s), s["ops_added"],
                      s.get("events_in_loop", 0), _runs_span(s), s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
             headers = ["site", "adds", "ops added", "runs that grew it", "runs", "kind", "rule"]
-            table = fit_table(rows, headers, width, shrink=[0, 1, 3, 4])
+            table = fit_records(rows, headers, width)
             if len(sites) > _TABLE_ROWS:
                 table += "\n... %d more sites (all in the JSON report)" % (len(sites) - _TABLE_ROWS)
             blocks.append("graph growth after the loop started\n" + table)
@@ -72,7 +72,7 @@ class Report(DataReport):
                      format_seconds(sig["interval"]["p95"])] for sig in signatures[:_TOP_SIGNATURES]]
             headers = ["fetches <- feeds", "runs", "total run time", "run time median", "interval median",
                        "interval p95"]
-            table = fit_table(rows, headers, width, shrink=[0, 2, 3, 4, 5])
+            table = fit_records(rows, headers, width)
             if len(signatures) > _TOP_SIGNATURES:
                 table += "\n... %d more signatures (all in the JSON report)" % (len(signatures) - _TOP_SIGNATURES)
             blocks.append("fetch signatures by total run time\n" + table)
