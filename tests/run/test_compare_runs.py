@@ -61,7 +61,7 @@ def test_two_separate_runs_are_compared_side_by_side_not_as_a_cluster(two_runs):
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["bad.json", "good.json"]
     rows = {line[:25].strip(): line[25:].split() for line in lines[2:] if line[:25].strip()}
-    assert rows["training steps"] == ["30", "30"]
+    assert rows["runs"] == ["31", "31"]  # the initializer and 30 steps
     assert rows["top growth site"][0].startswith("train.py:14") and rows["top growth site"][-1] == "none"
     assert "cluster" not in done.stdout and "role" not in done.stdout and "straggler" not in done.stdout
     assert "bad.json diagnostics:\n  TFG901 error  " in done.stdout

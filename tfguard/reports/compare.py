@@ -35,13 +35,14 @@ def _summaries(report: Dict[str, Any]) -> str:
     cost = summary_cost(report)
     if not cost["runs"]:
         return "none"
-    if not cost["pairs"] and not cost["writer_calls"]:
-        return "%d runs (cost not measured)" % cost["runs"]
+    if cost["extra_run_s"] is None:  # no like step to compare with: only the writer's time is known
+        writer = "; FileWriter %s" % format_seconds(cost["writer_s"]) if cost["writer_calls"] else ""
+        return "%d runs (run time not measured%s)" % (cost["runs"], writer)
     share = "" if not report["wall_s"] else ", %.0f%%" % (100 * cost["seconds"] / report["wall_s"])
     return "%d runs (%s%s)" % (cost["runs"], format_seconds(cost["seconds"]), share)
 
 
-ROWS = ["training steps", "graph ops start -> end", "step interval, first 20%", "step interval, last 20%",
+ROWS = ["runs", "graph ops start -> end", "step interval, first 20%", "step interval, last 20%",
         "slowdown", "top growth site", "diagnostics", "Saver.save calls (time)", "summary runs (cost)",
         "outside sess.run (host)", "guarded wall time"]
 
@@ -61,11 +62,10 @@ def column(report: Dict[str, Any], relative: Callable[[str], str] = lambda text:
     slowdown = report["slowdown"]
     trend = "-" if slowdown is None else "x%.2f%s" % (
         slowdown, " (significant)" if report["slowdown_significant"] else " (no significant trend)")
-    dominant = max((sig["count"] for sig in report["signatures"]), default=0)  # sorted by run time, not count
     codes = ", ".join(d["code"] + ("" if d["severity"] != "info" else " (info)") for d in report["diagnostics"])
     host = report.get("host_fraction")
     return [
-        str(dominant),
+        str(report["runs"]),
         "%d -> %d (+%d)" % (report["nodes_start"], report["nodes_end"], report["nodes_added"]),
         _ms(first), _ms(last), trend, site, codes or "none",
         "%d (%.1f s)" % (report["saves"], report["save_s"]),

@@ -59,12 +59,17 @@ def fit_table(rows: List[List[object]], headers: List[str], width: int, shrink: 
     sizes = [max([len(line) for cell in [headers[i]] + [row[i] for row in rows]
                   for line in str(cell).splitlines()] or [0]) for i in range(len(headers))]
     limits = {i: sizes[i] for i in shrink}
-    while excess > 0:
-        column = max(limits, key=lambda i: limits[i])
-        if limits[column] <= least:
-            break
-        limits[column] -= 1
-        excess -= 1
+    # First down to each column's longest word (a path stays whole), then, if still too wide, to `least`.
+    words = {i: max([len(word) for cell in [headers[i]] + [row[i] for row in rows] for word in str(cell).split()]
+                    or [0]) for i in shrink}
+    for floor in (lambda i: max(least, words[i]), lambda i: least):
+        while excess > 0:
+            narrowable = [i for i in limits if limits[i] > floor(i)]
+            if not narrowable:
+                break
+            column = max(narrowable, key=lambda i: limits[i])
+            limits[column] -= 1
+            excess -= 1
     def wrapped(cell: object, column: int) -> object:
         limit = limits.get(column)
         if limit is None or len(str(cell)) <= limit:
