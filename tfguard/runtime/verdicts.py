@@ -316,18 +316,23 @@ def _summaries_verdict(data: Dict[str, Any], options: Dict[str, Any]) -> Optiona
                                                                   cost["writer_calls"])
     if cost["extra_run_s"] is not None and wall > 0:
         label, _base, with_, without = max(cost["pairs"], key=lambda p: p[2])
-        measured = "took %d%% of wall time (%s: runs that fetch them took %s median against %s for the same " \
+        measured = "took %s of wall time (%s: runs that fetch them took %s median against %s for the same " \
                    "step without them%s)" % (
-                       round(100 * cost["seconds"] / wall), format_seconds(cost["seconds"]),
+                       _percent(cost["seconds"] / wall), format_seconds(cost["seconds"]),
                        format_seconds(with_), format_seconds(without), ", " + writer if writer else "")
     elif writer and wall > 0:
-        measured = "cost %d%% of wall time in %s; their run time is not measured (no run of the same step " \
-                   "without them to compare with)" % (round(100 * cost["writer_s"] / wall), writer)
+        measured = "cost %s of wall time in %s; their run time is not measured (no run of the same step " \
+                   "without them to compare with)" % (_percent(cost["writer_s"] / wall), writer)
     else:
         measured = "cost not measured (no run of the same step without them to compare with)"
     return {"code": "TFG904", "severity": "warning", "message":
             "summary ops (%s) fetched on %d of %d runs %s — fetch them every N steps instead" % (
                 ", ".join(ops), count, runs, measured)}
+
+
+def _percent(share: float) -> str:
+    """A share as a whole percent; under half a percent is "<1%" (measured, not nothing)."""
+    return "<1%" if 0 < share < 0.005 else "%d%%" % round(100 * share)
 
 
 def _input_advice(data: Dict[str, Any], repeated: List[Dict[str, Any]]) -> str:
