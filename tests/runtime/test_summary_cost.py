@@ -66,3 +66,14 @@ def test_a_smoke_run_is_too_short_for_a_share_verdict():
     assert "Saver.save took 26% of wall time (6 saves)" in found[0]["message"]
     longer = diagnose(dict(data, wall_s=6.0, save_s=1.56), DEFAULT_OPTIONS)
     assert [(d["code"], d["severity"]) for d in longer] == [("TFG905", "warning")]
+
+
+def test_an_evaluation_step_without_a_like_step_makes_the_measured_share_a_lower_bound():
+    # cnn-text-classification: training summaries every 10 steps, a dev step with its own summaries and feeds.
+    signatures = [_sig(TRAIN_SUMMARY, 30, 0.030, ["MergeSummary"]), _sig(TRAIN, 270, 0.010),
+                  _sig("global_step:0, Merge_2/MergeSummary:0 <- x_dev:0", 3, 0.2, ["MergeSummary"])]
+    cost = summary_cost(_data(signatures))
+    assert cost["extra_run_s"] is None and cost["unmatched_runs"] == 3 and abs(cost["seconds"] - 0.6) < 1e-9
+    message = {d["code"]: d for d in diagnose(_data(signatures, wall_s=4.0), dict(DEFAULT_OPTIONS,
+                                                                                  summary_share=0.1))}["TFG904"]
+    assert "fetched on 33 of 303 runs took at least 15% of wall time (600 ms:" in message["message"]

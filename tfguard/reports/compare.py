@@ -35,11 +35,12 @@ def _summaries(report: Dict[str, Any]) -> str:
     cost = summary_cost(report)
     if not cost["runs"]:
         return "none"
-    if cost["extra_run_s"] is None:  # no like step to compare with: only the writer's time is known
+    if not cost["pairs"]:  # no like step to compare with: only the writer's time is known
         writer = "; FileWriter %s" % format_seconds(cost["writer_s"]) if cost["writer_calls"] else ""
         return "%d runs (run time not measured%s)" % (cost["runs"], writer)
     share = "" if not report["wall_s"] else ", %.0f%%" % (100 * cost["seconds"] / report["wall_s"])
-    return "%d runs (%s%s)" % (cost["runs"], format_seconds(cost["seconds"]), share)
+    unmeasured = "; %d runs not measured" % cost["unmatched_runs"] if cost["unmatched_runs"] else ""
+    return "%d runs (%s%s%s)" % (cost["runs"], format_seconds(cost["seconds"]), share, unmeasured)
 
 
 ROWS = ["runs", "graph ops start -> end", "step interval, first 20%", "step interval, last 20%",

@@ -314,12 +314,14 @@ def _summaries_verdict(data: Dict[str, Any], options: Dict[str, Any]) -> Optiona
     if cost["writer_calls"]:
         writer = "FileWriter.add_summary/flush %s in %d calls" % (format_seconds(cost["writer_s"]),
                                                                   cost["writer_calls"])
-    if cost["extra_run_s"] is not None and wall > 0:
+    if cost["pairs"] and wall > 0:
+        # Some summary runs may have no like step (an evaluation step): what is measured is a lower bound.
         label, _base, with_, without = max(cost["pairs"], key=lambda p: p[2])
-        measured = "took %s of wall time (%s: runs that fetch them took %s median against %s for the same " \
+        measured = "took %s%s of wall time (%s: runs that fetch them took %s median against %s for the same " \
                    "step without them%s)" % (
-                       _percent(cost["seconds"] / wall), format_seconds(cost["seconds"]),
-                       format_seconds(with_), format_seconds(without), ", " + writer if writer else "")
+                       "at least " if cost["unmatched_runs"] else "", _percent(cost["seconds"] / wall),
+                       format_seconds(cost["seconds"]), format_seconds(with_), format_seconds(without),
+                       ", " + writer if writer else "")
     elif writer and wall > 0:
         measured = "cost %s of wall time in %s; their run time is not measured (no run of the same step " \
                    "without them to compare with)" % (_percent(cost["writer_s"] / wall), writer)
