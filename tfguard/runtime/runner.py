@@ -126,7 +126,6 @@ def render_document(document: Dict[str, Any], width: Optional[int] = None) -> st
     if "mode" not in document:
         return "\n\n".join(parts)
     from tfguard.runtime.across_sessions import folded_sessions
-
     from tfguard.runtime.fit import resolve_width, wrap_lines
 
     columns = resolve_width(width)
