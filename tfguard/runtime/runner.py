@@ -147,9 +147,10 @@ def render_document(document: Dict[str, Any], width: Optional[int] = None) -> st
         rest = folded.get(record["number"])
         if rest:
             places = sorted({r["created_at"] for r in rest})
-            table += "\n\n%d more session%s on the same graph (created at %s), %d runs in all: tables left out " \
+            line = "%d more session%s on the same graph (created at %s), %d runs in all: tables left out " \
                 "(--json has them)" % (len(rest), "" if len(rest) == 1 else "s", ", ".join(places[:3]) +
                                        (", ..." if len(places) > 3 else ""), sum(r["runs"] for r in rest))
+            table += "\n\n" + "\n".join(wrap_lines(line, columns, subsequent="    "))
         parts.append(table)
     return "\n\n".join(parts)
 
