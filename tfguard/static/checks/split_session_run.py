@@ -73,12 +73,16 @@ class SplitSessionRun(NodeRule):
         steps = frequency(module)
         _UPDATES.clear()  # per-run memos, keyed by node identity: valid for this module only
         _READS.clear()
-        by_loop: Dict[int, List[_Run]] = {}
+        by_loop: Dict[tuple, List[_Run]] = {}
         every_run = list(_runs(module))  # guarded ones too: an update under an ``if`` still changes variables
         for run in every_run:
-            loop = steps.every_step_loop(run.node)
-            if loop is not None:
-                by_loop.setdefault(id(loop), []).append(run)
+            loop = steps.step_loop(run.node)
+            if loop is None or steps.guard(run.node, loop) is not None:
+                continue
+            # Runs after the same ``continue`` (``if batch is None: continue``) run on the same iterations:
+            # they are compared with each other, never with a run the ``continue`` does not skip.
+            skipped_by = steps.skipping_continues(run.node, loop)
+            by_loop.setdefault((id(loop), skipped_by), []).append(run)
         reported: Set[int] = set()
         for finding in self._loop_findings(module, steps, by_loop, every_run):
             reported.add(finding.line)
@@ -378,7 +382,14 @@ def _computes_a_read(run: _Run) -> bool:
 
 
 def _is_variable(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
-    """``global_step`` bound once to ``tf.train.get_or_create_global_step()`` (not ``w * x``, computed from one)."""
+    """``global_step`` bound once to ``tf.train.get_or_create_global_step()`` (not ``w * x``, computed from one).
+
+    ``model.global_step``, an attribute of an instance of a project class whose ``__init__`` binds it to a
+    ``tf.Variable``, is one too (the dataflow knows what the attribute holds).
+    """
+    value = module.value(expr) if isinstance(expr, nodes.Attribute) else None
+    if value is not None and value.api in VARIABLE_APIS:
+        return True
     expr = _assigned_value(module, expr)
     return isinstance(expr, nodes.Call) and module.call_named(expr, VARIABLE_APIS) is not None
 
