@@ -7,6 +7,7 @@ from typing import Optional
 from astroid import nodes
 
 from tfguard.static.analysis.dataflow import FUNCTION, TF
+from tfguard.static.analysis.datasets import datasets
 from tfguard.static.analysis.scopes import FUNCTIONS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
@@ -45,6 +46,10 @@ def plan_parallel_map(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> 
         k.arg is None for k in node.keywords or ()
     ):
         raise NoFix("the call passes `*args` or `**kwargs`, so where the argument goes is unknown")
+    pipelines = datasets(ctx.module)
+    if pipelines.is_contrib(pipelines.chain(node.func.expr) or []):
+        raise NoFix("a `tf.contrib.data` dataset (TF 1.2/1.3): its `map` takes `num_threads`, and "
+                    "`num_parallel_calls` would be a TypeError there")
     spelling = autotune(ctx)
     if spelling is None:
         raise NoFix("the module reaches TensorFlow through no name tfguard could spell AUTOTUNE with")
