@@ -101,6 +101,9 @@ class DatasetAnalysis:
             func = call.func
             if isinstance(func, nodes.Attribute) and func.attrname == "prefetch":
                 return True
+            if isinstance(func, nodes.Attribute) and func.attrname == "map" and any(
+                    keyword.arg == "output_buffer_size" for keyword in call.keywords or ()):
+                return True  # ``tf.contrib.data`` (TF 1.2/1.3): the map keeps that many elements ready ahead
             if isinstance(func, nodes.Attribute) and func.attrname == "apply" and call.args:
                 transformation = call.args[0]
                 if isinstance(transformation, nodes.Call):

@@ -171,6 +171,10 @@ def plan_prefetch(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Opti
         expr = _single_return_value(function, ctx)
         if expr is None:
             raise NoFix("the dataset comes from a function in another file, or one with more than one `return`")
+    pipelines = datasets(ctx.module)
+    if pipelines.is_contrib(pipelines.chain(expr) or []):
+        raise NoFix("a `tf.contrib.data` dataset (TF 1.2/1.3): it has no `.prefetch()`, and "
+                    "`tf.data.experimental.AUTOTUNE` does not exist there")
     held = ctx.module.value(expr)
     if held is not None and held.kind != TF:
         # ``tf.data.prefetch(...)`` would compile and re-check cleanly, then fail at run time
