@@ -17,7 +17,7 @@ from typing import Optional, Set
 
 from astroid import nodes
 
-from tfguard.static.analysis.scopes import Body, own_nodes
+from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes
 from tfguard.static.analysis.variable_lists import is_variable_list
 
 #: Methods that assign a value to their receiver variable.
@@ -103,7 +103,7 @@ def _new_per_iteration(variable: nodes.NodeNG, loop: nodes.For, targets: Set[str
         return False
     if variable.name in iterated:
         return True
-    bindings = [a for a in variable.lookup(variable.name)[1] if _inside(a, loop)]
+    bindings = [a for a in variable.lookup(variable.name)[1] if is_ancestor(loop, a)]
     return bool(bindings) and all(_bound_by_lookup(a, targets, loop) for a in bindings)
 
 
@@ -139,12 +139,3 @@ def _leaf(func: nodes.NodeNG) -> str:
 
 def _reads(expr: nodes.NodeNG, targets: Set[str]) -> bool:
     return any(isinstance(n, nodes.Name) and n.name in targets for n in (expr, *expr.nodes_of_class(nodes.Name)))
-
-
-def _inside(node: nodes.NodeNG, loop: nodes.For) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent is loop:
-            return True
-        parent = parent.parent
-    return False

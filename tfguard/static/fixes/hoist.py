@@ -22,7 +22,7 @@ from typing import List, Optional, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis.events import describe
-from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS
+from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, is_ancestor
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.loops import (
@@ -257,7 +257,7 @@ def _saver_keeps_files(ctx: FixContext, statement: nodes.NodeNG, node: nodes.Nod
     for use in statement.scope().nodes_of_class(nodes.Name):
         if use.name != name:
             continue
-        if not _is_ancestor(loop, use):
+        if not is_ancestor(loop, use):
             return False  # read outside the loop: the original's last Saver there has its own memory
         parent = use.parent
         if not (isinstance(parent, nodes.Attribute) and parent.attrname in ("save", "restore")
@@ -268,15 +268,6 @@ def _saver_keeps_files(ctx: FixContext, statement: nodes.NodeNG, node: nodes.Nod
             if next(ctx.module.enclosing_loops(use), None) is not home:
                 return False  # saved several times by one Saver: it could delete its own
     return saves == 1
-
-
-def _is_ancestor(ancestor: nodes.NodeNG, node: nodes.NodeNG) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _keep_every_checkpoint(ctx: FixContext, edits: List[Edit], message: str, statement, node: nodes.Call, loop):
