@@ -2,9 +2,10 @@
 
 Runs blocks of ``--runs`` calls of a trivial ``sess.run`` in one process, all inside
 one guard block (``tfguard.frozen`` by default, ``--mode watch`` for the other), in
-three variants: bare (the session's own ``run``, called past the guard), through a
+four variants: bare (the session's own ``run``, called past the guard), through a
 pass-through wrapper (the noise floor: it does nothing), and guarded (``sess.run``,
-which the guard wraps). The variants of each round run in a random order, and the
+which the guard wraps), and guarded with the host-time sampling of TFG903 paused for the
+block (host_sampler.py: what the sampling thread costs). The variants of each round run in a random order, and the
 result is the median over rounds of guarded/bare block time (1.000 = no overhead),
 next to the same ratio for the pass-through wrapper: a guarded ratio no further from
 1 than the wrapper's is noise, not guard cost. Entering and leaving the guard happen
@@ -32,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 CLOCKS = (("wall", time.perf_counter), ("thread CPU", time.thread_time))
-VARIANTS = ("bare", "wrapper", "guarded")
+VARIANTS = ("bare", "wrapper", "guarded", "unsampled")
 
 
 def main() -> int:
@@ -50,6 +51,7 @@ def main() -> int:
     import tensorflow as tf
 
     import tfguard
+    from tfguard.runtime import host_sampler
 
     v1 = tf.compat.v1
     graph = v1.Graph()
@@ -75,13 +77,15 @@ def main() -> int:
     times = {variant: [] for variant in VARIANTS}
     guard = tfguard.frozen if args.mode == "frozen" else tfguard.watch
     with guard(sess, warn=False) as active:
-        runs = {"bare": bare_run, "wrapper": pass_through, "guarded": sess.run}
+        runs = {"bare": bare_run, "wrapper": pass_through, "guarded": sess.run, "unsampled": sess.run}
         for _ in range(args.rounds):
             variants = list(VARIANTS)
             order.shuffle(variants)
             for variant in variants:
+                host_sampler.pause(variant == "unsampled")
                 times[variant].append(block(runs[variant]))
-    assert active.report.runs == args.rounds * args.runs  # every guarded run was recorded
+        host_sampler.pause(False)
+    assert active.report.runs == 2 * args.rounds * args.runs  # every guarded run was recorded
 
     print("tfguard.%s, median of %d rounds of %d-run blocks in random order" % (args.mode, args.rounds, args.runs))
     for index, (name, _) in enumerate(CLOCKS):
@@ -102,6 +106,8 @@ def main() -> int:
             per_run_us("wrapper"), ratio("wrapper"), added_us("wrapper")))
         print("  guarded sess.run     %6.1f us  ratio %.3f  %+.2f us/run" % (
             per_run_us("guarded"), ratio("guarded"), added_us("guarded")))
+        print("  (host sampling off)  %6.1f us  ratio %.3f  %+.2f us/run" % (
+            per_run_us("unsampled"), ratio("unsampled"), added_us("unsampled")))
     return 0
 
 

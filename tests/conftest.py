@@ -41,8 +41,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
-    """Leave out the ``timing`` tests unless asked for (``--timing``, or a ``-m`` expression that names them);
-    put the ``slow`` tests first (a stable sort: the same order in every xdist worker)."""
+    """Mark the tests of ``TF1_LEG`` ``tf1``; leave out the ``timing`` tests unless asked for (``--timing``, or a
+    ``-m`` expression that names them); put the ``slow`` tests first (a stable sort: the same order in every xdist
+    worker)."""
+    for item in items:
+        if item.nodeid.startswith(TF1_LEG):
+            item.add_marker(pytest.mark.tf1)
     asked = config.getoption("--timing") or "timing" in (config.getoption("markexpr", "") or "")
     if not asked:
         left_out = [item for item in items if item.get_closest_marker("timing") is not None]
@@ -111,10 +115,3 @@ TF1_LEG = (
     "tests/integrations/test_pytest_plugin.py::test_a_test_whose_graph_keeps_growing_fails_naming_the_test_and_the",
     "tests/integrations/test_pytest_plugin.py::test_xdist_workers_send_their_verdicts_to_the_controller",
 )
-
-
-def pytest_collection_modifyitems(items: list) -> None:
-    """Mark the tests of TF1_LEG `tf1`."""
-    for item in items:
-        if item.nodeid.startswith(TF1_LEG):
-            item.add_marker(pytest.mark.tf1)

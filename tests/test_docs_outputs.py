@@ -98,8 +98,9 @@ def run(command: str, scratch: Path, cwd: Path = REPO_ROOT) -> list:
     if words[0] == "tfguard":
         words = [sys.executable, str(console_script(scratch))] + words[1:]
     elif words[0] in ("pytest", "python"):
-        words = [sys.executable] + (["-m", "pytest", "-p", "no:cacheprovider"] if words[0] == "pytest" else []) \
-            + words[1:]
+        # a reader's pytest runs without this repository's addopts (its test suite's -n auto)
+        words = [sys.executable] + (["-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts="]
+                                    if words[0] == "pytest" else []) + words[1:]
     done = subprocess.run(words, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=600)
     return done.stdout.splitlines()

@@ -32,12 +32,8 @@ def console() -> int:
     """Run the ``tfguard`` command (``sys.argv``) and return its exit status; Ctrl-C while it starts up ends it
     with one line and status 130."""
     swallowed = []
-<<<<<<< HEAD
-    previous_hook = getattr(sys, "unraisablehook", None)  # Python 3.8+
-=======
     # Python 3.7 has no sys.unraisablehook (3.8+): there a lost Ctrl-C stays printed by Python, as before.
     previous_hook = getattr(sys, "unraisablehook", None)
->>>>>>> issue-29
 
     def note_lost_interrupt(unraisable) -> None:  # Ctrl-C in an import lock's callback: Python would print it
         if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):

@@ -31,15 +31,27 @@ def train(sess, writer, batches, dev):
 
 @pytest.mark.parametrize("call, expected", [
     ("        if step % 1000 == 0:\n            evaluate(sess, dev)\n", [(12, "TFG201")]),
-    ("        evaluate(sess, dev)\n", []),  # unguarded: the loop is an epoch loop
+    # unguarded, the evaluation is a nested step loop, but the loop runs the training op itself: still a step
+    # loop (issue 32 item 3)
+    ("        evaluate(sess, dev)\n", [(12, "TFG201")]),
 ])
-def test_only_an_unguarded_nested_step_loop_makes_an_epoch_loop(call, expected):
+def test_a_loop_that_trains_is_a_step_loop_whatever_its_nested_loops(call, expected):
     assert found(EVAL_HELPER + call) == expected
+
+
+def test_a_loop_around_a_training_helper_stays_an_epoch_loop():
+    epoch_loop = ("def epochs(sess, writer, batches, dev):\n"
+                  "    for epoch in range(10):\n"
+                  "        train(sess, writer, batches, dev)\n"
+                  "        writer.add_summary(sess.run(summ), epoch)\n")
+    assert found(EVAL_HELPER + epoch_loop) == [(12, "TFG201")]  # the inner write only
 
 
 @pytest.mark.parametrize("test, expected", [
     ("len(memory) > BATCH_SIZE", [(10, "TFG201"), (10, "TFG203")]),
     ("self_steps >= LEARN_START", [(10, "TFG201"), (10, "TFG203")]),
+    ("len(memory) > args.batch_size", [(10, "TFG201"), (10, "TFG203")]),  # a run setting (issue 32)
+    ("step > args.max_steps", []),  # a setting that ends the run: still a guard
     ("step > 100", []),  # a bare number: odds unknown, still a guard
     ("loss_value > THRESHOLD", []),  # not a counter
 ])
@@ -48,7 +60,7 @@ def test_warm_up_thresholds_hold_on_most_steps(test, expected):
     import tensorflow as tf
     BATCH_SIZE, LEARN_START, THRESHOLD = 32, 1000, 10.0
     summ = tf.summary.scalar("x", tf.constant(1.0))
-    def train(sess, writer, memory, self_steps):
+    def train(sess, writer, memory, self_steps, args):
         for step in range(1000):
             loss_value = sess.run(summ)
             memory.append(step)

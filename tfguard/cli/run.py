@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from tfguard.cli.errors import UsageError
 from tfguard.cli.progress import Progress
@@ -195,40 +196,113 @@ def _progress_text(watcher: Any) -> str:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Run ``tfguard run``; return the program's exit status (or 1 for --fail-on, 2 for usage)."""
+    """Run ``tfguard run``; return the program's exit status (or 1 for --fail-on, 2 for usage, 70 when
+    tfguard failed internally under --fail-on).
+
+    Everything but the program is tfguard's and shielded (runtime/safety.py): an internal error is one line
+    on stderr, and the program runs (on, or unguarded) with its own output, files and exit status.
+    """
     freeze_after = _count(args.freeze_after, "--freeze-after")
     max_steps = _count(args.max_steps, "--max-steps")
     every = _count(args.tensorboard_every, "--tensorboard-every")
     placement_at = _count(args.placement, "--placement")
     fail_on = _fail_on_codes(args.fail_on)
     _check_paths(args)
+    from tfguard.runtime import safety
     from tfguard.runtime.autowatch import MaxStepsReached, SessionWatcher
-    from tfguard.runtime.runner import execute, fired_codes, render_document, run_document
+    from tfguard.runtime.runner import execute
 
-    watcher = SessionWatcher(freeze_after=freeze_after, max_steps=max_steps, logdir=args.tensorboard,
-                             tensorboard_every=every, placement_at=placement_at)
-    watcher.install()
-    tasks = None
-    if args.json_dir:
-        from tfguard.reports.task_files import TaskNaming
-
-        tasks = TaskNaming(args.json_dir)
-        tasks.install()
-    indicator = Progress(sys.stderr, lambda: _progress_text(watcher), delay_s=PROGRESS_DELAY_S,
-                         enabled=progress_wanted(sys.stderr, None if args.progress == "auto"
-                                                 else args.progress == "always"))
-    from tfguard.runtime import alerts
-
-    alerts.before_write = indicator.clear  # a live alert starts on a clean line
+    failures_before = len(safety.failures)
+    watcher = tasks = None
     try:
-        with indicator:
-            status = execute(args.target, args.module, MaxStepsReached)
+        watcher = SessionWatcher(freeze_after=freeze_after, max_steps=max_steps, logdir=args.tensorboard,
+                                 tensorboard_every=every, placement_at=placement_at)
+        watcher.install()
+        if args.json_dir:
+            from tfguard.reports.task_files import TaskNaming
+
+            tasks = TaskNaming(args.json_dir)
+            tasks.install()
+    except Exception as exc:
+        safety.internal_error("tfguard run's set-up", exc, "watching")
+        watcher, tasks = _undo_setup(watcher, tasks)
+    indicator: Any = contextlib.nullcontext()
+    try:
+        if watcher is not None:
+            from tfguard.runtime import alerts
+
+            watched = watcher
+            indicator = Progress(sys.stderr, lambda: _progress_text(watched), delay_s=PROGRESS_DELAY_S,
+                                 enabled=progress_wanted(sys.stderr, None if args.progress == "auto"
+                                                         else args.progress == "always"))
+            alerts.before_write = indicator.clear  # a live alert starts on a clean line
+    except Exception as exc:
+        safety.internal_error("tfguard run's progress line", exc, "showing progress")
+    try:
+        indicator.__enter__()
+    except Exception as exc:
+        safety.internal_error("tfguard run's progress line", exc, "showing progress")
+        indicator = contextlib.nullcontext()
+    try:
+        status = execute(args.target, args.module, MaxStepsReached)
     finally:
-        alerts.before_write = None
-        sessions = watcher.finish()
+        try:
+            indicator.__exit__(None, None, None)
+        except Exception as exc:
+            safety.internal_error("tfguard run's progress line", exc, "showing progress")
+        try:
+            sessions = _finish(watcher, tasks)
+        except Exception as exc:
+            safety.internal_error("the end of tfguard run", exc, "watching")
+            sessions = []
+    sys.stdout.flush()
+    if watcher is not None:
+        try:
+            failed = _report(args, watcher, sessions, status, max_steps, fail_on, tasks)
+        except Exception as exc:
+            safety.internal_error("tfguard run's report", exc, "reporting")
+            failed = None
+        if failed is not None:
+            return failed
+    if status == 0 and fail_on and safety.failed_since(failures_before):
+        print("tfguard: failing (--fail-on): tfguard itself failed, not the program (exit status %d)"
+              % safety.GUARD_FAILED_STATUS, file=sys.stderr)
+        return safety.GUARD_FAILED_STATUS
+    return status
+
+
+def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:
+    """Take back what a failed set-up installed: the program then runs unguarded."""
+    for part in (tasks, watcher):
+        try:
+            if part is not None:
+                part.uninstall()
+        except Exception:
+            pass
+    return None, None
+
+
+def _finish(watcher: Any, tasks: Any) -> List[Any]:
+    """End the watch once the program has ended (shielded: the program's status is already known)."""
+    from tfguard.runtime import alerts, safety
+
+    alerts.before_write = None
+    sessions: List[Any] = []
+    try:
+        if watcher is not None:
+            sessions = watcher.finish()
         if tasks is not None:
             tasks.uninstall()
-    sys.stdout.flush()
+    except Exception as exc:
+        safety.internal_error("the end of tfguard run", exc, "watching")
+    return sessions
+
+
+def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status: int, max_steps: Optional[int],
+            fail_on: Dict[str, str], tasks: Any) -> Optional[int]:
+    """Print and write the run's report; the exit status it decides (None: the program's)."""
+    from tfguard.runtime.runner import fired_codes, render_document, run_document
+
     command = (["-m"] if args.module else []) + list(args.target)
     if watcher.stopped_by_max_steps:
         print("tfguard: stopped after %d steps (--max-steps)" % max_steps, file=sys.stderr)
@@ -256,4 +330,4 @@ def run_command(args: argparse.Namespace) -> int:
             print("tfguard: failing (--fail-on): %s" % ", ".join(
                 "%s (%s)" % (name, fail_on[name]) for name in failing), file=sys.stderr)
             return 1
-    return status
+    return None

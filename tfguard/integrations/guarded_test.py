@@ -76,6 +76,8 @@ def _watcher_class() -> type:
         def _begin(self, session: Any) -> None:
             super()._begin(session)
             watched = self.sessions[-1]
+            if watched.guard is None:  # tfguard failed on it (safety.py): no budgets to mark
+                return
             test_line = _line_in(self.test_file)
             if test_line is not None:  # the test's own line, not a helper's (tf.test.TestCase.session)
                 watched.created_at = test_line
@@ -83,9 +85,14 @@ def _watcher_class() -> type:
             self.session_ids[watched.number] = id(session)
 
         def _after_run(self, watched: Any) -> None:
-            mark = self.marks.get(watched.number)
-            if mark is not None:
-                mark.count_run()
+            try:
+                mark = self.marks.get(watched.number)
+                if mark is not None:
+                    mark.count_run()
+            except Exception as exc:  # tfguard's error, never the test's
+                from tfguard.runtime.safety import internal_error
+
+                self._give_up(watched, internal_error("the test's warm-up count", exc))
             super()._after_run(watched)
 
     return TestSessionWatcher
@@ -124,11 +131,15 @@ class TestGuard:
         for block in self._explicit:
             if block.guard is not None and block.entered:
                 block.close_if_open()
+                if block.guard.failed:
+                    continue
                 explicit_ids.add(block.session_id)
                 found.append(GuardedSession("tfguard_guard at %s" % block.site, block.guard.report, block.mark))
         if self._watcher is not None:
             watcher = self._watcher
             for watched in watcher.finish():
+                if watched.report is None:  # tfguard failed internally on it: said on stderr, not judged
+                    continue
                 if watcher.session_ids.get(watched.number) in explicit_ids:
                     continue  # the test guarded this one itself: its own block's report stands for it
                 found.append(GuardedSession("created at %s" % watched.created_at, watched.report,

@@ -112,11 +112,14 @@ class TfguardPlugin:
         """Start watching before the fixtures run, so that a session a fixture creates is guarded too."""
         budget = _budget_of(item)
         if self.everywhere or budget is not None:
-            state = TestGuard(budget.warmup_runs if budget else DEFAULT_WARMUP_RUNS,
-                              test_file=os.path.abspath(str(item.path)))
-            item.stash[_GUARD] = state
-            item.stash[_BUDGET] = budget
-            state.start()
+            try:
+                state = TestGuard(budget.warmup_runs if budget else DEFAULT_WARMUP_RUNS,
+                                  test_file=os.path.abspath(str(item.path)))
+                item.stash[_GUARD] = state
+                item.stash[_BUDGET] = budget
+                state.start()
+            except Exception as exc:  # the test runs unguarded
+                _internal_error("the pytest plugin's set-up", exc, item)
         yield
 
     @pytest.hookimpl(hookwrapper=True)
@@ -130,10 +133,20 @@ class TfguardPlugin:
         """End the watch of a test whose set-up failed (its call never ran)."""
         state = item.stash.get(_GUARD, None)
         if state is not None:
-            state.finish()
+            try:
+                state.finish()
+            except Exception as exc:
+                _internal_error("the pytest plugin's teardown", exc, item)
         yield
 
     def _judge(self, item: Any) -> None:
+        try:
+            self._judge_test(item)
+        except Exception as exc:  # no verdict: the test's own outcome stands
+            item.stash[_VERDICT] = None
+            _internal_error("the pytest plugin's verdict", exc, item)
+
+    def _judge_test(self, item: Any) -> None:
         state = item.stash.get(_GUARD, None)
         if state is None:
             return
@@ -173,8 +186,20 @@ class TfguardPlugin:
         if not self.verdicts and not (self.everywhere or self.guarded_tests):
             return
         terminalreporter.write_sep("-", "tfguard")
-        for line in summary_lines(self.verdicts):
+        try:
+            lines = summary_lines(self.verdicts)
+        except Exception as exc:
+            _internal_error("the pytest plugin's summary", exc, None)
+            return
+        for line in lines:
             terminalreporter.write_line(line)
+
+
+def _internal_error(where: str, exc: BaseException, item: Any) -> None:
+    """tfguard's own error in a hook: one warning line (safety.py), never the test's failure."""
+    from tfguard.runtime.safety import internal_error
+
+    internal_error(where, exc, "guarding %s" % (item.nodeid if item is not None else "the tests"))
 
 
 def failure_text(result: Dict[str, Any]) -> str:

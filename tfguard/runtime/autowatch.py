@@ -25,6 +25,7 @@ from tfguard.runtime.document import display_path
 from tfguard.runtime.guard import Guard
 from tfguard.runtime.patches import SessionTap, weakly_bound
 from tfguard.runtime.report import Report
+from tfguard.runtime.safety import give_up, internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import unsupported_reason
 from tfguard.runtime.tf_import import OnTensorFlowImport
 from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
@@ -48,6 +49,12 @@ class WatchedSession:
         self.report: Optional[Report] = None
         self.froze_graph = False
         self.finalizer: Optional[weakref.finalize] = None
+        #: tfguard's warning line when it failed internally on this session (no report then).
+        self.failed: Optional[str] = None
+        #: Which graph it runs (1: the first graph a watched session ran), and whether an earlier session had
+        #: already run that graph when this one was created.
+        self.graph_number = 0
+        self.graph_ran_before = False
 
     @property
     def title(self) -> str:
@@ -76,13 +83,39 @@ class _QuietHook:
             return self._hook.after_run(run_context, run_values)
 
 
-@contextlib.contextmanager
-def _paused_recording() -> Any:
-    ident = threading_ident()
-    with contextlib.ExitStack() as stack:
+class _paused_recording:
+    """Pause every tap's recording on this thread for the block; tfguard's own error stops the taps, never
+    the block (the hook's own code runs inside it)."""
+
+    def __enter__(self) -> None:
+        self._stack = contextlib.ExitStack()
+        try:
+            ident = threading_ident()
+            for tap in list(SessionTap._taps.values()):
+                self._stack.enter_context(tap.quiet(ident))
+        except Exception as exc:
+            self._fail(exc)
+
+    def __exit__(self, *exc_info: Any) -> bool:
+        try:
+            self._stack.close()
+        except Exception as exc:
+            self._fail(exc)
+        return False
+
+    @staticmethod
+    def _fail(exc: BaseException) -> None:
         for tap in list(SessionTap._taps.values()):
-            stack.enter_context(tap.quiet(ident))
-        yield
+            tap.failed = True
+            tap.sinks.clear()
+        internal_error("a MonitoredSession hook's wrapper", exc, "guarding its sessions")
+
+
+def _runs_of(watched: WatchedSession) -> int:
+    guard = watched.guard
+    if guard is not None and guard._recorder is not None:
+        return guard._recorder.runs
+    return watched.report.runs if watched.report is not None else 0
 
 
 class SessionWatcher:
@@ -106,6 +139,8 @@ class SessionWatcher:
         #: Sessions garbage collected while guarded, ended at the next safe point (not inside
         #: the garbage collector, which may run while our own lock is held).
         self._collected: List[WatchedSession] = []
+        self._graphs: List[tuple] = []
+        self._graph_count = 0
 
     # -- installation ---------------------------------------------------------------
     def install(self) -> None:
@@ -146,7 +181,11 @@ class SessionWatcher:
 
         @functools.wraps(original)
         def __init__(session: Any, sess: Any, hooks: Any, *args: Any, **kwargs: Any) -> None:
-            original(session, sess, [_QuietHook(hook) for hook in hooks], *args, **kwargs)
+            try:
+                hooks = [_QuietHook(hook) for hook in hooks]
+            except Exception as exc:  # the hooks as given: their runs are then counted as steps
+                internal_error("MonitoredSession's hooks", exc, "keeping hooks' runs apart")
+            original(session, sess, hooks, *args, **kwargs)
 
         hooked.__init__ = __init__
         self._patched.append((hooked, original))
@@ -157,11 +196,56 @@ class SessionWatcher:
         @functools.wraps(original)
         def __init__(session: Any, *args: Any, **kwargs: Any) -> None:
             original(session, *args, **kwargs)
-            watcher._begin(session)
+            try:
+                watcher._begin(session)
+            except Exception as exc:  # this session runs unguarded
+                watcher._begin_failed(session, exc)
 
         return __init__
 
     # -- one session ------------------------------------------------------------------
+    def _graph_number(self, graph: Any) -> int:
+        """The number of `graph` among the graphs of the watched sessions (held weakly: graphs are let go)."""
+        for ref, number in self._graphs:
+            if ref() is graph:
+                return number
+        self._graphs = [(ref, number) for ref, number in self._graphs if ref() is not None]
+        number = self._graph_count = self._graph_count + 1
+        self._graphs.append((weakref.ref(graph), number))
+        return number
+
+    def _begin_failed(self, session: Any, exc: BaseException) -> None:
+        """Guarding `session` could not start: undo what was done, say it once, and let it run unguarded."""
+        line = internal_error("Session()", exc)
+        try:
+            for watched in self.sessions:
+                guard = watched.guard
+                if guard is not None and guard.session is session:
+                    self._give_up(watched, line)
+        except Exception:
+            pass
+
+    def _give_up(self, watched: WatchedSession, line: str) -> None:
+        """Stop guarding `watched` after tfguard's internal error (`line`): no report, its patches undone."""
+        watched.failed = line
+        guard, watched.guard = watched.guard, None
+        if watched.finalizer is not None:
+            watched.finalizer.detach()
+            watched.finalizer = None
+        if guard is not None:
+            try:
+                if guard._tap is not None:
+                    guard._tap.failed = True
+                    guard._tap.sinks.clear()
+                guard._restore()
+            except Exception:  # what cannot be put back calls straight through (SessionTap.failed)
+                pass
+            if watched.froze_graph:
+                try:
+                    guard.graph._unsafe_unfinalize()
+                except Exception:
+                    pass
+
     def _begin(self, session: Any) -> None:
         self._end_collected()
         site, _ = user_and_api_from_frames(live_stack(sys._getframe(2)))
@@ -174,9 +258,18 @@ class SessionWatcher:
                       tensorboard_every=self.tensorboard_every if logdir else None,
                       placement_at=self.placement_at, **self.options)
         guard.__enter__()
+        if guard.failed:  # said once by the guard; the session runs unguarded
+            watched = WatchedSession(number, created_at, guard)
+            watched.guard, watched.failed = None, guard.failed
+            self.sessions.append(watched)
+            return
         guard._recorder.alerts_through_warnings = False  # the program's behaviour must not change
         guard._recorder.follow_busiest_thread = True  # a training loop on a worker thread
         watched = WatchedSession(number, created_at, guard)
+        watched.graph_number = self._graph_number(session.graph)
+        # Ops this session's set-up adds to a graph an earlier session already ran are growth (across_sessions.py).
+        watched.graph_ran_before = any(
+            other.graph_number == watched.graph_number and _runs_of(other) > 0 for other in self.sessions)
         watched.finalizer = weakref.finalize(session, self._collected.append, watched)
         self.sessions.append(watched)
         self._wrap_session(session, watched)
@@ -185,12 +278,13 @@ class SessionWatcher:
         # The guard's own wrappers are instance attributes; these go on top and vanish with
         # them when the guard exits (the guard restores the attributes it found).
         tapped_run = session.run
-        after_run = functools.partial(self._after_run, watched)
+        after_run = self._after_run
+        shielded = self._shield(watched)
 
         @functools.wraps(tapped_run)
         def run(*args: Any, **kwargs: Any) -> Any:
             result = tapped_run(*args, **kwargs)
-            after_run()
+            shielded(after_run)
             return result
 
         session.run = run
@@ -203,8 +297,8 @@ class SessionWatcher:
                 @functools.wraps(inner)
                 def counted(*call_args: Any, **call_kwargs: Any) -> Any:
                     result = inner(*call_args, **call_kwargs)
-                    if watched.report is None:
-                        after_run()
+                    if watched.report is None and watched.guard is not None:
+                        shielded(after_run)
                     return result
 
                 return counted
@@ -217,18 +311,54 @@ class SessionWatcher:
 
         @functools.wraps(original_close)
         def close(*args: Any, **kwargs: Any) -> Any:
-            self.end(watched)
-            closing = session_ref()
-            if had_close:
-                closing.close = previous_close
-            else:
-                vars(closing).pop("close", None)
+            shielded(self.end)
+            try:
+                closing = session_ref()
+                if had_close:
+                    closing.close = previous_close
+                else:
+                    vars(closing).pop("close", None)
+            except Exception as exc:  # the wrapper stays; it ends nothing twice (end is idempotent)
+                internal_error("Session.close", exc, "guarding this session")
             return original_close(*args, **kwargs)
 
         session.close = close
 
+    @staticmethod
+    def _shield(watched: WatchedSession) -> Callable[[Callable], None]:
+        """`shielded(function)` calls `function(watched)`, tfguard's part of a session call: its internal error
+        stops guarding that session (safety.py); a BaseException (MaxStepsReached, KeyboardInterrupt) passes."""
+        def shielded(function: Callable) -> None:
+            try:
+                function(watched)
+            except Exception as exc:
+                reraise_deliberate(exc)
+                guard, watched.guard, watched.report = watched.guard, None, None
+                watched.failed = "tfguard: internal error in the session watcher"
+                tap = getattr(guard, "_tap", None)
+                if tap is not None:  # its wrappers call straight through from now on
+                    give_up(tap, "the session watcher", exc)
+                else:
+                    internal_error("the session watcher", exc)
+                try:
+                    guard._restore()
+                except Exception:  # what stays patched checks `failed` and calls through
+                    pass
+
+        return shielded
+
     def _after_run(self, watched: WatchedSession) -> None:
-        recorder = watched.guard._recorder
+        try:
+            self._check_after_run(watched)
+        except Exception as exc:  # MaxStepsReached is a BaseException: it passes, as meant
+            reraise_deliberate(exc)
+            self._give_up(watched, internal_error("Session.run", exc))
+
+    def _check_after_run(self, watched: WatchedSession) -> None:
+        guard = watched.guard
+        if guard is None or guard._recorder is None or guard._recorder.failed:
+            return
+        recorder = guard._recorder
         runs = recorder.runs
         if self.freeze_after is not None and not watched.froze_graph and runs >= self.freeze_after:
             if not watched.guard.graph.finalized:
@@ -243,9 +373,17 @@ class SessionWatcher:
                 raise MaxStepsReached("tfguard run --max-steps %d reached" % self.max_steps)
 
     def end(self, watched: WatchedSession) -> None:
-        """Finish one session's guard (idempotent), keep its report and let go of the rest."""
-        if watched.report is not None:
+        """Finish one session's guard (idempotent), keep its report and let go of the rest.
+
+        After tfguard's internal error the session has no report (`watched.failed` says why)."""
+        if watched.report is not None or watched.guard is None:
             return
+        try:
+            self._end(watched)
+        except Exception as exc:
+            self._give_up(watched, internal_error("the end of a session", exc, "reporting this session"))
+
+    def _end(self, watched: WatchedSession) -> None:
         guard = watched.guard
         try:
             guard.__exit__(None, None, None)
@@ -253,7 +391,10 @@ class SessionWatcher:
             if watched.froze_graph:
                 guard.graph._unsafe_unfinalize()
                 watched.froze_graph = False
-            watched.report = guard.report
+            if guard.failed:
+                watched.failed = guard.failed
+            else:
+                watched.report = guard.report
             watched.guard = None
             if watched.finalizer is not None:
                 watched.finalizer.detach()
@@ -261,12 +402,22 @@ class SessionWatcher:
 
     def _end_collected(self) -> None:
         while self._collected:
-            self.end(self._collected.pop(0))
+            self._shield(self._collected.pop(0))(self.end)
 
     def finish(self) -> List[WatchedSession]:
         """End every session still open, remove the patches, and return all sessions."""
-        self._end_collected()
+        try:
+            self._end_collected()
+        except Exception as exc:
+            internal_error("the end of the run", exc, "reporting collected sessions")
         for watched in self.sessions:
-            self.end(watched)
-        self.uninstall()
+            self._shield(watched)(self.end)
+        try:
+            self.uninstall()
+        except Exception as exc:
+            internal_error("the end of the run", exc, "watching")
         return list(self.sessions)
+
+    def reported(self) -> List[WatchedSession]:
+        """The sessions that have a report (not those tfguard failed on)."""
+        return [watched for watched in self.sessions if watched.report is not None]

@@ -76,8 +76,13 @@ class ServerWatch:
         @functools.wraps(original)
         def __init__(server: Any, *args: Any, **kwargs: Any) -> None:
             original(server, *args, **kwargs)
-            if watch.task is None:
-                watch.task = _task_of_server(server)
+            try:
+                if watch.task is None:
+                    watch.task = _task_of_server(server)
+            except Exception as exc:  # the report is then named after the host
+                from tfguard.runtime.safety import internal_error
+
+                internal_error("tf.distribute.Server()", exc, "naming the cluster task")
 
         cls.__init__ = __init__
         self._patched = (cls, original)

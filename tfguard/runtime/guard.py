@@ -7,10 +7,12 @@ import weakref
 from threading import get_ident
 from typing import Any, Optional
 
+from tfguard.runtime import host_sampler
 from tfguard.runtime.devicewatch import DeviceWatch
 from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
+from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.tf_access import tf_v1
 
@@ -50,6 +52,7 @@ class Guard:
         self._undo: list = []
         self._finalized_here = False
         self._tap = None
+        self._failed: Optional[str] = None
 
     @property
     def session(self) -> Any:
@@ -59,6 +62,13 @@ class Guard:
     def __enter__(self) -> "Guard":
         if self._recorder is not None:
             raise RuntimeError("a tfguard guard cannot be entered twice; create a new one")
+        try:
+            self._enter()
+        except Exception as exc:  # the block runs unguarded: tfguard's error is not the program's
+            self._failed = internal_error("tfguard.%s" % self.mode, exc)
+        return self
+
+    def _enter(self) -> None:
         v1 = tf_v1()
         recorder = Recorder(self.graph, self.mode, get_ident(), self.options)
         recorder.devices = self._devices
@@ -77,27 +87,42 @@ class Guard:
                 recorder.finalized_by = "tfguard.frozen block"
             tap.watch_growth = not self.graph.finalized
             self._tap = tap
+            self._undo.append(host_sampler.watch(recorder))  # where host time goes (TFG903)
             self._devices.start(recorder.thread)
             self._undo.append(self._devices.stop)
             self._undo.append(self._devices.attach(self.session, self.graph))
             if self._tensorboard is not None:
                 self._tensorboard.start(recorder)
         except BaseException:
+            self._recorder = None
             self._restore()
             raise
-        return self
+
+    @property
+    def failed(self) -> Optional[str]:
+        """The warning line of tfguard's internal error that stopped this guard, None while it works."""
+        if self._failed is None and self._recorder is not None and self._recorder.failed:
+            return "tfguard: internal error while guarding"
+        return self._failed
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
         try:
-            if self._recorder is not None:
+            self._exit()
+        except Exception as error:  # never instead of the block's own outcome
+            reraise_deliberate(error)
+            self._failed = internal_error("tfguard.%s" % self.mode, error, "guarding this session")
+        return False
+
+    def _exit(self) -> None:
+        try:
+            if self._recorder is not None and not self._recorder.failed:
                 self._recorder.finish()
         finally:
             self._restore()
-        if self._recorder is not None:
+        if self._recorder is not None and not self._recorder.failed:
             self._report = self._recorder.report()
             if self._tensorboard is not None:
                 self._write_tensorboard()
-        return False
 
     def _write_tensorboard(self) -> None:
         try:
@@ -126,6 +151,8 @@ class Guard:
         """The report: final after the block, a live snapshot inside it."""
         if self._report is not None:
             return self._report
+        if self.failed:
+            raise RuntimeError("no tfguard report: %s" % self.failed)
         if self._recorder is None:
             raise RuntimeError("the guard has not been entered yet")
         return self._recorder.report()

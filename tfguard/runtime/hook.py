@@ -11,6 +11,7 @@ from tfguard.runtime.patches import GraphPatch, SaverPatch, _instance_attr, _res
 from tfguard.runtime.placement import session_devices
 from tfguard.runtime.recorder import Recorder, validate_options
 from tfguard.runtime.report import Report
+from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.signature import feed_keys
 from tfguard.runtime.tf_access import tf_v1
 
@@ -45,10 +46,37 @@ class GuardHook(_v1.train.SessionRunHook):
         self._timed: Dict[int, Tuple[Any, float, float]] = {}
         #: (session, its previous instance-level `run`) for each session whose runs are timed.
         self._timed_sessions: list = []
+        #: tfguard's warning line once it failed internally (safety.py): the hook then does nothing.
+        self._failed: Optional[str] = None
+
+    def _fail(self, where: str, exc: BaseException) -> None:
+        """Stop: one warning line, the patches taken back; the MonitoredSession goes on unhooked."""
+        reraise_deliberate(exc)
+        self._failed = internal_error(where, exc)
+        if self._recorder is not None:
+            self._recorder.failed = True
+        try:
+            self._detach()
+        except Exception:  # what cannot be taken back is left to call through
+            pass
+        try:
+            if self._devices is not None:
+                self._devices.stop()
+        except Exception:
+            pass
 
     def begin(self) -> None:
         """Start recording on the default graph of the session being created; time Saver.save
         (CheckpointSaverHook's saves too) on that graph until end()."""
+        if self._failed:
+            return None
+        try:
+            return self._begin()
+        except Exception as exc:
+            self._fail("GuardHook.begin", exc)
+            return None
+
+    def _begin(self) -> None:
         self._detach()
         self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
         self._report = None
@@ -62,6 +90,15 @@ class GuardHook(_v1.train.SessionRunHook):
 
     def after_create_session(self, session: Any, coord: Any) -> None:
         """Take the graph size and clock baseline once the session has built its own ops."""
+        if self._failed:
+            return None
+        try:
+            return self._after_create_session(session, coord)
+        except Exception as exc:
+            self._fail("GuardHook.after_create_session", exc)
+            return None
+
+    def _after_create_session(self, session: Any, coord: Any) -> None:
         recorder = self._recorder
         recorder.nodes_start = recorder.last_version = recorder.graph.version
         recorder.t_start = perf_counter()
@@ -84,7 +121,10 @@ class GuardHook(_v1.train.SessionRunHook):
                 return original(fetches, feed_dict, options, run_metadata)
             finally:
                 if run_metadata is not None:  # MonitoredSession passes its step's own RunMetadata
-                    timed[get_ident()] = (run_metadata, t0, perf_counter())
+                    try:
+                        timed[get_ident()] = (run_metadata, t0, perf_counter())
+                    except Exception as exc:
+                        self._fail("GuardHook's Session.run", exc)
 
         session.run = run
 
@@ -96,6 +136,15 @@ class GuardHook(_v1.train.SessionRunHook):
 
     def before_run(self, run_context: Any) -> None:
         """Note the start of a run and attribute any growth since the last one."""
+        if self._failed:
+            return None
+        try:
+            return self._before_run(run_context)
+        except Exception as exc:
+            self._fail("GuardHook.before_run", exc)
+            return None
+
+    def _before_run(self, run_context: Any) -> None:
         recorder = self._recorder
         args = run_context.original_args
         if get_ident() == recorder.thread:
@@ -108,6 +157,15 @@ class GuardHook(_v1.train.SessionRunHook):
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         """Record the run that before_run started."""
+        if self._failed:
+            return None
+        try:
+            return self._after_run(run_context, run_values)
+        except Exception as exc:
+            self._fail("GuardHook.after_run", exc)
+            return None
+
+    def _after_run(self, run_context: Any, run_values: Any) -> None:
         t1 = perf_counter()
         pending = self._pending.pop(get_ident(), None)
         if pending is None:
@@ -133,6 +191,15 @@ class GuardHook(_v1.train.SessionRunHook):
 
     def end(self, session: Any) -> None:
         """Freeze the report, stop timing Saver.save, and log the table."""
+        if self._failed:
+            return None
+        try:
+            return self._end(session)
+        except Exception as exc:
+            self._fail("GuardHook.end", exc)
+            return None
+
+    def _end(self, session: Any) -> None:
         self._recorder.finish()
         self._devices.stop()
         self._detach()
@@ -145,6 +212,8 @@ class GuardHook(_v1.train.SessionRunHook):
         """The report: final after end(), a live snapshot before."""
         if self._report is not None:
             return self._report
+        if self._failed:
+            raise RuntimeError("no tfguard report: %s" % self._failed)
         if self._recorder is None:
             raise RuntimeError("GuardHook has not been used by a session yet")
         return self._recorder.report()

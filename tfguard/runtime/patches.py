@@ -20,8 +20,9 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 from tfguard.runtime.document import after_run
 from tfguard.runtime.errors import GraphFrozenError
 from tfguard.runtime.recorder import KERAS_PREDICT, RUN_FIELDS
+from tfguard.runtime.safety import give_up, internal_error
 from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
-from tfguard.runtime.tf_access import version_reader
+from tfguard.runtime.tf_access import IMPORT_OPS_FUNCTION, version_reader
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 
 _MISSING = object()
@@ -89,13 +90,45 @@ def _in_session_run(thread: int) -> bool:
     frame = sys._current_frames().get(thread)
     while frame is not None:
         code = frame.f_code
-        if code.co_filename == _THIS_FILE and code.co_name in ("run", "_recorded_call"):
+        if code.co_filename == _THIS_FILE and code.co_name in ("run", "call"):
             return True
         frame = frame.f_back
     return False
 
 
 _PREDICT_NAMES = frozenset(("predict", "predict_on_batch"))
+#: `SessionTap._call_begin`'s token for a call made by a thread no guard is on.
+_OTHER = object()
+
+
+def _recorded(tap: "SessionTap", function: Callable, kind: Optional[str], fetches: Any, feeds: tuple) -> Callable:
+    """`function` (the program's: a session method, a callable) with its calls recorded by `tap`.
+
+    Only `function(...)` is the program's and is called exactly once; tfguard's part before and after it is
+    shielded (safety.py), so that an internal error stops the guard, never the call.
+    """
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        token = None
+        if not tap.failed:
+            try:
+                token = tap._call_begin()
+            except Exception as exc:
+                give_up(tap, "Session.run", exc)
+                token = None
+        if token is None:
+            return function(*args, **kwargs)
+        t0 = perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            t1 = perf_counter()
+            try:
+                tap._call_end(token, kind, fetches, feeds, t0, t1)
+            except Exception as exc:
+                give_up(tap, "Session.run", exc)
+
+    return call
 
 
 def _made_by(frame: Any) -> str:
@@ -178,6 +211,8 @@ class SessionTap:
         self.other_counts: Dict[int, List[Any]] = {}
         self._watch_growth = True
         self._saved: Dict[str, Any] = {}
+        #: Set by `fail`: tfguard failed internally on this session, whose wrappers now call straight through.
+        self.failed = False
 
     @property
     def session(self) -> Any:
@@ -226,7 +261,23 @@ class SessionTap:
                 if SessionTap._taps.get(self._key) is self:
                     del SessionTap._taps[self._key]
 
+    def fail(self, where: str, exc: BaseException) -> None:
+        """tfguard failed internally in `where`: stop guarding this session (one warning line, see safety.py)."""
+        give_up(self, where, exc)
+
+    def on_failure(self) -> None:
+        """After an internal error: its recorders are marked failed, no thread records any more, and the
+        session's own methods are put back (a wrapper the program still holds calls straight through)."""
+        with _lock:
+            self.sinks.clear()
+            for rec in self.recorders:
+                rec.failed = True
+            self._uninstall()
+
     def _update_sink(self, thread: int) -> None:
+        if self.failed:
+            self.sinks.pop(thread, None)
+            return
         owners = self.by_thread.get(thread)
         if not owners:
             self.sinks.pop(thread, None)
@@ -301,23 +352,26 @@ class SessionTap:
                 return function(owner(), fetches, feed_dict, options, run_metadata)
             finally:
                 t1 = clock()
-                sink = sinks.get(thread())
-                if sink:
-                    if type(fetches) in leaf_types:
-                        key, kept = None, fetches
-                    else:
-                        kept = snapshot(fetches)
-                        key = fetch_key(kept)
-                    try:  # signature.feed_keys, inlined
-                        keys = tuple(feed_dict) if feed_dict else ()
-                    except Exception:  # not a mapping: sess.run has raised its own error for it
-                        keys = ()
-                    pending = sink.pending
-                    pending += (key, kept, keys, t0, t1)  # Recorder.QUEUED_RUN, flat
-                    if len(pending) >= sink.drain_at:
-                        sink.drain(feed_dict)
-                elif sink is None:  # another thread's run (a queue runner's); _QUIET: inside Saver.save
-                    tap.record_other_thread(t1 - t0)
+                try:  # tfguard's own error must never become the program's (safety.py)
+                    sink = sinks.get(thread())
+                    if sink:
+                        if type(fetches) in leaf_types:
+                            key, kept = None, fetches
+                        else:
+                            kept = snapshot(fetches)
+                            key = fetch_key(kept)
+                        try:  # signature.feed_keys, inlined
+                            keys = tuple(feed_dict) if feed_dict else ()
+                        except Exception:  # not a mapping: sess.run has raised its own error for it
+                            keys = ()
+                        pending = sink.pending
+                        pending += (key, kept, keys, t0, t1)  # Recorder.QUEUED_RUN, flat
+                        if len(pending) >= sink.drain_at:
+                            sink.drain(feed_dict)
+                    elif sink is None:  # another thread's run (a queue runner's); _QUIET: inside Saver.save
+                        tap.record_other_thread(t1 - t0)
+                except Exception as exc:
+                    give_up(tap, "Session.run", exc)
 
         return run
 
@@ -326,8 +380,17 @@ class SessionTap:
 
         @functools.wraps(original)
         def run(fetches, *args, **kwargs):
-            feeds = feed_keys(args[0] if args else kwargs.get("feed_dict"))
-            return tap._recorded_call(original, None, fetches, feeds, (fetches,) + args, kwargs)
+            try:
+                feeds = feed_keys(args[0] if args else kwargs.get("feed_dict"))
+            except Exception as exc:
+                give_up(tap, "Session.run", exc)
+                feeds = ()
+            try:
+                call = _recorded(tap, original, None, fetches, feeds)
+            except Exception as exc:
+                give_up(tap, "Session.run", exc)
+                call = original
+            return call(fetches, *args, **kwargs)
 
         return run
 
@@ -342,6 +405,8 @@ class SessionTap:
 
     def record_other_thread(self, duration: float) -> None:
         """Count a run made by a thread that no guard of this session is on."""
+        if self.failed:
+            return
         recorders = list(self.recorders)
         for rec in recorders:
             rec.record_other_thread(duration)
@@ -378,29 +443,28 @@ class SessionTap:
                 self._update_sink(ident)
             self.other_counts.pop(ident, None)
 
-    def _other_thread(self, function: Callable, args: tuple, kwargs: dict) -> Any:
-        t0 = perf_counter()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            self.record_other_thread(perf_counter() - t0)
-
-    def _recorded_call(self, function: Callable, kind: Optional[str], fetches: Any, feeds: tuple,
-                       args: tuple, kwargs: dict) -> Any:
-        sink = self.sinks.get(get_ident())
+    def _call_begin(self) -> Any:
+        """Before a recorded call on this thread: None (call straight through), `_OTHER` (another thread's:
+        count it), or (sink, quiet block entered) for the guarding thread."""
+        ident = get_ident()
+        sink = self.sinks.get(ident)
         if not sink:
-            if sink is None and self.recorders:
-                return self._other_thread(function, args, kwargs)
-            return function(*args, **kwargs)
+            return _OTHER if sink is None and self.recorders and not self.failed else None
         if self._watch_growth:
-            self.note_growth(self.by_thread.get(get_ident(), ()))
-        t0 = perf_counter()
-        try:
-            # Quiet: a callable may run through sess.run itself (TF's generic callable does).
-            with self.quiet(get_ident()):
-                return function(*args, **kwargs)
-        finally:
-            sink.record(fetches, feeds, t0, perf_counter(), kind)
+            self.note_growth(self.by_thread.get(ident, ()))
+        # Quiet: a callable may run through sess.run itself (TF's generic callable does).
+        quiet = self.quiet(ident)
+        quiet.__enter__()
+        return sink, quiet
+
+    def _call_end(self, token: Any, kind: Optional[str], fetches: Any, feeds: tuple, t0: float, t1: float) -> None:
+        """After a recorded call that `_call_begin` returned `token` for."""
+        if token is _OTHER:
+            self.record_other_thread(t1 - t0)
+        else:
+            sink, quiet = token
+            quiet.__exit__(None, None, None)
+            sink.record(fetches, feeds, t0, t1, kind)
 
     def _wrap_make_callable(self, original: Callable) -> Callable:
         original = weakly_bound(original, self.session)
@@ -409,14 +473,17 @@ class SessionTap:
         @functools.wraps(original)
         def make_callable(fetches, feed_list=None, *args, **kwargs):
             inner = original(fetches, feed_list, *args, **kwargs)
-            feeds = feed_keys(feed_list)
+            try:
+                feeds = feed_keys(feed_list)
+            except Exception as exc:
+                give_up(tap, "Session.make_callable", exc)
+                return inner
 
-            @functools.wraps(inner)
-            def guarded_callable(*call_args, **call_kwargs):
-                # Stays usable after the block: with no recorders it just calls through.
-                return tap._recorded_call(inner, "callable", fetches, feeds, call_args, call_kwargs)
-
-            return guarded_callable
+            try:  # stays usable after the block: with no recorders it just calls through
+                return _recorded(tap, inner, "callable", fetches, feeds)
+            except Exception as exc:
+                give_up(tap, "Session.make_callable", exc)
+                return inner
 
         return make_callable
 
@@ -428,15 +495,19 @@ class SessionTap:
         @functools.wraps(original)
         def make_callable_from_options(callable_options, *args, **kwargs):
             inner = original(callable_options, *args, **kwargs)
-            fetches = tuple(callable_options.fetch) + tuple(callable_options.target)
-            feeds = tuple(callable_options.feed)
-            kind = _made_by(sys._getframe(1))
+            try:
+                fetches = tuple(callable_options.fetch) + tuple(callable_options.target)
+                feeds = tuple(callable_options.feed)
+                kind = _made_by(sys._getframe(1))
+            except Exception as exc:
+                give_up(tap, "Session._make_callable_from_options", exc)
+                return inner
 
-            @functools.wraps(inner)
-            def guarded_callable(*call_args, **call_kwargs):
-                return tap._recorded_call(inner, kind, fetches, feeds, call_args, call_kwargs)
-
-            return guarded_callable
+            try:
+                return _recorded(tap, inner, kind, fetches, feeds)
+            except Exception as exc:
+                give_up(tap, "Session._make_callable_from_options", exc)
+                return inner
 
         return make_callable_from_options
 
@@ -446,10 +517,41 @@ class SessionTap:
 
         @functools.wraps(original)
         def partial_run(handle, fetches, feed_dict=None, *args, **kwargs):
-            return tap._recorded_call(original, "partial_run", fetches, feed_keys(feed_dict),
-                                      (handle, fetches, feed_dict) + args, kwargs)
+            try:
+                feeds = feed_keys(feed_dict)
+            except Exception as exc:
+                give_up(tap, "Session.partial_run", exc)
+                feeds = ()
+            try:
+                call = _recorded(tap, original, "partial_run", fetches, feeds)
+            except Exception as exc:
+                give_up(tap, "Session.partial_run", exc)
+                call = original
+            return call(handle, fetches, feed_dict, *args, **kwargs)
 
         return partial_run
+
+
+def _shielded_check(patch: "GraphPatch") -> Callable[[], None]:
+    """The graph's `_check_not_finalized` while guarded: the patch's, and TensorFlow's own behaviour (a plain
+    RuntimeError when finalized) should tfguard's part fail."""
+    graph = patch.graph
+
+    def _check_not_finalized() -> None:
+        if patch.failed:
+            if graph.finalized:
+                raise RuntimeError("Graph is finalized and cannot be modified.")
+            return
+        try:
+            patch._check_not_finalized()
+        except GraphFrozenError:
+            raise
+        except Exception as exc:
+            give_up(patch, "the graph hook", exc, "naming the lines that add ops")
+            if graph.finalized:
+                raise RuntimeError("Graph is finalized and cannot be modified.") from None
+
+    return _check_not_finalized
 
 
 class GraphPatch:
@@ -461,6 +563,11 @@ class GraphPatch:
         self.graph = graph
         self.recorders: List[Any] = []
         self._previous: Any = _MISSING
+        #: tfguard failed internally in the graph hook: it behaves as TensorFlow's own check from then on.
+        self.failed = False
+
+    def on_failure(self) -> None:
+        """Nothing to take back: the hook behaves as TensorFlow's own check once `failed` (safety.give_up)."""
 
     @classmethod
     def attach(cls, graph: Any, recorder: Any) -> "GraphPatch":
@@ -470,7 +577,7 @@ class GraphPatch:
             if patch is None or patch.graph is not graph:
                 patch = cls(graph)
                 patch._previous = _instance_attr(graph, "_check_not_finalized")
-                graph._check_not_finalized = patch._check_not_finalized
+                graph._check_not_finalized = _shielded_check(patch)
                 cls._patches[id(graph)] = patch
             patch.recorders.append(recorder)
             return patch
@@ -484,8 +591,19 @@ class GraphPatch:
                 GraphPatch._patches.pop(id(self.graph), None)
 
     def _check_not_finalized(self) -> None:
-        if self.graph.finalized:
-            raise self._frozen_error(sys._getframe(1))
+        graph = self.graph
+        if graph.finalized:
+            raise self._frozen_error(sys._getframe(2))
+        if sys._getframe(2).f_code.co_name == IMPORT_OPS_FUNCTION:
+            self._note_import(graph.version)
+
+    def _note_import(self, version: int) -> None:
+        """Ops from a GraphDef (`import_graph_def`, `import_meta_graph`) are about to be added after
+        `version`: they have no traceback, so the importing user line is noted for them now."""
+        site, api = user_and_api_from_frames(live_stack(sys._getframe(3)))
+        if site is not None:
+            for rec in list(self.recorders):
+                rec.note_import(version, site, api)
 
     def _frozen_error(self, frame: Any) -> GraphFrozenError:
         site, api = user_and_api_from_frames(live_stack(frame))
@@ -541,23 +659,35 @@ class SaverPatch:
     def _make_wrapper(original: Callable) -> Callable:
         @functools.wraps(original)
         def save(self, sess, *args, **kwargs):
-            graph = getattr(sess, "graph", None)
-            patch = GraphPatch._patches.get(id(graph))
-            ident = get_ident()
-            recorders = [r for r in patch.recorders if r.thread == ident] if patch and patch.graph is graph else []
+            try:
+                graph = getattr(sess, "graph", None)
+                patch = GraphPatch._patches.get(id(graph))
+                ident = get_ident()
+                recorders = [r for r in patch.recorders if r.thread == ident and not r.failed] \
+                    if patch and patch.graph is graph else []
+                if recorders:
+                    # The runs Saver.save makes are not training steps: timed as save_s, kept out of
+                    # the step statistics (as under GuardHook, where they bypass the hooks).
+                    tap = SessionTap._taps.get(id(sess))
+                    quiet = tap.quiet(ident) if tap is not None and tap.session is sess else nullcontext()
+                    quiet.__enter__()
+            except Exception as exc:
+                internal_error("Saver.save", exc, "timing Saver.save")
+                recorders = []
             if not recorders:
                 return original(self, sess, *args, **kwargs)
-            # The runs Saver.save makes are not training steps: timed as save_s, kept out of
-            # the step statistics (as under GuardHook, where they bypass the hooks).
-            tap = SessionTap._taps.get(id(sess))
-            quiet = tap.quiet(ident) if tap is not None and tap.session is sess else nullcontext()
             t0 = perf_counter()
             try:
-                with quiet:
-                    return original(self, sess, *args, **kwargs)
+                return original(self, sess, *args, **kwargs)
             finally:
-                duration = perf_counter() - t0
-                for rec in recorders:
-                    rec.record_save(duration)
+                try:
+                    quiet.__exit__(None, None, None)
+                    duration = perf_counter() - t0
+                    for rec in recorders:
+                        rec.record_save(duration)
+                except Exception as exc:
+                    for rec in recorders:
+                        rec.failed = True
+                    internal_error("Saver.save", exc, "timing Saver.save")
 
         return save

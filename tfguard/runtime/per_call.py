@@ -36,8 +36,11 @@ def run_frame(start: Optional[FrameType]) -> Optional[FrameType]:
 
 def builds_per_call(traceback: Iterable, runner: Optional[FrameType]) -> bool:
     """Whether an op whose `Operation.traceback` is `traceback` (outermost first) was built by the function whose
-    frame `runner` runs the graph, once per call of it (see the module docstring)."""
-    if runner is None:
+    frame `runner` runs the graph, once per call of it (see the module docstring).
+
+    An op imported from a GraphDef (`tf.import_graph_def`, `import_meta_graph`) has no traceback (None).
+    """
+    if runner is None or not traceback:
         return False
     code = runner.f_code
     built_at = None

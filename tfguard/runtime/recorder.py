@@ -20,8 +20,10 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.alerts import emit
 from tfguard.runtime.clocks import ClockMarks, feed_bytes
+from tfguard.runtime.document import display_path
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
 from tfguard.runtime.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
+from tfguard.runtime.host_time import breakdown
 from tfguard.runtime.per_call import builds_per_call, run_frame
 from tfguard.runtime.report import REPORT_VERSION, Report
 from tfguard.runtime.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
@@ -33,7 +35,7 @@ from tfguard.runtime.stats import (
     StreamingSample,
 )
 from tfguard.runtime.tf_access import op_traceback
-from tfguard.runtime.tracebacks import user_and_api_from_traceback
+from tfguard.runtime.tracebacks import source_line, user_and_api_from_traceback
 from tfguard.runtime.verdicts import diagnose, growing_in_window, growth_alert, judge_slowdown
 
 DEFAULT_OPTIONS: Dict[str, Any] = {
@@ -170,6 +172,13 @@ class Recorder:
         self._final: Optional[Report] = None
         #: The guard's DeviceWatch (placement, GPU sampling), added to the report when set.
         self.devices: Any = None
+        #: tfguard failed internally while guarding (safety.py): the session is no longer recorded.
+        self.failed = False
+        #: The guarding thread's sampled stacks between runs (host_sampler.py), when sampled.
+        self.host_samples: Any = None
+        #: (graph version before, user site, api) of each GraphDef import since the last growth check: its
+        #: ops have no traceback, and are attributed to the line that imported them.
+        self._imports: List[Tuple[int, Tuple[str, int], Optional[str]]] = []
 
     # -- per-run path -------------------------------------------------------------
     @property
@@ -350,6 +359,20 @@ class Recorder:
         return sig
 
     # -- graph growth -------------------------------------------------------------
+    def note_import(self, version: int, site: Tuple[str, int], api: Optional[str]) -> None:
+        """A GraphDef import at user line `site` adds ops after graph version `version` (patches.GraphPatch)."""
+        self._imports.append((version, site, api))
+
+    def _import_site(self, op_id: Optional[int]) -> Tuple[Optional[Tuple[str, int]], Optional[str]]:
+        """The user line of the import that added op number `op_id` (None when no import is known for it)."""
+        found: Tuple[Optional[Tuple[str, int]], Optional[str]] = (None, None)
+        if op_id is None:
+            return found
+        for version, site, api in self._imports:
+            if version < op_id:
+                found = (site, api)
+        return found
+
     def on_growth(self, version: int, live: bool = True) -> None:
         """Attribute ops added since the last check to user source lines.
 
@@ -365,20 +388,24 @@ class Recorder:
         event, step = self._growth_events, self.runs
         touched = {}
         runner = run_frame(sys._getframe(1))  # who ran the graph that noticed the growth (TFG109)
-        for op in _ops_between(self.graph, previous, version):
+        for op_id, op in _ops_between(self.graph, previous, version):
+            traceback = op_traceback(op)  # () when TensorFlow kept none (2.x's imported ops)
             try:
-                site, api = user_and_api_from_traceback(op_traceback(op))
+                site, api = user_and_api_from_traceback(traceback) if traceback else (None, None)
             except Exception:  # an op without a usable traceback must not break the run
                 site, api = None, None
+            if site is None and not traceback:  # imported from a GraphDef: the importing line
+                site, api = self._import_site(op_id)
             if site is None:
                 self.unattributed_ops += 1
                 site = UNATTRIBUTED
             entry = self.sites.get(site)
             if entry is None:
                 entry = self.sites[site] = GrowthSite(site[0], site[1], api, step)
-                entry.per_call = builds_per_call(op_traceback(op), runner)
+                entry.per_call = builds_per_call(traceback, runner)
             entry.add_op(getattr(op, "type", None), api, event, step)
             touched[site] = entry
+        del self._imports[:-1]  # the last import may still add ops after `version`
         if live and self.options["warn"]:
             loop_start = self.loop_start()
             for entry in touched.values():
@@ -471,6 +498,16 @@ class Recorder:
             span = end - start
         return min(1.0, max(0.0, 1.0 - busy / span)) if span > 0 else None
 
+    def _host_time(self, host_fraction: Optional[float]) -> Optional[Dict[str, Any]]:
+        """Where the loop's host time went, by line and cause (host_time.py), from the samples after its start."""
+        if self.host_samples is None:
+            return None
+        found = breakdown(self.host_samples.after(self.loop_start()), host_fraction, source_line)
+        if found is not None:
+            for entry in found["lines"]:
+                entry["path"] = display_path(entry["path"])
+        return found
+
     def _build_report(self) -> Report:
         self.drain()
         end = self.t_end if self.t_end is not None else time.perf_counter()
@@ -501,6 +538,7 @@ class Recorder:
             "growth_ops": {kind: sum(s["ops_added"] for s in sites if s["kind"] == kind)
                            for kind in ("setup", ONE_TIME, REPEATED)},
         }
+        data["host_time"] = self._host_time(host_fraction)
         data.update(self.slowdown())
         data.update({
             "all_runs_series": {
@@ -522,9 +560,10 @@ class Recorder:
         return Report(data)
 
 
-def _ops_between(graph: Any, previous: int, version: int) -> List[Any]:
+def _ops_between(graph: Any, previous: int, version: int) -> List[Tuple[Optional[int], Any]]:
+    """(id, op) of the ops added between two graph versions (id None where the graph does not say)."""
     by_id = getattr(graph, "_nodes_by_id", None)
     if isinstance(by_id, dict):
-        ops = [by_id.get(i) for i in range(previous + 1, version + 1)]
-        return [op for op in ops if op is not None]
-    return list(graph.get_operations())[-(version - previous):]
+        ops = [(i, by_id.get(i)) for i in range(previous + 1, version + 1)]
+        return [(i, op) for i, op in ops if op is not None]
+    return [(getattr(op, "_id", None), op) for op in list(graph.get_operations())[-(version - previous):]]

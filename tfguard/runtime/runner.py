@@ -68,18 +68,42 @@ def run_document(command: List[str], watcher: Any, sessions: List[Any], status: 
     """The JSON document of a run: the busiest session's `report.to_dict()` plus the run's facts."""
     from tfguard.runtime.report import REPORT_VERSION
 
+    failed = [s.failed for s in sessions if s.report is None and s.failed]
+    sessions = [s for s in sessions if s.report is not None]  # tfguard failed on the others (safety.py)
     facts = {"command": command, "tensorflow_version": watcher.tensorflow_version, "exit_status": status,
              "stopped_by_max_steps": watcher.stopped_by_max_steps, "session_count": len(sessions),
-             "freeze_after": watcher.freeze_after}
+             "freeze_after": watcher.freeze_after, "unguarded_sessions": failed}
     if not sessions:
         return dict(version=REPORT_VERSION, **facts)
+    from tfguard.runtime.across_sessions import growth_across_sessions
+
     main = max(sessions, key=lambda s: s.report.runs)
     document = main.report.to_dict()
     document.update(facts)
-    document["created_at"] = main.created_at
-    document["other_sessions"] = [{"created_at": s.created_at, "report": s.report.to_dict()}
+    document.update(_session_facts(main))
+    document["other_sessions"] = [dict(_session_facts(s), report=s.report.to_dict())
                                   for s in sessions if s is not main]
+    document["across_sessions"] = growth_across_sessions(
+        [_session_record(s.report.to_dict(), _session_facts(s)) for s in sessions])
     return document
+
+
+def _session_facts(watched: Any) -> Dict[str, Any]:
+    return {"created_at": watched.created_at, "session_number": watched.number,
+            "graph_number": getattr(watched, "graph_number", 0),
+            "graph_ran_before": getattr(watched, "graph_ran_before", False)}
+
+
+def _session_record(report: Dict[str, Any], facts: Dict[str, Any]) -> Dict[str, Any]:
+    """A session as across_sessions.py reads it."""
+    return {"number": facts.get("session_number", 0), "created_at": facts.get("created_at"),
+            "graph": facts.get("graph_number", 0), "ran_before": facts.get("graph_ran_before", False),
+            "runs": report["runs"], "nodes_start": report["nodes_start"], "nodes_end": report["nodes_end"],
+            "growth_sites": report["growth_sites"]}
+
+
+#: More sessions than this on one graph are reported as one table (the busiest) and a line for the rest.
+SESSIONS_SHOWN_PER_GRAPH = 2
 
 
 def render_document(document: Dict[str, Any]) -> str:
@@ -87,20 +111,42 @@ def render_document(document: Dict[str, Any]) -> str:
     from tfguard.runtime.report import Report
 
     command = " ".join(document.get("command") or [])
-    if "mode" not in document:
+    unguarded = document.get("unguarded_sessions") or []
+    if "mode" not in document and not unguarded:
         return "tfguard: %s created no TensorFlow session: nothing to report" % (command or "the program")
     parts = []
     count = document.get("session_count", 1)
+    if unguarded:
+        parts.append("tfguard: %d session%s not reported: tfguard failed internally on %s (see its line above)"
+                     % (len(unguarded), "" if len(unguarded) == 1 else "s", "it" if len(unguarded) == 1 else "them"))
     if command:
         parts.append("tfguard run %s: %d session%s watched (TensorFlow %s)" % (
             command, count, "" if count == 1 else "s", document.get("tensorflow_version") or "?"))
-    sessions = [(document.get("created_at"), document)] + [
-        (other["created_at"], other["report"]) for other in document.get("other_sessions", [])]
-    for created_at, data in sessions:
+    if "mode" not in document:
+        return "\n\n".join(parts)
+    from tfguard.runtime.across_sessions import folded_sessions
+
+    for diagnostic in document.get("across_sessions", []):
+        parts.append("%s %s (across sessions): %s" % (diagnostic["code"], diagnostic["severity"],
+                                                      diagnostic["message"]))
+    sessions = [(document, document)] + [(other, other["report"]) for other in document.get("other_sessions", [])]
+    records = [_session_record(data, facts) for facts, data in sessions]
+    folded = folded_sessions(records, SESSIONS_SHOWN_PER_GRAPH) if all(r["number"] for r in records) else {}
+    left_out = {r["number"] for rest in folded.values() for r in rest}
+    for (facts, data), record in zip(sessions, records):
+        if record["number"] in left_out:
+            continue
+        created_at = facts.get("created_at")
         table = Report.from_dict(data).table()
         if count > 1 or created_at:
             table = table.replace("tfguard runtime report", "tfguard runtime report: session created at %s" % (
                 created_at,), 1)
+        rest = folded.get(record["number"])
+        if rest:
+            places = sorted({r["created_at"] for r in rest})
+            table += "\n\n%d more session%s on the same graph (created at %s), %d runs in all: tables left out " \
+                "(--json has them)" % (len(rest), "" if len(rest) == 1 else "s", ", ".join(places[:3]) +
+                                       (", ..." if len(places) > 3 else ""), sum(r["runs"] for r in rest))
         parts.append(table)
     return "\n\n".join(parts)
 
@@ -108,7 +154,7 @@ def render_document(document: Dict[str, Any]) -> str:
 def fired_codes(document: Dict[str, Any]) -> set:
     """Codes of the error and warning diagnostics of every session in a run document (information,
     such as one-time graph growth, never fails a run)."""
-    diagnostics = list(document.get("diagnostics", []))
+    diagnostics = list(document.get("diagnostics", [])) + list(document.get("across_sessions", []))
     for other in document.get("other_sessions", []):
         diagnostics += other["report"]["diagnostics"]
     return {d["code"] for d in diagnostics if d["severity"] != "info"}

@@ -64,6 +64,14 @@ class TensorBoardExport:
             self._thread.start()
 
     def _poll(self, recorder: Any) -> None:
+        try:
+            self._poll_until_stopped(recorder)
+        except Exception as exc:  # this thread is tfguard's: its error stops the live scalars only
+            from tfguard.runtime.safety import internal_error
+
+            internal_error("the TensorBoard writer thread", exc, "writing live scalars")
+
+    def _poll_until_stopped(self, recorder: Any) -> None:
         next_flush = self.every
         while not self._stop.wait(_POLL_SECONDS):
             if recorder.runs < next_flush:

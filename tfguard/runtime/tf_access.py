@@ -67,6 +67,11 @@ def op_traceback(op: Any) -> Sequence[Any]:
     return traceback if traceback is not None else ()
 
 
+#: The `Graph` method that adds the ops a GraphDef import made (`tf.import_graph_def`, `import_meta_graph`), the
+#: same name in TF 1.15 and 2.x: its `_check_not_finalized` call is where the importing line is noted.
+IMPORT_OPS_FUNCTION = "_add_new_tf_operations"
+
+
 def version_reader(graph: Any) -> Callable[[], int]:
     """A callable that returns `graph.version` (read after every run of a graph that can grow), made cheap.
 

@@ -22,7 +22,12 @@ class OnTensorFlowImport:
         """Call back now if TensorFlow is already loaded, else put an import hook first on `sys.meta_path`."""
         module = sys.modules.get("tensorflow")
         if module is not None:
-            self.callback(module)
+            try:
+                self.callback(module)
+            except Exception as exc:
+                from tfguard.runtime.safety import internal_error
+
+                internal_error("tfguard's TensorFlow patches", exc, "watching TensorFlow's sessions")
             return
         self._hook = _TensorFlowImportHook(self._loaded)
         sys.meta_path.insert(0, self._hook)
@@ -50,6 +55,15 @@ class _TensorFlowImportHook(importlib.abc.MetaPathFinder):
         """Find `tensorflow` with the other finders and hook its loader's exec_module."""
         if fullname != "tensorflow" or self._busy:
             return None
+        try:
+            return self._hooked_spec(fullname, path, target)
+        except Exception as exc:  # the other finders import TensorFlow as if tfguard were not there
+            from tfguard.runtime.safety import internal_error
+
+            internal_error("the import hook", exc, "watching TensorFlow's sessions")
+            return None
+
+    def _hooked_spec(self, fullname: str, path: Any, target: Any) -> Any:
         self._busy = True
         try:
             for finder in sys.meta_path:
@@ -76,7 +90,12 @@ class _TensorFlowImportHook(importlib.abc.MetaPathFinder):
                     del loader.exec_module  # back to the class's method
                 except AttributeError:
                     pass
-            callback(module)
+            try:
+                callback(module)
+            except Exception as exc:  # TensorFlow is loaded as if tfguard were not there
+                from tfguard.runtime.safety import internal_error
+
+                internal_error("the import hook", exc, "watching TensorFlow's sessions")
 
         loader.exec_module = exec_module
         return spec

@@ -41,6 +41,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.runtime.document import after_run, after_runs
 from tfguard.runtime.growth import ONE_TIME, REPEATED, site_text, what_grew
+from tfguard.runtime.host_time import advice, describe
 from tfguard.runtime.stats import step_trend
 
 #: A cause explains a slowdown when its rise per run is at least this share of wall time's rise per run.
@@ -292,7 +293,8 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
 
 
 def _input_advice(data: Dict[str, Any], repeated: List[Dict[str, Any]]) -> str:
-    """What to do about an input-bound run: fix per-step growth first, batch per-sample predictions, else tf.data."""
+    """What to do about an input-bound run: fix per-step growth first, batch per-sample predictions, else by where
+    the sampled host time went (host_time.py: tf.data for input, less often for plotting...), else tf.data."""
     if repeated:
         return ("much of it building new ops on every step (TFG901): fix that first, then move input "
                 "to tf.data with prefetch")
@@ -302,4 +304,8 @@ def _input_advice(data: Dict[str, Any], repeated: List[Dict[str, Any]]) -> str:
                 "predictions (one `model.predict` over an array of all the samples, or `predict_on_batch` on "
                 "batches), or call the model once on a batch tensor; each call's Python set-up costs more than "
                 "the model" % (busiest["count"], data["runs"]))
+    host = data.get("host_time")
+    if host is not None:
+        said = "host time: %s" % describe(host)
+        return "%s; %s" % (said, advice(host) or "look at those lines first (no single cause: no advice guessed)")
     return "move input to tf.data with prefetch"

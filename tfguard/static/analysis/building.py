@@ -135,6 +135,7 @@ class GraphBuilding:
                     and _tests_presence(statement.test, truthiness=True)
                     and statement.body
                     and isinstance(statement.body[-1], nodes.Return)
+                    and not _returns_a_build(self, statement.body[-1])
                 ):
                     return True
         return False
@@ -231,6 +232,14 @@ def _presence_checks(test: nodes.NodeNG, truthiness: bool = True) -> bool:
 def _tests_absence(test: nodes.NodeNG) -> bool:
     """``x is None``, ``not x``, ``k not in d``, ``not hasattr(o, n)``: true until something is cached."""
     return _absence_checks(test)
+
+
+def _returns_a_build(analysis, statement: nodes.Return) -> bool:
+    """``if detailed: return tf.summary.histogram(...)``: an early return of a new op is a branch, not a cache hit."""
+    value = statement.value
+    return value is not None and any(
+        analysis.build_event(node) is not None for node in (value, *value.nodes_of_class(nodes.Call))
+    )
 
 
 def _tests_presence(test: nodes.NodeNG, truthiness: bool = False) -> bool:

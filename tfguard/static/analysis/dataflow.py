@@ -213,6 +213,23 @@ class Dataflow:
             return self.combine([self.value(expr.body), self.value(expr.orelse)])
         if isinstance(expr, nodes.NamedExpr):
             return self.value(expr.value)
+        if isinstance(expr, nodes.ListComp):
+            return self._filtered_graph_list(expr)
+        return None
+
+    def _filtered_graph_list(self, expr: nodes.ListComp) -> Optional[Value]:
+        """``[v for v in tf.trainable_variables() if 'target' in v.name]`` is a list of the same graph objects."""
+        if len(expr.generators) != 1:
+            return None
+        generator = expr.generators[0]
+        if not (isinstance(expr.elt, nodes.Name) and isinstance(generator.target, nodes.AssignName)
+                and expr.elt.name == generator.target.name):
+            return None
+        inner = self.value(generator.iter)
+        if inner is not None and inner.kind == TF and (
+            inner.api in tfapi.VARIABLE_LISTS or inner.api in tfapi.GRAPH_OBJECT_LISTS
+        ):
+            return inner
         return None
 
     def _name_value(self, name: nodes.Name) -> Optional[Value]:
@@ -453,8 +470,8 @@ class Dataflow:
             return None
         if isinstance(parent, nodes.Arguments):
             return self._parameter_value(target, parent)
-        if isinstance(parent, (nodes.For, nodes.Comprehension)) and not index_path and child is parent.target:
-            return iteration_element(self, parent)
+        if isinstance(parent, (nodes.For, nodes.Comprehension)) and child is parent.target:
+            return iteration_element(self, parent, list(reversed(index_path)))
         return None
 
     def _unpacked(self, expr: nodes.NodeNG, index_path: List[int]) -> Optional[Value]:

@@ -17,7 +17,7 @@ from typing import Dict, List, Optional
 
 from astroid import nodes
 
-from tfguard.static.analysis.dataset_flow import attribute_chain, passed_in_chain
+from tfguard.static.analysis.dataset_flow import _owner, attribute_chain, passed_in_chain
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import is_ancestor, own_nodes, position
 
@@ -99,7 +99,8 @@ class DatasetAnalysis:
         if isinstance(expr, nodes.Name):
             chains = [
                 self.chain(binding.parent.value, depth + 1) if _is_assignment(binding)
-                else passed_in_chain(self, binding, depth) if _is_parameter(binding) else None
+                else passed_in_chain(self, binding, depth) if _is_parameter(binding)
+                else self._unpacked_chain(binding, depth)
                 for binding in self._reaching_bindings(expr)
             ]
             known = [c for c in chains if c is not None]
@@ -113,6 +114,39 @@ class DatasetAnalysis:
         if isinstance(expr, nodes.Attribute):
             return attribute_chain(self, expr, depth)
         return None
+
+    def _unpacked_chain(self, binding: nodes.NodeNG, depth: int) -> Optional[List[nodes.Call]]:
+        """``train_data, test_data = utils.get_mnist_dataset(batch_size)``: the item of a returned tuple."""
+        target = binding.parent
+        if not (isinstance(binding, nodes.AssignName) and isinstance(target, nodes.Tuple)
+                and isinstance(target.parent, nodes.Assign) and binding in target.elts):
+            return None
+        if any(isinstance(e, nodes.Starred) for e in target.elts):
+            return None
+        return self.item_chain(target.parent.value, target.elts.index(binding), depth + 1)
+
+    def item_chain(self, expr: Optional[nodes.NodeNG], index: int, depth: int) -> Optional[List[nodes.Call]]:
+        """The pipeline at ``index`` of a tuple: written in place, or returned by a function of the project."""
+        if expr is None or depth > _MAX_DEPTH:
+            return None
+        if isinstance(expr, (nodes.Tuple, nodes.List)):
+            elements = expr.elts
+            if index >= len(elements) or any(isinstance(e, nodes.Starred) for e in elements):
+                return None
+            return self.chain(elements[index], depth + 1)
+        if not isinstance(expr, nodes.Call) or self.module.call_qualname(expr) is not None:
+            return None
+        function = self.module.called_function(expr)
+        if function is None:
+            return None
+        owner = _owner(self, function)
+        returned = [owner.item_chain(node.value, index, depth + 1) for node in own_nodes(function)
+                    if isinstance(node, nodes.Return) and node.value is not None]
+        known = [c for c in returned if c is not None]
+        if not known:
+            return None
+        known.sort(key=self.has_prefetch)
+        return [expr, *known[0]]
 
     def _reaching_bindings(self, name: nodes.Name) -> List[nodes.NodeNG]:
         """Return the bindings of ``name`` that may reach it: the last one above it and, when that one

@@ -2,7 +2,8 @@
 
 * :meth:`DeviceAnalysis.device_text` reads a device string as written:
   ``'/gpu:1'``, ``'/device:GPU:%d' % i``, ``'/gpu:{}'.format(i)``, ``f'/gpu:{i}'``,
-  ``'/gpu:' + str(i)``, a name bound to one of these, a loop over a list of them.
+  ``'/gpu:' + str(i)``, a name bound to one of these, a loop over a list of them (written in
+  place, built by a comprehension, sliced, through ``enumerate``/``zip``) or an item of one.
 * :meth:`DeviceAnalysis.sessions` lists session creations with their ``config``.
 * :meth:`DeviceAnalysis.config_options` follows a ``ConfigProto`` through names,
   ``config.X = …`` / ``config.gpu_options.X = …`` assignments and local helpers.
@@ -37,7 +38,7 @@ _ENVIRONMENT_WRITES = frozenset({"os.putenv", "os.environ.setdefault", "os.envir
 _SUPERVISOR_SESSION_METHODS = frozenset({"managed_session", "prepare_or_wait_for_session"})
 _MAX_DEPTH = 12
 #: Calls that define a command-line option with a default: argparse and tf.app.flags / absl flags.
-_OPTION_DEFINERS = frozenset({"add_argument", "DEFINE_string"})
+_OPTION_DEFINERS = frozenset({"add_argument", "DEFINE_string", "DEFINE_integer"})
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,9 @@ class DeviceAnalysis:
             return _gpu_first(texts)
         if isinstance(expr, nodes.Name):
             return _gpu_first(self._name_texts(expr, depth))
+        if isinstance(expr, nodes.Subscript) and not isinstance(expr.slice, nodes.Slice):
+            # ``devices[i]`` of a list of device strings
+            return _gpu_first([self.device_text(e, depth + 1) for e in self._literal_elements(expr.value, depth + 1)])
         if isinstance(expr, nodes.Attribute):
             default = self.option_defaults().get(expr.attrname)
             return self.device_text(default, depth + 1) if default is not None else None
@@ -108,32 +112,64 @@ class DeviceAnalysis:
             parent = binding.parent
             if isinstance(parent, (nodes.Assign, nodes.AnnAssign)):
                 texts.append(self.device_text(parent.value, depth + 1))
-            elif isinstance(parent, (nodes.For, nodes.Comprehension)) and parent.target is binding:
-                texts.extend(self.device_text(e, depth + 1) for e in self._literal_elements(parent.iter))
-            elif (
-                isinstance(parent, nodes.Tuple) and len(parent.elts) == 2 and parent.elts[1] is binding
-                and isinstance(parent.parent, (nodes.For, nodes.Comprehension)) and parent.parent.target is parent
-            ):
-                # ``for i, device in enumerate(gpus)``
-                iterable = parent.parent.iter
-                if isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name) and (
-                    iterable.func.name == "enumerate" and iterable.args
-                ):
-                    texts.extend(self.device_text(e, depth + 1) for e in self._literal_elements(iterable.args[0]))
+            elif isinstance(parent, (nodes.For, nodes.Comprehension, nodes.Tuple)):
+                # ``for device in gpus``, ``for i, device in enumerate(gpus)``,
+                # ``for i, (device, batch) in enumerate(zip(gpus, batches))``
+                texts.extend(self.device_text(e, depth + 1) for e in self._loop_elements(binding, depth))
             elif isinstance(parent, nodes.Arguments):
                 texts.extend(self._argument_texts(binding, depth))
         return texts
 
-    def _literal_elements(self, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
-        """Return the elements of a literal list or tuple, written in place or bound to a name once."""
+    def _loop_elements(self, binding: nodes.AssignName, depth: int) -> List[nodes.NodeNG]:
+        """Return the expressions a loop target takes from its iterable, through ``enumerate`` and ``zip``."""
+        positions: List[int] = []
+        node: nodes.NodeNG = binding
+        while isinstance(node.parent, nodes.Tuple):
+            positions.append(node.parent.elts.index(node))
+            node = node.parent
+        loop = node.parent
+        if not isinstance(loop, (nodes.For, nodes.Comprehension)) or loop.target is not node:
+            return []
+        iterable: Optional[nodes.NodeNG] = loop.iter
+        for position in reversed(positions):
+            call = iterable if isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name) else None
+            if call is not None and call.func.name == "enumerate" and call.args and position == 1:
+                iterable = call.args[0]
+            elif call is not None and call.func.name == "zip" and position < len(call.args):
+                iterable = call.args[position]
+            else:
+                return []
+        return self._literal_elements(iterable, depth)
+
+    def _literal_elements(self, expr: Optional[nodes.NodeNG], depth: int = 0) -> List[nodes.NodeNG]:
+        """Return the elements of a list written in place or bound to a name.
+
+        A literal list or tuple gives its elements; a comprehension (``['/gpu:%d' % i for i in
+        range(n)]``) its element expression; a slice (``gpus[:n]``) and a concatenation the
+        elements of their lists; a name the elements of every list it is bound to.
+        """
+        if expr is None or depth > _MAX_DEPTH:
+            return []
         if isinstance(expr, (nodes.List, nodes.Tuple)):
             return list(expr.elts)
+        if isinstance(expr, (nodes.ListComp, nodes.GeneratorExp)):
+            return [expr.elt]
+        if isinstance(expr, nodes.Subscript) and isinstance(expr.slice, nodes.Slice):
+            return self._literal_elements(expr.value, depth + 1)
+        if isinstance(expr, nodes.BinOp) and expr.op == "+":
+            return self._literal_elements(expr.left, depth + 1) + self._literal_elements(expr.right, depth + 1)
+        if isinstance(expr, nodes.BinOp) and expr.op == "*":
+            return self._literal_elements(expr.left, depth + 1)
         if isinstance(expr, nodes.Name):
-            bindings = self.module.dataflow.definitions(expr, expr.name)
-            if len(bindings) == 1 and isinstance(bindings[0].parent, nodes.Assign):
-                value = bindings[0].parent.value
-                if isinstance(value, (nodes.List, nodes.Tuple)):
-                    return list(value.elts)
+            elements: List[nodes.NodeNG] = []
+            for binding in self.module.dataflow.definitions(expr, expr.name):
+                value = binding.parent.value if isinstance(binding.parent, nodes.Assign) else None
+                if value is None or binding not in binding.parent.targets or any(
+                    name.name == expr.name for name in value.nodes_of_class(nodes.Name)
+                ):
+                    continue  # ``gpus = [gpus[0], gpus[0]]`` adds nothing the first binding lacks
+                elements.extend(self._literal_elements(value, depth + 1))
+            return elements
         return []
 
     def _argument_texts(self, parameter: nodes.AssignName, depth: int) -> List[Optional[str]]:

@@ -4,7 +4,8 @@ A *step loop* is the innermost session loop that runs ``sess.run`` in its own
 iteration (not only inside a nested loop).  A node in it runs *every step* when
 no enclosing ``if``/``elif``/``else`` (or conditional expression) inside the
 loop has a condition that can change between iterations, and no ``continue``
-above it is taken on such a condition.  Loop-invariant conditions
+above it is taken on such a condition.  A loop that runs a nested step loop on
+every iteration is an epoch loop, unless it runs the training op itself.  Loop-invariant conditions
 (``if FLAGS.verbose:``, ``if config.dataset == 'mnist':``) and ``try``/``with``
 blocks are not guards.
 """
@@ -16,9 +17,11 @@ from typing import Dict, FrozenSet, Iterator, List, Optional
 
 from astroid import nodes
 
+from tfguard.static.analysis.defaults import default_number
 from tfguard.static.analysis.events import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
+from tfguard.static.analysis.steps import fetched
 
 
 def frequency(module: ModuleAnalysis) -> "StepAnalysis":
@@ -42,13 +45,17 @@ class StepAnalysis:
         return self.module.iteration_nodes(loop)
 
     def direct_runs(self, loop: nodes.NodeNG) -> List[nodes.NodeNG]:
-        """Return the calls that run the graph in ``loop``'s own iterations (not in a nested loop)."""
+        """Return the calls that run the graph in ``loop``'s own iterations (not in a nested loop).
+
+        ``saver.save(sess, path)`` runs the graph but is no step: a loop that only saves is no step loop.
+        """
         key = id(loop)
         if key not in self._direct_runs:
             self._direct_runs[key] = [
                 node
                 for node in self.iteration_nodes(loop)
                 if self.module.run_event(node) is not None and next(self.module.enclosing_loops(node), None) is loop
+                and not self.module.is_saver_run(node)
             ]
         return self._direct_runs[key]
 
@@ -62,7 +69,8 @@ class StepAnalysis:
         if key not in self._nested_session_loop:
             self._nested_session_loop[key] = any(
                 (
-                    (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node))
+                    (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node)
+                     and not self.module.only_saves(node))
                     or (isinstance(node, COMPREHENSIONS) and self._runs_the_graph(node))
                     or self.module.calls_step_loop(node)
                 )
@@ -70,6 +78,24 @@ class StepAnalysis:
                 for node in self.iteration_nodes(loop)
             )
         return self._nested_session_loop[key]
+
+    def _trains_itself(self, loop: nodes.NodeNG) -> bool:
+        """Whether ``loop`` runs a training op in its own iterations (``sess.run([merged, train_step])``).
+
+        Such a loop is a step loop whatever its helpers do: one that caches bottlenecks by running the
+        graph per image in a loop of its own, called at the top of each step, makes it no epoch loop.
+        """
+        for node in self.direct_runs(loop):
+            if _innermost(node, loop, COMPREHENSIONS) is not None:
+                continue  # ``[sess.run(train) for _ in range(k)]`` is a step loop of its own
+            for expr in fetched(self.module, node):
+                value = self.module.value(expr)
+                if value is not None and value.api and value.api.endswith((".minimize", ".apply_gradients")):
+                    return True
+                name = expr.attrname if isinstance(expr, nodes.Attribute) else getattr(expr, "name", "")
+                if _TRAINING_OP.match(name or ""):
+                    return True
+        return False
 
     def _runs_the_graph(self, comprehension: nodes.NodeNG) -> bool:
         """``[sess.run(train_op, feed) for _ in range(k)]`` is a loop of k steps of its own."""
@@ -84,7 +110,7 @@ class StepAnalysis:
         for loop in self.module.enclosing_loops(node):
             if not self.module.is_session_loop(loop):
                 continue
-            if self._has_nested_session_loop(loop):
+            if self._has_nested_session_loop(loop) and not self._trains_itself(loop):
                 return None
             if self.direct_runs(loop):
                 return loop
@@ -114,6 +140,8 @@ class StepAnalysis:
         for test, in_else in self._branches(node, loop):
             if not self.is_frequency_guard(test, loop):
                 continue
+            if not in_else and self.every_step_by_default(test) is not None:
+                continue  # ``if step % self.n_critic == 0:`` with ``n_critic`` defaulting to 1
             odds = self.odds(test, loop)
             if (odds != MOSTLY_TRUE) if not in_else else (odds != RARELY_TRUE):
                 return test
@@ -122,6 +150,10 @@ class StepAnalysis:
     def how_often(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
         """Describe, for messages, how often ``node`` (which :meth:`every_step_loop` returned ``loop`` for) runs."""
         for test, in_else in self._branches(node, loop):
+            divisor = self.every_step_by_default(test) if not in_else else None
+            if divisor is not None and self.is_frequency_guard(test, loop):
+                return (f"on every step as the program ships (it is under `if {test.as_string()}:`, and "
+                        f"`{divisor.as_string()}` defaults to 1)")
             if self.is_frequency_guard(test, loop):
                 branch = "the `else` of" if in_else else "under"
                 return f"on almost every step (it is {branch} `if {test.as_string()}:`, which "\
@@ -157,6 +189,21 @@ class StepAnalysis:
         if not any(_tests_equality(part, counter, variant) for test in tests for part in _conjuncts(test)):
             return False
         return not any(isinstance(n, nodes.AssignName) and n.name == counter for n in self.iteration_nodes(loop))
+
+    def every_step_by_default(self, test: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """Return the divisor of ``x % n == 0`` when ``n`` defaults to 1 (the test then always holds), else None.
+
+        The default is an argparse/flags default, a keyword default or a class attribute, read by
+        :func:`~tfguard.static.analysis.defaults.default_number`; any other possible value keeps the guard.
+        """
+        if not (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "=="):
+            return None
+        left, right = test.left, test.ops[0][1]
+        modulo, zero = (left, right) if isinstance(left, nodes.BinOp) else (right, left)
+        if not (isinstance(modulo, nodes.BinOp) and modulo.op == "%" and isinstance(zero, nodes.Const)
+                and zero.value == 0 and not isinstance(modulo.right, nodes.Const)):
+            return None
+        return modulo.right if default_number(self.module, modulo.right) == 1 else None
 
     def odds(self, test: nodes.NodeNG, loop: nodes.NodeNG) -> str:
         """Return how often a condition that changes between iterations holds: rarely, mostly, or unknown.
@@ -247,6 +294,9 @@ class StepAnalysis:
         return False
 
 
+#: Names of the op that trains one step (its value may be built where tfguard cannot follow it).
+_TRAINING_OP = re.compile(r"^(train_op|train_step|training_op|train_ops|opt_op|optim|optimize|train_opt)$")
+
 #: How often a condition holds, for :meth:`StepAnalysis.odds`.
 RARELY_TRUE, MOSTLY_TRUE, UNKNOWN_ODDS = "rarely", "mostly", "unknown"
 
@@ -258,11 +308,40 @@ def is_warm_up_threshold(test: nodes.NodeNG) -> bool:
     a global step's ``eval()``) compared with ``>``/``>=`` against an UPPER_CASE constant (or an expression of
     such constants and numbers, ``MEMORY_CAPACITY / 20``) holds on every step after the first few: training
     code waits for a replay buffer or a learning start, then runs on. A bare number (``if it > 100:``) or a
-    value such as a loss (``if loss_value > 10.0:``) is not a warm-up test: its odds are unknown.
+    value such as a loss (``if loss_value > 10.0:``) is not a warm-up test: its odds are unknown.  A run
+    setting read from arguments or ``self`` (``replay_buffer.size() > int(args['minibatch_size'])``) is a
+    threshold too, unless its name says it ends the run (``self.max_steps``, ``args.total_steps``).
     """
     if not (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in (">", ">=")):
         return False
-    return _counter_like(test.left) and _upper_constant(test.ops[0][1])
+    return _counter_like(test.left) and (_upper_constant(test.ops[0][1]) or _setting(test.ops[0][1]))
+
+
+#: Objects whose attributes and items are the run's settings: ``args.batch_size``, ``FLAGS.start``,
+#: ``self.batch_size``, ``config['minibatch_size']``.
+_SETTINGS = re.compile(r"^(args|FLAGS|flags|opt|opts|options|config|cfg|hparams|hp|params|self)$")
+
+
+#: Setting names that bound a run rather than start it: past them the loop stops, not starts.
+_BOUND = re.compile(r"max|total|end|stop|last|limit|steps|epochs|iters|iterations|episodes", re.IGNORECASE)
+
+
+def _setting(expr: nodes.NodeNG) -> bool:
+    """A run setting, as a warm-up threshold: ``int(args['minibatch_size'])``, ``self.batch_size``,
+    ``FLAGS.learn_start * 2`` (a batch size or start step the program reads once, not a number)."""
+    if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Name) and expr.func.name in ("int", "float") \
+            and len(expr.args) == 1:
+        return _setting(expr.args[0])
+    if isinstance(expr, nodes.BinOp) and expr.op in ("/", "//", "*", "+", "-"):
+        parts = (expr.left, expr.right)
+        return all(_setting(p) or _is_number(p) or _upper_constant(p) for p in parts) and \
+            any(_setting(p) for p in parts)
+    if isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name):
+        return _SETTINGS.match(expr.expr.name) is not None and not _BOUND.search(expr.attrname)
+    if isinstance(expr, nodes.Subscript) and isinstance(expr.value, nodes.Name) and isinstance(expr.slice, nodes.Const):
+        return _SETTINGS.match(expr.value.name) is not None and isinstance(expr.slice.value, str) \
+            and not _BOUND.search(expr.slice.value)
+    return False
 
 
 _COUNTER = re.compile(r"(^|_)(t|i|step|steps|count|counter|size|len|episode|episodes|iter|iteration|frame|frames)($|_)",

@@ -65,7 +65,14 @@ class ParameterInference:
         cls = function.parent if isinstance(function.parent, nodes.ClassDef) else None
         is_init = cls is not None and function.name == "__init__"
         leaf = cls.name if is_init else function.name
+        parameters = {a.name for a in function.args.args or ()} if cls is None else set()
         for call in self.dataflow.calls_with_leaf(leaf):
+            func = call.func
+            if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and \
+                    func.expr.name in parameters and call.scope() is function:
+                # ``critic.train(...)`` inside ``def train(sess, critic)``: a method of a parameter, not a call
+                # of ``train`` itself; resolving it here would ask for this very parameter's call sites
+                continue
             callee = self.dataflow.value(call.func)
             if callee is None:
                 continue

@@ -15,6 +15,9 @@ from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
 from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 from tfguard.static.analysis.weight_loading import loads_model_parts
 
+#: Objects whose ``save(sess, path)`` / ``restore(sess, path)`` run the graph (their save or restore ops).
+_SAVERS = frozenset({"tensorflow.train.Saver"})
+
 
 class GraphRunning:
     """The run-event and session-loop queries of :class:`~tfguard.static.analysis.module.ModuleAnalysis`.
@@ -71,6 +74,9 @@ class GraphRunning:
                 return RunEvent(call, f"{func.expr.as_string()}.eval")  # ``t.eval({x: batch})``: a feed dict
             if method == "load" and kind == TF and (len(call.args) >= 2 or "session" in keywords):
                 return RunEvent(call, f"{func.expr.as_string()}.load")
+            saves = method in ("save", "restore") and kind == TF and receiver.api in _SAVERS
+            if saves and (call.args or "sess" in keywords):
+                return RunEvent(call, f"{func.expr.as_string()}.{method}")  # runs the saver's save/restore ops
             if method == "run" and kind is None and keywords & {"feed_dict", "options", "run_metadata"}:
                 return RunEvent(call, f"{func.expr.as_string()}.run")
             if method in ("run", "partial_run") and kind is None and is_session_attribute(func.expr):
@@ -78,6 +84,18 @@ class GraphRunning:
             if method in KERAS_RUN_METHODS and self._is_keras_model(receiver) and graph_mode_module(self):
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")
         return None
+
+    def is_saver_run(self, node: nodes.NodeNG) -> bool:
+        """Whether ``node`` runs the graph only as ``saver.save(sess, path)`` / ``saver.restore(sess, path)`` does.
+
+        Such a call runs the graph (a loop that builds a Saver and saves with it is a session loop), but
+        it is no training step: a loop whose only runs are saves is not a step loop.
+        """
+        func = getattr(node, "func", None)
+        if not (isinstance(func, nodes.Attribute) and func.attrname in ("save", "restore")):
+            return False
+        receiver = self.value(func.expr)
+        return receiver is not None and receiver.kind == TF and receiver.api in _SAVERS
 
     def _is_keras_model(self, receiver) -> bool:
         """``Sequential(...)``, ``load_model(...)``, or an instance of a project class deriving from a Keras Model."""
@@ -113,6 +131,12 @@ class GraphRunning:
         """
         return self.loop_run(loop) is not None or any(
             self.run_event(node) is not None for node in self.iteration_nodes(loop))
+
+    def only_saves(self, loop: nodes.NodeNG) -> bool:
+        """Whether every graph run of ``loop``'s iterations is a ``saver.save``/``restore``: no step loop of its own."""
+        return self.is_session_loop(loop) and all(
+            self.is_saver_run(node) for node in self.iteration_nodes(loop) if self.run_event(node) is not None
+        )
 
     def is_session_loop(self, loop: nodes.NodeNG) -> bool:
         """Return whether ``loop`` runs the graph on every iteration (directly or through helpers)."""

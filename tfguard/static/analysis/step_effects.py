@@ -20,8 +20,9 @@ from astroid import nodes
 
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.frequency import is_warm_up_threshold
+from tfguard.static.analysis.inference import argument_for
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.scopes import function_label, own_nodes, position
+from tfguard.static.analysis.scopes import function_label, is_ancestor, own_nodes, position
 from tfguard.static.analysis.steps import is_checkpoint_save, is_session_run, is_summary_write
 from tfguard.static.analysis.summaries import MAX_CALL_DEPTH
 from tfguard.static.finding import ChainLink
@@ -56,6 +57,7 @@ class StepEffects:
         self.module = module
         self._functions: Dict[int, Optional[List[StepEffect]]] = {}
         self._calls: Dict[int, List[StepEffect]] = {}
+        self._branches: Dict[tuple, list] = {}
 
     def at(self, call: nodes.NodeNG) -> List[StepEffect]:
         """Return what evaluating ``call`` once writes, saves or runs: itself, or a helper's every-call effects."""
@@ -76,7 +78,75 @@ class StepEffects:
         if function is None:
             kind = direct_kind(module, call)
             return [StepEffect(kind, call, module)] if kind is not None else []
-        return [effect for effect in self.of_function(function) if len(effect.chain) <= MAX_CALL_DEPTH]
+        found = [effect for effect in self.of_function(function) if len(effect.chain) <= MAX_CALL_DEPTH]
+        return found + self._branch_effects(call, function)
+
+    def _branch_effects(self, call: nodes.Call, function: nodes.NodeNG) -> List[StepEffect]:
+        """The effects in branches on a parameter that this call takes, by the constants it passes.
+
+        ``log(sess, step)`` with ``def log(sess, step, mode="train"): if mode == "eval": ... else:
+        writer.add_summary(...)`` writes in the ``else`` on every call: the chain names that write, not
+        the other branch's.
+        """
+        module = self.module
+        if module.project is not None and function.root() is not module.module:
+            return []  # only helpers of this module: their call sites' constants are read here
+        candidates = self._parameter_branch_calls(function)
+        if not candidates:
+            return []
+        summary = module.summary(function)
+        if summary is None or summary.loops_over_steps:
+            return []
+        label = function_label(function)
+        found: List[StepEffect] = []
+        for node in candidates:
+            if not self._taken_by(call, node, function):
+                continue
+            for effect in self.at(node):
+                if len(effect.chain) < MAX_CALL_DEPTH:
+                    chain = (ChainLink(module.path, node.lineno, label), *effect.chain)
+                    found.append(StepEffect(effect.kind, effect.site, effect.owner, chain))
+        return found
+
+    def _parameter_branch_calls(self, function: nodes.NodeNG) -> List[nodes.Call]:
+        """The calls of ``function`` that are not made on every call but sit in a branch on a plain parameter."""
+        key = ("branches", id(function))
+        if key not in self._branches:
+            tests = [node for node in own_nodes(function) if isinstance(node, nodes.If) and _names_a_parameter(
+                function, node.test)]
+            self._branches[key] = [] if not tests else [
+                node for node in own_nodes(function)
+                if isinstance(node, nodes.Call) and any(is_ancestor(test, node) for test in tests)
+                and not self._every_call(node, function)
+            ]
+        return self._branches[key]
+
+    def _taken_by(self, call: nodes.Call, node: nodes.NodeNG, function: nodes.NodeNG) -> bool:
+        """Whether every ``if`` around ``node`` in ``function`` tests a parameter that ``call`` makes take
+        ``node``'s branch (and nothing else keeps ``node`` from running on every such call)."""
+        child, parent = node, node.parent
+        tested = False
+        while parent is not None and parent is not function:
+            if isinstance(parent, nodes.If) and child is not parent.test:
+                truth = _parameter_test(call, function, parent.test)
+                if truth is None or truth != (child is not parent.orelse and child in parent.body):
+                    return False
+                tested = True
+            elif isinstance(parent, (nodes.IfExp, nodes.ExceptHandler, nodes.For, nodes.While)):
+                return False
+            child, parent = parent, parent.parent
+        if not tested:
+            return False
+        here = position(node)
+        return not any(spot < here for spot in self._conditional_returns(function))
+
+    def _conditional_returns(self, function: nodes.NodeNG) -> List[tuple]:
+        """Positions of the ``return`` statements of ``function`` taken on some condition only."""
+        key = ("returns", id(function))
+        if key not in self._branches:
+            self._branches[key] = [position(node) for node in own_nodes(function)
+                                   if isinstance(node, nodes.Return) and _under_condition(node, function)]
+        return self._branches[key]
 
     def of_function(self, function: nodes.NodeNG) -> List[StepEffect]:
         """Return what one call of ``function`` writes, saves or runs every time (chains start inside it).
@@ -153,6 +223,50 @@ def direct_kind(module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:
     if is_session_run(module, call) or module.call_named(call, tfapi.GRAPH_RUN_FUNCTIONS):
         return GRAPH_RUN
     return None
+
+
+def _parameter_test(call: nodes.Call, function: nodes.NodeNG, test: nodes.NodeNG) -> Optional[bool]:
+    """The truth of ``P``, ``not P``, ``P == c`` or ``P != c`` for the constant ``call`` passes for parameter ``P``
+    (its constant default when it passes nothing); None when unknown or ``P`` is rebound in ``function``."""
+    negate = False
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        test, negate = test.operand, True
+    compared: Optional[Tuple[str, object]] = None
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in ("==", "!=") \
+            and isinstance(test.ops[0][1], nodes.Const):
+        compared = (test.ops[0][0], test.ops[0][1].value)
+        test = test.left
+    if not isinstance(test, nodes.Name) or not _is_plain_parameter(function, test.name):
+        return None
+    bound = isinstance(call.func, nodes.Attribute)
+    argument = argument_for(call, function, test.name, bound)
+    if not isinstance(argument, nodes.Const):
+        return None
+    value = argument.value
+    if compared is None:
+        truth = bool(value)
+    else:
+        truth = (value == compared[1]) if compared[0] == "==" else (value != compared[1])
+    return truth != negate
+
+
+def _names_a_parameter(function: nodes.NodeNG, test: nodes.NodeNG) -> bool:
+    """``if P:``, ``if not P:``, ``if P == "eval":`` on a plain parameter ``P`` of ``function``."""
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        test = test.operand
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
+        test = test.left
+    return isinstance(test, nodes.Name) and _is_plain_parameter(function, test.name)
+
+
+def _is_plain_parameter(function: nodes.NodeNG, name: str) -> bool:
+    """A parameter of ``function`` that its body never rebinds."""
+    arguments = function.args
+    names = {a.name for a in (*(arguments.posonlyargs or ()), *(arguments.args or ()), *(arguments.kwonlyargs or ()))}
+    if name not in names:
+        return False
+    return not any(target.name == name for target in function.nodes_of_class(nodes.AssignName)
+                   if not isinstance(target.parent, nodes.Arguments))
 
 
 def _under_condition(node: nodes.NodeNG, function: nodes.NodeNG) -> bool:

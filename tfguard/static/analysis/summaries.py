@@ -70,11 +70,13 @@ class FunctionSummaries:
             if isinstance(node, nodes.Call) and self.call_qualname(node) in tfapi.GRAPH_RESETS:
                 summary.resets_graph = True
             if not summary.loops_over_steps and (
-                (isinstance(node, LOOPS) and self.is_session_loop(node)) or self.calls_step_loop(node)
+                (isinstance(node, LOOPS) and self.is_session_loop(node) and not self.only_saves(node))
+                or self.calls_step_loop(node)
             ):
                 summary.loops_over_steps = True
             run = self.run_event(node) if summary.run is None else None
-            if run is not None and len(run.chain) < MAX_CALL_DEPTH:
+            if run is not None and len(run.chain) < MAX_CALL_DEPTH and not self.is_saver_run(node):
+                # a helper that only saves is no step: only the loop that saves directly counts it
                 summary.run = RunEvent(run.node, run.display, (ChainLink(self.path, node.lineno, label), *run.chain))
             event = self.build_event(node)
             if event is None or len(event.chain) >= MAX_CALL_DEPTH or len(summary.builds) >= MAX_SUMMARY_BUILDS:

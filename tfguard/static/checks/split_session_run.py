@@ -94,13 +94,14 @@ class SplitSessionRun(NodeRule):
                 earlier = [
                     run for run in runs[:index]
                     if _mergeable(module, run, later) and not _reread_across_an_update(every_run, run, later)
+                    and not ((_changes_state(run) or _changes_state(later)) and _run_between(every_run, run, later))
                 ]
                 if not earlier or _feeds_on(steps, loop, earlier, later.node):
                     continue
                 first = earlier[0]
                 cost = (
                     "each extra call is another round trip through the runtime"
-                    if _only_reads_variables(later)
+                    if _only_reads_variables(later) or _copy_sources(later) is not None
                     else "each extra call re-executes the graph parts they share (input pipeline, forward pass)"
                 )
                 what = f"`{describe(later.node)}` is another graph run"
@@ -204,7 +205,7 @@ def _mergeable(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
         return False
     if _runs_an_update(later) and _runs_an_update(earlier):
         return False
-    if _changes_state(earlier) or _changes_state(later):
+    if (_changes_state(earlier) or _changes_state(later)) and not _disjoint_copies(module, earlier, later):
         return False
     if _uses_queue_state(earlier) or _uses_queue_state(later):
         return False
@@ -215,6 +216,104 @@ def _mergeable(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
     if _on_other_sessions(module, earlier, later):
         return False
     return not _feeds_conflict(module, earlier, later)
+
+
+def _run_between(runs: List[_Run], earlier: _Run, later: _Run) -> bool:
+    """Whether another graph run comes between two runs (merging would move ``later`` before it)."""
+    start, end = position(earlier.node), position(later.node)
+    return any(start < position(run.node) < end for run in runs)
+
+
+def _disjoint_copies(module: ModuleAnalysis, earlier: _Run, later: _Run) -> bool:
+    """Two runs that only copy variables (target-network updates) on sets that share nothing: one run.
+
+    ``sess.run(update_actor_target)`` then ``sess.run(update_critic_target)``, each a list of
+    ``t.assign(...)`` built by a comprehension over its own variable lists (no name in common), or
+    ``actor.update_target()`` then ``critic.update_target()`` running such lists kept on instances of two
+    different classes. Neither reads what the other writes, so the order is no part of the result.
+    Anything else that changes state keeps its own run.
+    """
+    first, second = _copy_sources(earlier), _copy_sources(later)
+    if first is None or second is None:
+        return False
+    (first_class, first_names), (second_class, second_names) = first, second
+    if first_class is not None and second_class is not None:
+        return first_class is not second_class or _other_instances(module, earlier.node, later.node)
+    return first_class is second_class and not first_names & second_names
+
+
+def _other_instances(module: ModuleAnalysis, first: nodes.Call, second: nodes.Call) -> bool:
+    """``actor.update_target()`` and ``critic.update_target()``: one method on two objects, each a name
+    bound once to its own constructor call (their ``self`` lists are their own)."""
+    receivers = []
+    for call in (first, second):
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)):
+            return False
+        bindings = module.dataflow.definitions(func.expr, func.expr.name)
+        if len(bindings) != 1 or not isinstance(bindings[0].parent, nodes.Assign) or \
+                not isinstance(bindings[0].parent.value, nodes.Call):
+            return False
+        receivers.append(bindings[0])
+    return receivers[0] is not receivers[1]
+
+
+def _copy_sources(run: _Run):
+    """(owning class or None, names the copies read and write) when every fetch of the run is a copy list."""
+    owner = None
+    names: Set[str] = set()
+    if len(run.sites) != 1:
+        return None
+    site = run.sites[0]
+    exprs = fetched(site.owner, site.site)
+    if not exprs:
+        return None
+    for expr in exprs:
+        definition = _assigned_value(site.owner, expr) if isinstance(expr, nodes.Name) else _attribute_value(expr)
+        if not isinstance(definition, nodes.ListComp) or not _is_assign_call(definition.elt):
+            return None
+        targets = {n.name for g in definition.generators for n in g.target.nodes_of_class(nodes.AssignName)}
+        # the variable lists: what the generators iterate, and lists indexed in the copy (``params[i]``)
+        roots = [g.iter for g in definition.generators]
+        roots += [sub.value for sub in definition.elt.nodes_of_class(nodes.Subscript)]
+        for node in (n for root in roots for n in root.nodes_of_class((nodes.Name, nodes.Attribute))):
+            if isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == "self":
+                names.add(node.as_string())  # ``self.target_params``
+            elif isinstance(node, nodes.Name) and node.name not in targets and node.name not in _NOT_VARIABLES:
+                names.add(node.name)
+        if isinstance(expr, nodes.Attribute):
+            frame = expr.frame()
+            cls = frame.parent if isinstance(frame.parent, nodes.ClassDef) else None
+            if cls is None or (owner is not None and owner is not cls):
+                return None
+            owner = cls
+    return owner, names
+
+
+#: Names in a copy comprehension that name no variable list: builtins and the TensorFlow module.
+_NOT_VARIABLES = frozenset({"zip", "range", "len", "enumerate", "tf", "tensorflow", "self"})
+
+
+def _attribute_value(expr: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """What ``self.x`` was bound to, when the class binds it once (``self.update = [...]`` in ``__init__``)."""
+    if not (isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name) and expr.expr.name == "self"):
+        return None
+    frame = expr.frame()
+    cls = frame.parent if isinstance(frame.parent, nodes.ClassDef) else None
+    if cls is None:
+        return None
+    bound = [target for method in cls.mymethods() for target in method.nodes_of_class(nodes.AssignAttr)
+             if target.attrname == expr.attrname and isinstance(target.expr, nodes.Name) and target.expr.name == "self"]
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Assign):
+        return None
+    return bound[0].parent.value
+
+
+def _is_assign_call(expr: nodes.NodeNG) -> bool:
+    """``t.assign(...)`` or ``tf.assign(t, ...)`` (``assign_add``/``assign_sub`` too)."""
+    if not isinstance(expr, nodes.Call) or not isinstance(expr.func, nodes.Attribute):
+        return False
+    return expr.func.attrname in ("assign", "assign_add", "assign_sub")
 
 
 def _reread_across_an_update(runs: List[_Run], earlier: _Run, later: _Run) -> bool:
@@ -244,7 +343,15 @@ def _uses_queue_state(run: _Run) -> bool:
 
 
 def _assigned_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:
-    """What a name bound once holds (``queued = q.size()`` for ``queued``); the expression itself otherwise."""
+    """What a name bound once holds (``queued = q.size()`` for ``queued``); the expression itself otherwise.
+
+    ``self.x`` bound once in its class (``self.global_step = global_step``) holds what was bound to it.
+    """
+    if isinstance(expr, nodes.Attribute):
+        bound = _attribute_value(expr)
+        if bound is None:
+            return expr
+        expr = bound
     if isinstance(expr, nodes.Name):
         definitions = module.dataflow.definitions(expr, expr.name)
         if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
@@ -315,6 +422,8 @@ def _elements(module: ModuleAnalysis, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
         definitions = module.dataflow.definitions(expr, expr.name)
         if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
             value = definitions[0].parent.value
+    elif isinstance(expr, nodes.Attribute):
+        value = _attribute_value(expr) or expr  # ``self.update = [t.assign(e) ...]`` bound once in the class
     if isinstance(value, nodes.BinOp) and value.op == "+" and value is expr:
         # ``[self.d_trainer] + log_vars``: the items of both lists
         return [item for side in (value.left, value.right)
