@@ -326,8 +326,9 @@ class SessionTap:
         # weakly_bound); any other plain `run` through a shim that drops that first argument.
         if getattr(original, "__self__", None) is self.session and hasattr(original, "__func__"):
             function, owner = original.__func__, weakref.ref(self.session)
+            wrapped = function  # not the bound method: run.__wrapped__ would hold the session strongly
         else:
-            plain = original
+            plain = wrapped = original
 
             def function(_owner, fetches, feed_dict=None, options=None, run_metadata=None):
                 return plain(fetches, feed_dict, options, run_metadata)
@@ -345,7 +346,7 @@ class SessionTap:
         # read the fetches and the feed dict itself. A leaf fetch's signature is worked out
         # when the queue is folded (Recorder.drain); graph growth is looked for by the sink
         # of a graph that can grow (_EveryRunSink).
-        @functools.wraps(original)
+        @functools.wraps(wrapped)
         def run(fetches, feed_dict=None, options=None, run_metadata=None):
             t0 = clock()
             try:

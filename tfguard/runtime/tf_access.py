@@ -81,7 +81,8 @@ def version_reader(graph: Any) -> Callable[[], int]:
     """
     prop = getattr(type(graph), "version", None)
     getter = getattr(prop, "fget", None)
+    counter = getattr(graph, "__dict__", {}).get("_version")  # 2.x's C++ graph may have no __dict__
     if isinstance(prop, property) and isinstance(getter, FunctionType) and \
-            getter.__module__.startswith("tensorflow") and isinstance(vars(graph).get("_version"), int):
+            getter.__module__.startswith("tensorflow") and isinstance(counter, int):
         return functools.partial(getattr, graph, "_version")
     return functools.partial(getattr, graph, "version")
