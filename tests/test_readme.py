@@ -28,7 +28,7 @@ def test_readme_starts_with_two_setup_commands():
     commands = [line for line in block.group(1).splitlines() if line.strip()]
     assert len(commands) == 2
     assert commands[0].startswith("pip install ")
-    assert commands[1] == 'pip install ".[test]" && pytest'
+    assert commands[1] == 'pip install ".[test]" && pytest && tools/tf1_leg.sh'
     assert text.index("## Set up") < text.index("## Rules")
 
 

@@ -69,7 +69,8 @@ def test_a_test_whose_graph_keeps_growing_fails_naming_the_test_and_the_site(pyt
     out = result.stdout.str()
     site_line = next(number for number, line in enumerate(path.read_text().splitlines(), 1) if "GROWTH SITE" in line)
     assert "tfguard: test_sample.py::test_grows failed its guard:" in out
-    assert "TFG901 error (--tfguard-fail-on growth)" in out
+    assert "TFG901 error, session created at test_sample.py:" in out
+    assert "(--tfguard-fail-on growth)" not in out  # growth is the default: no option was given
     assert "test_sample.py:%d" % site_line in out
     result.stdout.fnmatch_lines([
         "*- tfguard -*",
@@ -78,6 +79,16 @@ def test_a_test_whose_graph_keeps_growing_fails_naming_the_test_and_the_site(pyt
         "test_sample.py::test_clean * 1 * 10 * 0 * 0 * ok",
         "test_sample.py::test_grows * 1 * 10 * 20 * 18 * TFG901* FAILED",
     ])
+
+
+def test_the_short_summary_line_gives_the_cause_and_line_first(pytester, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # pytest shortens the line to the terminal's width
+    path = pytester.makepyfile(test_sample=SAMPLE)
+    site_line = next(number for number, line in enumerate(path.read_text().splitlines(), 1) if "GROWTH SITE" in line)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--tfguard", "--tfguard-fail-on", "growth", "-ra")
+    result.stdout.fnmatch_lines(["FAILED test_sample.py::test_grows - graph grew by * ops at test_sample.py:%d*"
+                                 % site_line])
+    assert "TFG901 error (--tfguard-fail-on growth), session created at" in result.stdout.str()
 
 
 def test_fail_on_none_only_reports_and_a_bad_name_is_a_usage_error(pytester):
@@ -144,7 +155,8 @@ def test_budget_without_a_session():
 '''
 
 
-def test_marker_budgets_pass_and_fail_with_the_measured_value(pytester):
+def test_marker_budgets_pass_and_fail_with_the_measured_value(pytester, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # pytest shortens the short summary's lines to the terminal's width
     path = pytester.makepyfile(test_budgets=BUDGETS)
     result = pytester.runpytest("-p", "no:cacheprovider", "-rf")  # the markers alone guard their tests
     outcomes = {report.head_line: report.outcome for report in result.reprec.getreports("pytest_runtest_logreport")
@@ -161,6 +173,8 @@ def test_marker_budgets_pass_and_fail_with_the_measured_value(pytester):
                                   r"\(median; session created at test_budgets.py:\d+, 6 runs\)"])
     result.stdout.re_match_lines([r".*max_input_bound=0.5 exceeded: the device waited on Python \d+% of the time"])
     assert "max_new_ops=0 not checked: no session ran past its 1 warm-up run (most runs: 0)" in out
+    result.stdout.fnmatch_lines(["FAILED test_budgets.py::test_growth_after_warmup - graph grew by 3 ops after "
+                                 "warm-up at test_budgets.py:%d*" % late_line])
 
 
 def test_a_bad_marker_argument_is_a_usage_error(pytester):

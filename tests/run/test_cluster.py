@@ -64,7 +64,7 @@ def test_each_task_names_its_report_by_task(cluster_reports):
 @pytest.mark.slow
 def test_report_puts_the_workers_side_by_side_and_flags_the_straggler_and_the_chief(cluster_reports):
     reports, _ = cluster_reports
-    done = tfguard("report", reports)
+    done = tfguard("report", "--wide", reports)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "tfguard cluster report: 3 tasks (ps-0, worker-0, worker-1)"

@@ -67,7 +67,7 @@ def test_diagnostics_first_then_evidence_that_says_something(tmp_path):
 @pytest.mark.slow
 def test_counts_agree_and_runs_count_from_one(tmp_path):
     (tmp_path / "train.py").write_text(GROWING)
-    done = tfguard_script("run", "train.py", cwd=tmp_path)
+    done = tfguard_script("run", "--wide", "train.py", cwd=tmp_path)  # the table's columns in full, to parse
     report = report_of(done.stderr)
     runs = int(re.search(r"added after (\d+) different runs since the loop started", report).group(1))
     table = report[report.index("graph growth after the loop started"):].splitlines()

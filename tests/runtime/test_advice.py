@@ -33,7 +33,7 @@ def test_an_ordinary_input_bound_loop_keeps_the_tf_data_advice(tf, graph, sess):
     import time
 
     g, parts = graph
-    with tfguard.frozen(sess) as guard:
+    with tfguard.frozen(sess, min_share_s=0) as guard:
         for _ in range(8):
             time.sleep(0.05)  # far longer than a run, even on a busy machine
             sess.run(parts["w"])

@@ -51,7 +51,8 @@ def test_one_time_growth_is_information_with_its_line(tf):
     report = _watched_loop(tf, 30, lazy=True).report
     one_time = [site for site in report.growth_sites if site[4] == "one-time"]
     assert [site[1] for site in one_time] == [_line_of("# one-time: built on the first step")]
-    assert _codes(report, "info") == ["TFG901"] and not _codes(report, "error")
+    # (a short run may add "not judged" share lines, info too)
+    assert _codes(report, "info").count("TFG901") == 1 and not _codes(report, "error")
     message = dict((sev, m) for code, sev, m in report.diagnostics if code == "TFG901")["info"]
     assert "`tf.reduce_max(w)  # one-time: built on the first step`" in message
     # TF 2.x reads its resource variable through a ReadVariableOp; 1.15's ref variable is read without an op.

@@ -51,7 +51,7 @@ def test_guard_hook_times_checkpoint_saver_hook_saves(tf, tmp_path):
         global_step = tf.train.get_or_create_global_step()
         w = tf.Variable(tf.zeros([32, 32]))
         train_op = tf.group(tf.assign_add(w, tf.ones([32, 32])), tf.assign_add(global_step, 1))
-        hook = tfguard.GuardHook(log=False)
+        hook = tfguard.GuardHook(log=False, min_share_s=0)
         stop = tf.train.StopAtStepHook(last_step=8)
         with tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path), save_checkpoint_steps=1,
                                                save_summaries_steps=None, hooks=[hook, stop]) as mon:

@@ -10,6 +10,7 @@ from statistics import median
 import pytest
 
 import tfguard
+from tfguard.runtime.document import display_path
 from tfguard.runtime.report import Report
 
 
@@ -127,13 +128,14 @@ def test_seed_003_like_loop_shows_significant_slowdown(tf):
     assert report.slowdown_significant, (report.slowdown, report.to_dict().get("verdict_window_s"))
     assert "TFG902" in _codes(report)
     slow = [w for w in caught if issubclass(w.category, tfguard.SlowdownWarning)]
-    assert slow and __file__ in str(slow[0].message) and slow[0].filename == __file__
+    # The message names the file as every report does (relative to the working folder when under it).
+    assert slow and display_path(__file__) + ":" in str(slow[0].message) and slow[0].filename == __file__
     sess.close()
 
 
 def test_python_sleep_before_each_run_is_input_bound(tf, graph, sess):
     g, parts = graph
-    with tfguard.frozen(sess) as guard:
+    with tfguard.frozen(sess, min_share_s=0) as guard:
         for _ in range(8):
             time.sleep(0.05)  # far longer than a run, even on a busy machine
             sess.run(parts["w"])
@@ -158,7 +160,7 @@ def test_merge_all_fetched_every_run(tf, graph, sess):
     with g.as_default():
         tf.summary.scalar("w", parts["w"])
         merged = tf.summary.merge_all()
-    with tfguard.frozen(sess) as guard:
+    with tfguard.frozen(sess, min_share_s=0) as guard:
         for _ in range(6):
             sess.run([parts["step"], merged], feed_dict={parts["x"]: 1.0})
     report = guard.report
@@ -166,11 +168,33 @@ def test_merge_all_fetched_every_run(tf, graph, sess):
     assert "MergeSummary" in dict((c, m) for c, _, m in report.diagnostics)["TFG904"]
 
 
+def test_summary_writer_time_and_like_steps_give_tfg904_its_cost(tf, graph, sess, tmp_path):
+    g, parts = graph
+    with g.as_default():
+        tf.summary.scalar("w", parts["w"])
+        merged = tf.summary.merge_all()
+        writer = tf.summary.FileWriter(str(tmp_path))
+    with tfguard.frozen(sess, min_share_s=0) as guard:
+        for i in range(12):
+            if i % 4 == 3:
+                sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
+            else:
+                _, summary = sess.run([parts["step"], merged], feed_dict={parts["x"]: 1.0})
+                writer.add_summary(summary, i)
+                writer.flush()
+    writer.close()
+    report = guard.report.to_dict()
+    assert report["summary_writes"] == 18 and report["summary_write_s"] > 0
+    message = {d["code"]: d["message"] for d in report["diagnostics"]}["TFG904"]
+    assert "for the same step without them, FileWriter.add_summary/flush" in message
+    assert "add_summary" not in vars(tf.summary.FileWriter)  # inherited again, as before the guard
+
+
 def test_saver_save_share_of_wall_time(tf, graph, sess, tmp_path):
     g, parts = graph
     with g.as_default():
         saver = tf.train.Saver()
-    with g.as_default(), tfguard.frozen(sess) as guard:
+    with g.as_default(), tfguard.frozen(sess, min_share_s=0) as guard:
         for i in range(5):
             sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
             saver.save(sess, str(tmp_path / "model"), global_step=i)

@@ -1,6 +1,8 @@
-"""``tfguard report worker0.json worker1.json ... | DIR | GLOB``: a cluster's tasks side by side.
+"""``tfguard report worker-0.json worker-1.json ... | DIR | GLOB``: a cluster's tasks, or separate runs, side by side.
 
-``tfguard report`` (report.py) hands over here when it is given more than one file, a folder or a glob.
+``tfguard report`` (report.py) hands over here when it is given more than one file, a folder or a glob. Reports of
+cluster tasks (tfguard.reports.cluster.is_cluster_task) get the cluster view; reports of separate runs the A/B
+comparison (tfguard.reports.compare); ``--cluster`` / ``--compare`` choose explicitly.
 """
 
 from __future__ import annotations
@@ -8,15 +10,21 @@ from __future__ import annotations
 import argparse
 import glob
 import os
-from typing import Any, Callable, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from tfguard.cli.errors import UsageError
 
 
 def add_arguments(report: argparse.ArgumentParser) -> None:
-    """The cluster view's options on ``tfguard report``."""
+    """The cluster view's and the comparison's options on ``tfguard report``."""
     from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN
 
+    view = report.add_mutually_exclusive_group()
+    view.add_argument("--cluster", action="store_true", help="the reports are one cluster's tasks: the cluster "
+                                                             "view (default when a report has the task entry "
+                                                             "--json-dir writes, or is named <job>-<index>.json)")
+    view.add_argument("--compare", action="store_true", help="the reports are separate runs: side by side, A/B "
+                                                             "(default for reports of no cluster task)")
     report.add_argument("--straggler-margin", metavar="X", default=str(DEFAULT_STRAGGLER_MARGIN),
                         help="with several reports: flag a task whose median step is at least X times the other "
                              "tasks' median (default %s)" % DEFAULT_STRAGGLER_MARGIN)
@@ -61,14 +69,53 @@ def _margin(value: str, option: str, low: float, high: float) -> float:
     return number
 
 
-def run_cluster(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]]) -> int:
-    """Print the cluster view of the reports `args.file` names, each read with `load`; return the exit status."""
-    from tfguard.reports.cluster import ClusterView, Task
+def run_several(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]], width: Optional[int]) -> int:
+    """Print the cluster view or the comparison of the reports `args.file` names, each read with `load`;
+    return the exit status."""
+    from tfguard.reports.cluster import ClusterView, Task, is_cluster_task
+    from tfguard.reports.compare import comparison_table
+    from tfguard.runtime.fit import resolve_width
 
-    if args.plot:
-        raise UsageError("--plot draws one report; give one FILE.json")
     straggler = _margin(args.straggler_margin, "--straggler-margin", 1.0, float("inf"))
     hooks = _margin(args.hook_margin, "--hook-margin", 0.0, 1.0)
-    tasks = [Task(path, load(path)) for path in expand(args.file)]
-    print(ClusterView(tasks, straggler_margin=straggler, hook_margin=hooks).render())
+    paths = expand(args.file)
+    documents = [(path, load(path)) for path in paths]
+    cluster = args.cluster or (not args.compare and any(is_cluster_task(p, d) for p, d in documents))
+    if cluster:
+        if args.plot:
+            raise UsageError("--plot draws one report or a comparison of separate runs, not a cluster's tasks")
+        tasks = [Task(path, document) for path, document in documents]
+        print(ClusterView(tasks, straggler_margin=straggler, hook_margin=hooks).render(resolve_width(width)))
+        return 0
+    runs = [(_run_name(path, paths), document) for path, document in documents]
+    if args.plot:
+        missing = [path for path, document in documents if "mode" not in document]
+        if missing:
+            raise UsageError("%s has no session to plot" % missing[0])
+        if not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
+            raise UsageError("cannot write --plot %s: no such folder" % args.plot)
+    print(comparison_table(runs, resolve_width(width)))
+    if args.plot:
+        _plot_runs(runs, args.plot)
     return 0
+
+
+def _plot_runs(runs: List[Any], path: str) -> None:
+    """One picture of the compared runs (step interval and graph size against step)."""
+    import sys
+
+    from tfguard.runtime.plot import PlotUnavailable, plot_comparison
+
+    try:
+        plot_comparison(runs, path, title="tfguard report: %s" % " vs ".join(name for name, _ in runs))
+    except PlotUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
+    print("tfguard: wrote %s" % path, file=sys.stderr)
+
+
+def _run_name(path: str, paths: Sequence[str]) -> str:
+    """A run's column header: its file name, or its path when two files share a name."""
+    name = os.path.basename(path)
+    return name if sum(os.path.basename(p) == name for p in paths) == 1 else path

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.cli.errors import UsageError, checker_python_error
 from tfguard.cli.progress import Progress
@@ -158,62 +158,17 @@ def run_guarded(script: str, steps: int, work: str, run_options: Sequence[str] =
     return report
 
 
-def interval_edges(report: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
-    """Median step interval of the first and last 20% after warm-up (as in the slowdown ratio)."""
-    from tfguard.runtime.series import trend_series
-    from tfguard.runtime.stats import median_of, warmup_points
-
-    values = trend_series(report).values
-    body = values[warmup_points(len(values)):]
-    if not body:
-        return None, None
-    edge = max(1, -(-len(body) * 2 // 10))
-    return median_of(body[:edge]), median_of(body[-edge:])
-
-
-def _ms(value: Optional[float]) -> str:
-    return "-" if value is None else "%.1f ms" % (value * 1e3)
-
-
-def _column(report: Dict[str, Any]) -> List[str]:
-    first, last = interval_edges(report)
-    sites = [s for s in report["growth_sites"] if s["kind"] != "setup"]
-    if sites:
-        top = sites[0]
-        site = "%s:%d `%s` (+%d ops, %s)" % (os.path.basename(top["path"]), top["line"],
-                                             top["code"].split("  #")[0], top["ops_added"], top["rule"])
-    else:
-        site = "none"
-    slowdown = report["slowdown"]
-    trend = "-" if slowdown is None else "x%.2f%s" % (
-        slowdown, " (significant)" if report["slowdown_significant"] else " (no significant trend)")
-    dominant = max((sig["count"] for sig in report["signatures"]), default=0)  # sorted by run time, not count
-    return [
-        str(dominant),
-        "%d -> %d (+%d)" % (report["nodes_start"], report["nodes_end"], report["nodes_added"]),
-        _ms(first), _ms(last), trend, site,
-        ", ".join(d["code"] for d in report["diagnostics"]) or "none",
-        "%d (%.1f s)" % (report["saves"], report["save_s"]),
-        "%.1f s" % report["wall_s"],
-    ]
-
-
 def _demo_relative(text: str) -> str:
     """Name the bundled scripts by their file names, as the lint table does."""
     return text.replace(DEMO_DIR + os.sep, "")
 
 
 def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
-    """Bad and fixed seed 003 reports side by side."""
-    labels = ["training steps", "graph ops start -> end", "step interval, first 20%",
-              "step interval, last 20%", "slowdown", "top growth site", "diagnostics", "Saver.save calls (time)",
-              "guarded wall time"]
-    rows = [[label, b, f] for label, b, f in zip(labels, _column(bad), _column(fixed))]
-    from tabulate import tabulate
+    """Bad and fixed seed 003 reports side by side (the table `tfguard report a.json b.json` prints)."""
+    from tfguard.reports.compare import comparison_table as side_by_side
+    from tfguard.runtime.fit import terminal_width
 
-    table = tabulate(rows, headers=["", BAD_SCRIPT, FIXED_SCRIPT], tablefmt="simple")
-    notes = ["%s  %s" % (d["code"], _demo_relative(d["message"])) for d in bad["diagnostics"]]
-    return table + ("\n\n%s diagnostics:\n  " % BAD_SCRIPT + "\n  ".join(notes) if notes else "")
+    return side_by_side([(BAD_SCRIPT, bad), (FIXED_SCRIPT, fixed)], terminal_width(), relative=_demo_relative)
 
 
 def device_section(report: Dict[str, Any]) -> str:

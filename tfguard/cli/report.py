@@ -1,6 +1,8 @@
 """``tfguard report FILE.json``: print (and plot) a report saved by ``tfguard run --json``.
 
-Several files, a folder or a glob get the cluster view instead (cluster_report.py)."""
+Several files, a folder or a glob: cluster tasks' reports (a ``task`` entry from ``--json-dir``, or files named
+``<job>-<index>.json``) get the cluster view, reports of separate runs the A/B comparison (cluster_report.py);
+``--cluster`` / ``--compare`` say which when the files cannot."""
 
 from __future__ import annotations
 
@@ -23,7 +25,10 @@ def add_parser(commands: Any) -> None:
                         help="the saved report; several, a folder or a glob (one per cluster task, as "
                              "`tfguard run --json-dir` writes them) put the tasks side by side")
     report.add_argument("--plot", metavar="PNG", help="also draw step interval and graph size against step "
-                                                      "into this PNG file (needs matplotlib)")
+                                                      "into this PNG file, one picture of all the runs compared "
+                                                      "(needs matplotlib)")
+    report.add_argument("--wide", action="store_true", help="print lines and cells in full (by default they fit "
+                                                            "80 columns, or COLUMNS)")
     cluster_report.add_arguments(report)
 
 
@@ -49,30 +54,42 @@ def load_document(path: str) -> Dict[str, Any]:
     return data
 
 
+def _check_plot_folder(plot: str) -> None:
+    folder = os.path.dirname(os.path.abspath(plot))
+    if not os.path.isdir(folder):
+        raise UsageError("cannot write --plot %s: no such folder" % plot)
+
+
+def _plot(draw: Any, path: str) -> None:
+    """Call `draw()` (which writes `path`), one line for what went wrong."""
+    from tfguard.runtime.plot import PlotUnavailable
+
+    try:
+        draw()
+    except PlotUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
+    print("tfguard: wrote %s" % path, file=sys.stderr)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard report``; return the exit status."""
     from tfguard.runtime.runner import render_document
 
-    if cluster_report.is_cluster(args.file):
-        return cluster_report.run_cluster(args, load_document)
+    width = 0 if args.wide else None
+    if cluster_report.is_cluster(args.file) or args.cluster or args.compare:
+        return cluster_report.run_several(args, load_document, width)
     args.file = args.file[0]
     document = load_document(args.file)
     if args.plot and "mode" not in document:
         raise UsageError("%s has no session to plot" % args.file)
     if args.plot:
-        folder = os.path.dirname(os.path.abspath(args.plot))
-        if not os.path.isdir(folder):
-            raise UsageError("cannot write --plot %s: no such folder" % args.plot)
-    print(render_document(document))
+        _check_plot_folder(args.plot)
+    print(render_document(document, width))
     if args.plot:
-        from tfguard.runtime.plot import PlotUnavailable, plot_report
+        from tfguard.runtime.plot import plot_report
 
-        try:
-            title = "tfguard run " + " ".join(document["command"]) if document.get("command") else None
-            plot_report(document, args.plot, title=title)
-        except PlotUnavailable as exc:
-            raise UsageError(str(exc)) from None
-        except OSError as exc:
-            raise UsageError("cannot write %s: %s" % (args.plot, exc.strerror or exc)) from None
-        print("tfguard: wrote %s" % args.plot, file=sys.stderr)
+        title = "tfguard run " + " ".join(document["command"]) if document.get("command") else None
+        _plot(lambda: plot_report(document, args.plot, title=title), args.plot)
     return 0

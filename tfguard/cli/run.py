@@ -55,6 +55,8 @@ def add_parser(commands: Any) -> None:
                      "crossing devices (TFG907)" % DEFAULT_PLACEMENT_AT)
     _attach_placement_value(run)
     run.add_argument("-q", "--quiet", action="store_true", help="do not print the report table")
+    run.add_argument("--wide", action="store_true", help="print the report's lines and cells in full (by default "
+                                                          "they fit 80 columns, or COLUMNS; the JSON has it all)")
     run.add_argument("--progress", type=str.lower, choices=("auto", "always", "never"), default="auto",
                      help="a one-line count of the runs watched, redrawn on stderr while the program runs: auto "
                           "(default: when stderr is a terminal, after %d s), always, never" % PROGRESS_DELAY_S)
@@ -310,7 +312,7 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
         print("tfguard: could not watch sessions: %s" % watcher.setup_error, file=sys.stderr)
     document = run_document(command, watcher, sessions, status)
     if not args.quiet:
-        print(render_document(document), file=sys.stderr)
+        print(render_document(document, 0 if args.wide else None), file=sys.stderr)
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as handle:

@@ -11,6 +11,7 @@ import math
 from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.integrations.guarded_test import DEFAULT_WARMUP_RUNS
+from tfguard.runtime.document import display_path
 
 #: The marker's keyword arguments, all optional.
 BUDGET_NAMES = ("max_new_ops", "warmup_runs", "max_step_ms", "max_input_bound")
@@ -90,8 +91,10 @@ def session_record(guarded: Any) -> Dict[str, Any]:
         "step_s": step_time(report),
         "host_fraction": report.host_fraction if report.runs >= report.options["min_runs"] else None,
         "slowdown": _judged_slowdown(report),
-        "growth_sites": ["%s:%d (%s, %s)" % (path, line, _plural(ops, "op"), kind)
+        "growth_sites": ["%s:%d (%s, %s)" % (display_path(path), line, _plural(ops, "op"), kind)
                          for path, line, ops, _events, kind in report.growth_sites if kind != "setup"][:3],
+        "repeated_growth": [["%s:%d" % (display_path(path), line), ops]
+                            for path, line, ops, _events, kind in report.growth_sites if kind == "repeated"][:3],
         "diagnostics": [list(d) for d in report.diagnostics],
     }
 
@@ -110,18 +113,40 @@ def _judged_slowdown(report: Any) -> Optional[float]:
     return None
 
 
-def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: Dict[str, str]) -> Dict[str, Any]:
-    """The test's verdict from its sessions' records: totals, failures (one line each) and a short label."""
+def _grew(record: Dict[str, Any]) -> str:
+    """``graph grew by 600 ops at test_x.py:10``: a session's repeated growth, its top site first."""
+    sites = record.get("repeated_growth") or []
+    if not sites:
+        return ""
+    return "graph grew by %s at %s" % (_plural(sum(ops for _, ops in sites), "op"), sites[0][0])
+
+
+def _cause(code: str, message: str, record: Dict[str, Any]) -> str:
+    """The short cause of a failing diagnostic, for pytest's one-line summary: what, where, then the code."""
+    if code == "TFG901" and _grew(record):
+        return "%s (%s)" % (_grew(record), code)
+    return "%s (%s)" % (message.split(" — ")[0].split("; ")[0], code)
+
+
+def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: Dict[str, str],
+            fail_on_given: bool = True) -> Dict[str, Any]:
+    """The test's verdict from its sessions' records: totals, failures (one line each), their short causes
+    (``causes``, for pytest's summary line) and a short label. `fail_on_given`: `fail_on` came from
+    ``--tfguard-fail-on`` (said in the failure), not the default."""
     failures: List[str] = []
+    causes: List[str] = []
     codes = set(fail_on.values())
     for record in sessions:
         for code, severity, message in record["diagnostics"]:
             if code in codes and severity != "info":
                 name = next(n for n, c in fail_on.items() if c == code)
-                failures.append("%s %s (--tfguard-fail-on %s), session %s: %s" % (
-                    code, severity, name, record["origin"], message))
+                given = " (--tfguard-fail-on %s)" % name if fail_on_given else ""
+                failures.append("%s %s%s, session %s: %s" % (code, severity, given, record["origin"], message))
+                causes.append(_cause(code, message, record))
     if budget is not None:
-        failures += _budget_failures(sessions, budget)
+        budget_failures = _budget_failures(sessions, budget)
+        failures += budget_failures
+        causes += [_budget_cause(failure, sessions) for failure in budget_failures]
     errors = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "error"})
     warnings = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "warning"})
     known_new = [r["new_ops_after_warmup"] for r in sessions if r["new_ops_after_warmup"] is not None]
@@ -147,8 +172,21 @@ def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: D
         "slowdown": max(slowdowns) if slowdowns else None,
         "codes": sorted({code for r in sessions for code, _, _ in r["diagnostics"]}),
         "failures": failures,
+        "causes": causes,
         "label": label,
     }
+
+
+def _budget_cause(failure: str, sessions: List[Dict[str, Any]]) -> str:
+    """A budget failure's short cause: growth said as growth, with its site; the others as they are."""
+    if failure.startswith("max_new_ops=") and " exceeded: " in failure:
+        grew = max((r for r in sessions if r.get("new_ops_after_warmup")), key=lambda r: r["new_ops_after_warmup"],
+                   default=None)
+        if grew is not None:
+            where = (grew.get("repeated_growth") or [[None]])[0][0] or (grew["growth_sites"] or [""])[0].split(" ")[0]
+            return "graph grew by %s after warm-up%s (%s)" % (
+                _plural(grew["new_ops_after_warmup"], "op"), " at " + where if where else "", failure.split(" ")[0])
+    return failure
 
 
 def _plural(count: int, noun: str) -> str:

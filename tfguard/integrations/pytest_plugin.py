@@ -61,7 +61,8 @@ def pytest_configure(config: Any) -> None:
     config.addinivalue_line("markers", "tfguard(max_new_ops=None, warmup_runs=%d, max_step_ms=None, "
                                        "max_input_bound=None): guard this test's TensorFlow sessions (tfguard) and "
                                        "fail it when it exceeds a budget" % DEFAULT_WARMUP_RUNS)
-    plugin = TfguardPlugin(config.getoption("tfguard"), fail_on_codes(config.getoption("tfguard_fail_on")))
+    given = config.getoption("tfguard_fail_on")
+    plugin = TfguardPlugin(config.getoption("tfguard"), fail_on_codes(given), fail_on_given=given is not None)
     config.pluginmanager.register(plugin, "tfguard-session")
 
 
@@ -95,9 +96,10 @@ def _budget_of(item: Any) -> Optional[Budget]:
 class TfguardPlugin:
     """The hooks of one pytest run: guard each guarded test, judge it, and print the table at the end."""
 
-    def __init__(self, everywhere: bool, fail_on: Dict[str, str]) -> None:
+    def __init__(self, everywhere: bool, fail_on: Dict[str, str], fail_on_given: bool = False) -> None:
         self.everywhere = everywhere
         self.fail_on = fail_on
+        self.fail_on_given = fail_on_given
         #: Verdicts of the tests of this run (from this process's tests, or from xdist workers' reports).
         self.verdicts: List[Dict[str, Any]] = []
         self.guarded_tests = 0
@@ -152,11 +154,12 @@ class TfguardPlugin:
             return
         self.guarded_tests += 1
         records = [session_record(guarded) for guarded in state.finish()]
-        result = verdict(records, item.stash.get(_BUDGET, None), self.fail_on)
+        result = verdict(records, item.stash.get(_BUDGET, None), self.fail_on, self.fail_on_given)
         result["nodeid"] = item.nodeid
         result["budgets"] = item.stash[_BUDGET].asserted() if item.stash.get(_BUDGET, None) else []
         if state.setup_error:
             result["failures"].insert(0, "could not watch sessions: %s" % state.setup_error)
+            result["causes"].insert(0, "tfguard could not watch sessions: %s" % state.setup_error)
             result["label"] = "FAILED"
         item.stash[_VERDICT] = result
 
@@ -203,8 +206,13 @@ def _internal_error(where: str, exc: BaseException, item: Any) -> None:
 
 
 def failure_text(result: Dict[str, Any]) -> str:
-    """The failure shown for a test its guard failed: the test, then one line per reason (with the sites)."""
-    lines = ["tfguard: %s failed its guard:" % result["nodeid"]]
+    """The failure shown for a test its guard failed: its cause and line first (the line pytest's short summary,
+    ``-ra``, shows), then the test and one line per reason (with the sites)."""
+    causes = result.get("causes") or []
+    lines = []
+    if causes:
+        lines.append(causes[0] + ("; and %d more" % (len(causes) - 1) if len(causes) > 1 else ""))
+    lines.append("tfguard: %s failed its guard:" % result["nodeid"])
     lines += ["  " + failure for failure in result["failures"]]
     return "\n".join(lines)
 

@@ -20,11 +20,26 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from tabulate import tabulate
 
 from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS
-from tfguard.runtime.document import format_seconds
+from tfguard.runtime.document import display_path, format_seconds
+from tfguard.runtime.fit import fit_table, widest, wrap_lines
 from tfguard.runtime.report import Report
+from tfguard.runtime.summary_cost import summary_cost
 
 _FILE_TASK = re.compile(r"^(?P<job>[A-Za-z_][A-Za-z0-9_]*)-(?P<index>\d+)$")
 _CHIEF_JOBS = ("chief", "master")
+#: The job names TensorFlow clusters use: a report file named ``<job>-<index>.json`` with one of them is a task.
+CLUSTER_JOBS = ("chief", "master", "worker", "ps", "evaluator")
+
+
+def is_cluster_task(path: str, document: Dict[str, Any]) -> bool:
+    """Whether a report is a cluster task's: it has the ``task`` entry `tfguard run --json-dir` writes for a
+    known task (TF_CONFIG or a tf.distribute.Server), or its file is named ``<job>-<index>.json`` after a
+    cluster job (``worker-1.json``). A process that was no known task (``<host>-<pid>.json``, ``task: null``)
+    is a separate run."""
+    if isinstance(document.get("task"), dict):
+        return True
+    match = _FILE_TASK.match(os.path.splitext(os.path.basename(path))[0])
+    return bool(match) and match.group("job") in CLUSTER_JOBS
 
 
 class Task:
@@ -38,7 +53,7 @@ class Task:
         match = _FILE_TASK.match(stem)
         if task is not None:
             self.job, self.index = str(task["job"]), int(task["index"])
-        elif match:
+        elif match and match.group("job") in CLUSTER_JOBS:
             self.job, self.index = match.group("job"), int(match.group("index"))
         else:
             self.job, self.index = None, None
@@ -87,21 +102,26 @@ class Task:
         """Runs that fetched summary ops."""
         return sum(s["count"] for s in self.report.signatures if s["summary_ops"]) if self.report else 0
 
-    def hook_seconds(self) -> Tuple[float, float]:
-        """(Saver.save seconds, summary runs' seconds over plain training steps)."""
+    def hook_seconds(self) -> Tuple[float, Optional[float]]:
+        """(Saver.save seconds, summaries' seconds: summary runs over the same step without them, plus
+        FileWriter time; None when there is no like step to compare with and no writer time)."""
         if self.report is None:
             return 0.0, 0.0
-        plain = [s for s in self.report.signatures if not s["summary_ops"] and s["run_time"]["median"] is not None]
-        base = max(plain, key=lambda s: s["count"])["run_time"]["median"] if plain else 0.0
-        summaries = sum(s["count"] * max(0.0, s["run_time"]["median"] - base) for s in self.report.signatures
-                        if s["summary_ops"] and s["run_time"]["median"] is not None)
-        return self.report.save_s, summaries
+        cost = summary_cost(self.report.to_dict())
+        if not cost["runs"]:
+            return self.report.save_s, 0.0
+        if not cost["pairs"] and not cost["writer_calls"]:
+            return self.report.save_s, None
+        return self.report.save_s, cost["seconds"]
 
     def hook_share(self) -> Optional[float]:
-        """Hooks' time as a share of the task's wall time."""
+        """Hooks' time as a share of the task's wall time (None when the summaries' cost is not measured)."""
         if self.report is None or not self.report.wall_s:
             return None
-        return sum(self.hook_seconds()) / self.report.wall_s
+        save_s, summary_s = self.hook_seconds()
+        if summary_s is None:
+            return None
+        return (save_s + summary_s) / self.report.wall_s
 
     def repeated_sites(self) -> List[Tuple[str, int, int, int, str]]:
         """Growth sites that kept adding ops as steps went by."""
@@ -156,24 +176,32 @@ class ClusterView:
                 return task, share
         return None
 
-    def render(self) -> str:
-        """The side-by-side table, the flags with their margins, then each task's growth sites and diagnostics."""
+    def render(self, width: int = 0) -> str:
+        """The side-by-side table, the flags with their margins, then each task's growth sites and diagnostics;
+        lines fit `width` columns (0: wide)."""
         names = ", ".join(t.name for t in self.tasks)
         blocks = ["tfguard cluster report: %d task%s (%s)" % (len(self.tasks), "" if len(self.tasks) == 1 else "s",
                                                            names)]
         rows = [self._row(task) for task in self.tasks]
-        blocks.append(tabulate(rows, headers=["task", "role", "steps", "step median", "step p95", "host",
-                                              "Saver.save", "summary runs", "hooks", "repeated growth",
-                                              "diagnostics"], tablefmt="simple", disable_numparse=True))
+        headers = ["task", "role", "steps", "step median", "step p95", "host", "Saver.save", "summary runs",
+                   "hooks", "repeated growth", "diagnostics"]
+        table = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+        if width and widest(table) > width:
+            # Too wide for the terminal: one column per task, a row per figure (as `tfguard report a b` does).
+            transposed = [[header] + [row[i] for row in rows] for i, header in enumerate(headers[1:], 1)]
+            table = fit_table(transposed, [""] + [row[0] for row in rows], width,
+                              shrink=list(range(1, len(rows) + 1)), disable_numparse=True)
+        blocks.append(table)
         blocks.append(self._flags())
         for task in self.tasks:
             lines = self._details(task)
             if lines:
                 blocks.append("\n".join(lines))
-        return "\n\n".join(blocks)
+        return "\n".join(line for text in "\n\n".join(blocks).split("\n")
+                         for line in wrap_lines(text, width, "", "    " if text.startswith("  ") else "  "))
 
     def _row(self, task: Task) -> List[Any]:
-        role = "chief" if task.chief else (task.job or "?")
+        role = "chief" if task.chief else (task.job or "-")
         if not task.has_session:
             return [task.name, role, "-", "-", "-", "-", "-", "-", "-", "-", "no TensorFlow session"]
         report = task.report
@@ -185,7 +213,7 @@ class ClusterView:
                 format_seconds(task.step_time("p95")),
                 "-" if report.host_fraction is None else "%.0f%%" % (report.host_fraction * 100),
                 "%s (%d)" % (format_seconds(save_s), report.saves), task.summary_runs(),
-                "-" if share is None else "%.0f%%" % (share * 100),
+                "?" if share is None else "%.0f%%" % (share * 100),
                 "%d site%s" % (len(sites), "" if len(sites) == 1 else "s") if sites else "-",
                 ", ".join(codes) or "-"]
 
@@ -215,7 +243,7 @@ class ClusterView:
         elif any(t.chief for t in self.tasks):
             lines.append("  costly chief: none")
         else:
-            lines.append("  costly chief: not judged, no chief among the reports (no chief/master job, no worker-0)")
+            lines.append("  costly chief: not judged, no chief (no chief/master job, no worker-0)")
         return "\n".join(lines)
 
     @staticmethod
@@ -224,7 +252,7 @@ class ClusterView:
             return []
         lines = []
         for path, line, ops, events, _kind in task.repeated_sites()[:5]:
-            lines.append("  graph growth: %s:%d, %d ops in %d growth events" % (path, line, ops, events))
+            lines.append("  graph growth: %s:%d, %d ops in %d growth events" % (display_path(path), line, ops, events))
         for code, severity, message in task.report.diagnostics:
             lines.append("  %s %s: %s" % (code, severity, message))
         return ["%s (%s)" % (task.name, task.path)] + lines if lines else []

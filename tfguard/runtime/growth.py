@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
+from tfguard.runtime.document import display_path
 from tfguard.runtime.per_call import PER_CALL_RULE
 from tfguard.runtime.tracebacks import rule_for_api, source_line
 
@@ -110,7 +111,7 @@ def sorted_sites(sites: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
 
 def site_text(site: Dict[str, Any]) -> str:
     """`train.py:52 `saver = tf.train.Saver()`` for messages."""
-    where = "%s:%d" % (site["path"], site["line"])
+    where = "%s:%d" % (display_path(site["path"]), site["line"])
     return where + (" `%s`" % site["code"] if site.get("code") else "")
 
 

@@ -15,6 +15,7 @@ from tfguard.runtime.report import Report
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.tf_access import tf_v1
+from tfguard.runtime.writer_patch import WriterPatch
 
 
 class Guard:
@@ -79,6 +80,8 @@ class Guard:
             self._undo.append(lambda: patch.detach(recorder))
             SaverPatch.attach(v1.train.Saver)
             self._undo.append(SaverPatch.detach)
+            WriterPatch.attach(v1.summary.FileWriter)
+            self._undo.append(WriterPatch.detach)
             tap = SessionTap.attach(session, self.graph, recorder)
             self._undo.append(lambda: tap.detach(recorder))
             if self.mode == "frozen" and not self.graph.finalized:

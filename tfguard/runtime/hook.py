@@ -14,6 +14,7 @@ from tfguard.runtime.report import Report
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.signature import feed_keys
 from tfguard.runtime.tf_access import tf_v1
+from tfguard.runtime.writer_patch import WriterPatch
 
 _v1 = tf_v1()
 
@@ -87,6 +88,7 @@ class GuardHook(_v1.train.SessionRunHook):
         self._devices.start(self._recorder.thread)
         self._attached = (GraphPatch.attach(self._recorder.graph, self._recorder), self._recorder)
         SaverPatch.attach(_v1.train.Saver)
+        WriterPatch.attach(_v1.summary.FileWriter)
 
     def after_create_session(self, session: Any, coord: Any) -> None:
         """Take the graph size and clock baseline once the session has built its own ops."""
@@ -188,6 +190,7 @@ class GuardHook(_v1.train.SessionRunHook):
             self._attached = None
             patch.detach(recorder)
             SaverPatch.detach()
+            WriterPatch.detach()
 
     def end(self, session: Any) -> None:
         """Freeze the report, stop timing Saver.save, and log the table."""

@@ -86,7 +86,7 @@ def plot_comparison(runs: List[Any], path: str, title: str) -> None:
     figure, (top, bottom) = pyplot.subplots(2, 1, sharex=True, figsize=(9, 6))
     colors = ["tab:red", "tab:blue", "tab:green", "tab:purple"]
     try:
-        for (label, data), color in zip(runs, colors):
+        for (label, data), color in zip(runs, colors * (1 + len(runs) // len(colors))):
             series = trend_series(data)
             top.plot(series.steps, [v * 1e3 for v in series.values], color=color, linewidth=1, label=label)
             bottom.plot(series.steps, series.nodes, color=color, linewidth=1.5, label=label)

@@ -19,7 +19,7 @@ from threading import get_ident
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.alerts import emit
-from tfguard.runtime.clocks import ClockMarks, feed_bytes
+from tfguard.runtime.clocks import MIN_VERDICT_S, ClockMarks, feed_bytes
 from tfguard.runtime.document import display_path
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
 from tfguard.runtime.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
@@ -43,6 +43,7 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "save_threshold": 0.10,  # TFG905 when Saver.save takes this share of wall time
     "summary_share": 0.5,  # TFG904 when summary-fetching runs make up this share of runs
     "min_runs": 5,  # runs needed before TFG903/TFG904 are judged
+    "min_share_s": MIN_VERDICT_S,  # wall time a run needs before TFG903-TFG905 are judged (not a smoke run)
     "min_saves": 3,  # Saver.save calls needed before TFG905 is judged (one final save is not "too often")
     "slowdown_threshold": DEFAULT_SLOWDOWN_THRESHOLD,  # smallest slowdown ratio worth reporting
     "check_every": None,  # deprecated and ignored: slowdown is judged when the guard ends (verdicts.py)
@@ -136,6 +137,9 @@ class Recorder:
         self.other_thread_run_s = 0.0
         self.save_s = 0.0
         self.saves = 0
+        #: FileWriter.add_summary / flush calls made while guarded and their time (TFG904's writer cost).
+        self.summary_write_s = 0.0
+        self.summary_writes = 0
         self.nodes_start = graph.version
         self.last_version = self.nodes_start
         self.t_start = time.perf_counter()
@@ -342,6 +346,11 @@ class Recorder:
         self.save_s += duration
         self._save_since_run += duration
 
+    def record_summary_write(self, duration: float) -> None:
+        """Add the duration of one FileWriter.add_summary or flush call made while guarded."""
+        self.summary_writes += 1
+        self.summary_write_s += duration
+
     def _new_signature(self, key: Hashable, fetches: Any, feeds: Any) -> SignatureStats:
         if len(self.signatures) >= self.options["max_signatures"]:
             sig = self.signatures.get(_OTHER_KEY)
@@ -531,6 +540,8 @@ class Recorder:
             "host_fraction": host_fraction,
             "save_s": self.save_s,
             "saves": self.saves,
+            "summary_write_s": self.summary_write_s,
+            "summary_writes": self.summary_writes,
             "nodes_start": self.nodes_start,
             "nodes_end": nodes_end,
             "nodes_added": nodes_end - self.nodes_start,

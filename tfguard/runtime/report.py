@@ -7,7 +7,8 @@ from typing import Any, Dict, List, Optional, Tuple
 from tabulate import tabulate
 
 from tfguard.runtime.devicewatch import device_blocks
-from tfguard.runtime.document import DataReport, after_run, after_runs, format_seconds, significant
+from tfguard.runtime.document import DataReport, after_run, after_runs, display_path, format_seconds, significant
+from tfguard.runtime.fit import fit_records, fit_table, resolve_width, wrap_lines
 
 REPORT_VERSION = 2
 #: Signatures and growth sites shown in the table; the JSON report has them all.
@@ -38,34 +39,40 @@ class Report(DataReport):
                 return sig
         return None
 
-    def table(self) -> str:
+    def table(self, width: Optional[int] = None) -> str:
         """The report as text: the diagnostics first (one line each, the fix under a repeated growth site), then
-        the evidence: the totals that say something, graph growth, blocked changes, the busiest signatures."""
+        the evidence: the totals that say something, graph growth, blocked changes, the busiest signatures.
+
+        Lines fit `width` columns (None: 80 or `COLUMNS`; 0: wide, nothing wrapped or shortened)."""
         d = self._data
-        blocks = ["tfguard runtime report", diagnostics_block(d), "evidence\n" + tabulate(
-            evidence_rows(d), tablefmt="plain")]
+        width = resolve_width(width)
+        evidence = evidence_rows(d)
+        blocks = ["tfguard runtime report", diagnostics_block(d, width), "evidence\n" + tabulate(
+            evidence, tablefmt="plain", maxcolwidths=[None, max(20, width - 2 - max(len(r[0]) for r in evidence))]
+            if width else None)]
         sites = [s for s in d["growth_sites"] if s["kind"] != "setup"]
         if sites:
-            rows = [[s["path"] + ":" + str(s["line"]), _what(s), s["ops_added"], s.get("events_in_loop", 0),
-                     _runs_span(s), s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
+            rows = [[display_path(s["path"]) + ":" + str(s["line"]), _what(s), s["ops_added"],
+                     s.get("events_in_loop", 0), _runs_span(s), s["kind"], s["rule"]] for s in sites[:_TABLE_ROWS]]
             headers = ["site", "adds", "ops added", "runs that grew it", "runs", "kind", "rule"]
-            table = tabulate(rows, headers=headers, tablefmt="simple")
+            table = fit_records(rows, headers, width)
             if len(sites) > _TABLE_ROWS:
                 table += "\n... %d more sites (all in the JSON report)" % (len(sites) - _TABLE_ROWS)
             blocks.append("graph growth after the loop started\n" + table)
         if d["frozen_violations"]:
-            rows = [[v["path"] + ":" + str(v["line"]), v["api"] or "", _after_run(v["step"])]
+            rows = [[display_path(v["path"]) + ":" + str(v["line"]), v["api"] or "", _after_run(v["step"])]
                     for v in d["frozen_violations"][:_TABLE_ROWS]]
-            table = tabulate(rows, headers=["site", "api", "when"], tablefmt="simple")
+            table = fit_table(rows, ["site", "api", "when"], width, shrink=[0, 1])
             blocks.append("blocked graph changes\n" + table)
         signatures = d["signatures"]
         if signatures:
-            rows = [[_clip(sig["label"], 60), sig["count"], format_seconds(sig["run_time"]["total"]),
+            rows = [[_clip(sig["label"], 60) if width else sig["label"], sig["count"],
+                     format_seconds(sig["run_time"]["total"]),
                      format_seconds(sig["run_time"]["median"]), format_seconds(sig["interval"]["median"]),
                      format_seconds(sig["interval"]["p95"])] for sig in signatures[:_TOP_SIGNATURES]]
             headers = ["fetches <- feeds", "runs", "total run time", "run time median", "interval median",
                        "interval p95"]
-            table = tabulate(rows, headers=headers, tablefmt="simple")
+            table = fit_records(rows, headers, width)
             if len(signatures) > _TOP_SIGNATURES:
                 table += "\n... %d more signatures (all in the JSON report)" % (len(signatures) - _TOP_SIGNATURES)
             blocks.append("fetch signatures by total run time\n" + table)
@@ -80,17 +87,20 @@ class Report(DataReport):
             self._data["runs"], self._data["nodes_added"], [c for c, _, _ in self.diagnostics])
 
 
-def diagnostics_block(d: Dict[str, Any]) -> str:
-    """One line per diagnostic, ``CODE severity  message``; a repeated growth site's fix on a ``help:`` line."""
+def diagnostics_block(d: Dict[str, Any], width: int = 0) -> str:
+    """One line per diagnostic, ``CODE severity  message``; a repeated growth site's fix on a ``help:`` line.
+
+    A message longer than `width` columns (0: never) wraps under itself, at spaces."""
     if not d["diagnostics"]:
         return "diagnostics: none (%d runs watched)" % d["runs"]
-    width = max(len(x["code"]) + 1 + len(x["severity"]) for x in d["diagnostics"])
+    column = max(len(x["code"]) + 1 + len(x["severity"]) for x in d["diagnostics"])
     lines = ["diagnostics"]
     repeated = [s for s in d["growth_sites"] if s["kind"] == "repeated" and s.get("fix")]
+    hang = " " * (column + 2)
     for x in d["diagnostics"]:
-        lines.append("%-*s  %s" % (width, x["code"] + " " + x["severity"], x["message"]))
+        lines += wrap_lines(x["message"], width, "%-*s  " % (column, x["code"] + " " + x["severity"]), hang)
         if x["code"] == "TFG901" and x["severity"] == "error" and repeated:
-            lines.append("%*s  help: %s" % (width, "", repeated[0]["fix"]))
+            lines += wrap_lines("help: " + repeated[0]["fix"], width, hang, hang + "      ")
     return "\n".join(lines)
 
 

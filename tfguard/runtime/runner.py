@@ -6,7 +6,7 @@ import os
 import runpy
 import sys
 import traceback
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 EXIT_INTERRUPTED = 130
 # Frames of the runner itself, trimmed from the top of the program's traceback.
@@ -106,8 +106,9 @@ def _session_record(report: Dict[str, Any], facts: Dict[str, Any]) -> Dict[str, 
 SESSIONS_SHOWN_PER_GRAPH = 2
 
 
-def render_document(document: Dict[str, Any]) -> str:
-    """Report tables of a run document (or of a bare `report.to_dict()`)."""
+def render_document(document: Dict[str, Any], width: Optional[int] = None) -> str:
+    """Report tables of a run document (or of a bare `report.to_dict()`), fit to `width` columns (None: 80 or
+    `COLUMNS`; 0: wide)."""
     from tfguard.runtime.report import Report
 
     command = " ".join(document.get("command") or [])
@@ -125,10 +126,12 @@ def render_document(document: Dict[str, Any]) -> str:
     if "mode" not in document:
         return "\n\n".join(parts)
     from tfguard.runtime.across_sessions import folded_sessions
+    from tfguard.runtime.fit import resolve_width, wrap_lines
 
+    columns = resolve_width(width)
     for diagnostic in document.get("across_sessions", []):
-        parts.append("%s %s (across sessions): %s" % (diagnostic["code"], diagnostic["severity"],
-                                                      diagnostic["message"]))
+        line = "%s %s (across sessions): %s" % (diagnostic["code"], diagnostic["severity"], diagnostic["message"])
+        parts.append("\n".join(wrap_lines(line, columns, subsequent="    ")) if columns else line)
     sessions = [(document, document)] + [(other, other["report"]) for other in document.get("other_sessions", [])]
     records = [_session_record(data, facts) for facts, data in sessions]
     folded = folded_sessions(records, SESSIONS_SHOWN_PER_GRAPH) if all(r["number"] for r in records) else {}
@@ -137,16 +140,17 @@ def render_document(document: Dict[str, Any]) -> str:
         if record["number"] in left_out:
             continue
         created_at = facts.get("created_at")
-        table = Report.from_dict(data).table()
+        table = Report.from_dict(data).table(width)
         if count > 1 or created_at:
             table = table.replace("tfguard runtime report", "tfguard runtime report: session created at %s" % (
                 created_at,), 1)
         rest = folded.get(record["number"])
         if rest:
             places = sorted({r["created_at"] for r in rest})
-            table += "\n\n%d more session%s on the same graph (created at %s), %d runs in all: tables left out " \
+            line = "%d more session%s on the same graph (created at %s), %d runs in all: tables left out " \
                 "(--json has them)" % (len(rest), "" if len(rest) == 1 else "s", ", ".join(places[:3]) +
                                        (", ..." if len(places) > 3 else ""), sum(r["runs"] for r in rest))
+            table += "\n\n" + "\n".join(wrap_lines(line, columns, subsequent="    "))
         parts.append(table)
     return "\n\n".join(parts)
 

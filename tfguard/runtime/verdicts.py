@@ -39,10 +39,12 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Optional, Sequence
 
-from tfguard.runtime.document import after_run, after_runs
+from tfguard.runtime.clocks import MIN_VERDICT_S
+from tfguard.runtime.document import after_run, after_runs, format_seconds
 from tfguard.runtime.growth import ONE_TIME, REPEATED, site_text, what_grew
 from tfguard.runtime.host_time import advice, describe
 from tfguard.runtime.stats import step_trend
+from tfguard.runtime.summary_cost import summary_cost
 
 #: A cause explains a slowdown when its rise per run is at least this share of wall time's rise per run.
 EXPLAINS = 0.5
@@ -272,24 +274,68 @@ def diagnose(data: Dict[str, Any], options: Dict[str, Any]) -> List[Dict[str, st
     if data["slowdown_significant"]:
         found.append({"code": "TFG902", "severity": "warning",
                       "message": slowdown_message(data, sites, data["runs"])})
+    # The shares (TFG903-TFG905) judge a training run: a run shorter than the slowdown verdict's minimum
+    # (a smoke test) is too short to judge, and says so in an info line instead of a warning.
+    too_short = data["wall_s"] < options.get("min_share_s", MIN_VERDICT_S)
+    shares = []
     host = data["host_fraction"]
     if host is not None and data["runs"] >= options["min_runs"] and host >= options["host_threshold"]:
-        found.append({"code": "TFG903", "severity": "warning", "message":
-                      "input-bound: the device waits on Python for %d%% of the time — %s" % (
-                          round(host * 100), _input_advice(data, repeated))})
-    for sig in data["signatures"]:
-        if sig["summary_ops"] and sig["count"] >= options["min_runs"] and data["runs"] and \
-                sig["count"] / data["runs"] >= options["summary_share"]:
-            found.append({"code": "TFG904", "severity": "warning", "message":
-                          "summary ops (%s) fetched on %d of %d runs — fetch them every N steps instead" % (
-                              ", ".join(sig["summary_ops"]), sig["count"], data["runs"])})
-            break
+        shares.append({"code": "TFG903", "severity": "warning", "message":
+                       "input-bound: the device waits on Python for %d%% of the time — %s" % (
+                           round(host * 100), _input_advice(data, repeated))})
+    summaries = _summaries_verdict(data, options)
+    if summaries is not None:
+        shares.append(summaries)
     if data["wall_s"] > 0 and data["saves"] >= options["min_saves"] and \
             data["save_s"] / data["wall_s"] >= options["save_threshold"]:
-        found.append({"code": "TFG905", "severity": "warning", "message":
-                      "Saver.save took %d%% of wall time (%d saves) — save less often" % (
-                          round(100 * data["save_s"] / data["wall_s"]), data["saves"])})
+        shares.append({"code": "TFG905", "severity": "warning", "message":
+                       "Saver.save took %d%% of wall time (%d saves) — save less often" % (
+                           round(100 * data["save_s"] / data["wall_s"]), data["saves"])})
+    for share in shares:
+        if too_short:
+            share = {"code": share["code"], "severity": "info", "message": "not judged: the run took %s, under "
+                     "the %s a share verdict needs (a smoke run is no training run); measured: %s" % (
+                         format_seconds(data["wall_s"]), format_seconds(options.get("min_share_s", MIN_VERDICT_S)),
+                         share["message"].split(" — ")[0])}
+        found.append(share)
     return found
+
+
+def _summaries_verdict(data: Dict[str, Any], options: Dict[str, Any]) -> Optional[Dict[str, str]]:
+    """TFG904 when summary ops are fetched on most runs, with what they cost, said the way TFG905 says it."""
+    runs = data["runs"]
+    fetching = [s for s in data["signatures"] if s["summary_ops"]]
+    count = sum(s["count"] for s in fetching)
+    if not runs or count < options["min_runs"] or count / runs < options["summary_share"]:
+        return None
+    ops = sorted({op for s in fetching for op in s["summary_ops"]})
+    cost = summary_cost(data)
+    wall = data["wall_s"]
+    writer = ""
+    if cost["writer_calls"]:
+        writer = "FileWriter.add_summary/flush %s in %d calls" % (format_seconds(cost["writer_s"]),
+                                                                  cost["writer_calls"])
+    if cost["pairs"] and wall > 0:
+        # Some summary runs may have no like step (an evaluation step): what is measured is a lower bound.
+        label, _base, with_, without = max(cost["pairs"], key=lambda p: p[2])
+        measured = "took %s%s of wall time (%s: runs that fetch them took %s median against %s for the same " \
+                   "step without them%s)" % (
+                       "at least " if cost["unmatched_runs"] else "", _percent(cost["seconds"] / wall),
+                       format_seconds(cost["seconds"]), format_seconds(with_), format_seconds(without),
+                       ", " + writer if writer else "")
+    elif writer and wall > 0:
+        measured = "cost %s of wall time in %s; their run time is not measured (no run of the same step " \
+                   "without them to compare with)" % (_percent(cost["writer_s"] / wall), writer)
+    else:
+        measured = "cost not measured (no run of the same step without them to compare with)"
+    return {"code": "TFG904", "severity": "warning", "message":
+            "summary ops (%s) fetched on %d of %d runs %s — fetch them every N steps instead" % (
+                ", ".join(ops), count, runs, measured)}
+
+
+def _percent(share: float) -> str:
+    """A share as a whole percent; under half a percent is "<1%" (measured, not nothing)."""
+    return "<1%" if 0 < share < 0.005 else "%d%%" % round(100 * share)
 
 
 def _input_advice(data: Dict[str, Any], repeated: List[Dict[str, Any]]) -> str:

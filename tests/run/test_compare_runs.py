@@ -1,0 +1,95 @@
+"""Issue 31 items 10-11: `tfguard report a.json b.json` of separate runs (A/B), cluster rows only for cluster tasks,
+and reports that fit the terminal (80 columns or COLUMNS; --wide in full)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.run.conftest import REPO_ROOT
+
+pytestmark = pytest.mark.usefixtures("tensorflow_installed")
+
+SCRIPT = '''
+import sys
+import tensorflow.compat.v1 as tf
+
+tf.disable_eager_execution()
+x = tf.placeholder(tf.float32, [])
+w = tf.Variable(1.0)
+step = tf.assign_add(w, x)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(30):
+        sess.run(step, {x: 1.0})
+        if "grow" in sys.argv:
+            tf.add(w, 1.0, name="a_rather_long_operation_name_that_makes_the_report_wider_than_the_terminal")
+'''
+
+
+def _tfguard(*args, cwd, columns=None):
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), TF_CPP_MIN_LOG_LEVEL="3")
+    env.pop("COLUMNS", None)
+    if columns is not None:
+        env["COLUMNS"] = str(columns)
+    return subprocess.run([sys.executable, "-m", "tfguard", *map(str, args)], cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    """A run whose graph grows (bad.json) and the same script without the growth (good.json)."""
+    folder = tmp_path_factory.mktemp("ab")
+    (folder / "train.py").write_text(SCRIPT)
+    for name, extra in (("bad", ["grow"]), ("good", [])):
+        done = _tfguard("run", "--quiet", "--json", "%s.json" % name, "train.py", *extra, cwd=folder)
+        assert done.returncode == 0, done.stderr
+    return folder
+
+
+def _widest(text):
+    return max(len(line) for line in text.splitlines())
+
+
+def test_two_separate_runs_are_compared_side_by_side_not_as_a_cluster(two_runs):
+    done = _tfguard("report", "bad.json", "good.json", cwd=two_runs)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["bad.json", "good.json"]
+    rows = {line[:25].strip(): line[25:].split() for line in lines[2:] if line[:25].strip()}
+    assert rows["runs"] == ["31", "31"]  # the initializer and 30 steps
+    assert rows["top growth site"][0].startswith("train.py:14") and rows["top growth site"][-1] == "none"
+    assert "cluster" not in done.stdout and "role" not in done.stdout and "straggler" not in done.stdout
+    assert "bad.json diagnostics:\n  TFG901 error  " in done.stdout
+    assert _widest(done.stdout) <= 80
+
+
+def test_a_report_with_a_task_entry_is_a_cluster_task_and_the_flags_choose(two_runs):
+    document = json.loads((two_runs / "good.json").read_text())
+    document["task"] = {"job": "worker", "index": 1, "chief": False}
+    (two_runs / "task.json").write_text(json.dumps(document))
+    cluster = _tfguard("report", "bad.json", "task.json", cwd=two_runs)
+    assert cluster.stdout.startswith("tfguard cluster report: 2 tasks (worker-1, bad)")
+    forced = _tfguard("report", "--compare", "bad.json", "task.json", cwd=two_runs)
+    assert forced.stdout.splitlines()[0].split() == ["bad.json", "task.json"]
+    as_cluster = _tfguard("report", "--cluster", "bad.json", "good.json", cwd=two_runs)
+    assert as_cluster.stdout.startswith("tfguard cluster report: 2 tasks (bad, good)")
+    assert _widest(as_cluster.stdout) <= 80  # too wide a table: one column per task
+
+
+def test_one_report_fits_80_columns_or_COLUMNS_and_wide_prints_it_in_full(two_runs):
+    narrow = _tfguard("report", "bad.json", cwd=two_runs)
+    assert narrow.returncode == 0 and _widest(narrow.stdout) <= 80
+    assert "TFG901 error  the graph keeps growing" in narrow.stdout
+    wider = _tfguard("report", "bad.json", cwd=two_runs, columns=120)
+    assert 80 < _widest(wider.stdout) <= 120
+    wide = _tfguard("report", "--wide", "bad.json", cwd=two_runs)
+    assert _widest(wide.stdout) > 120
+    # The same text either way: wrapping moves line breaks (and cuts a word longer than a line), never drops text.
+    diagnostics = [block for block in wide.stdout.split("\n\n") if block.startswith("diagnostics")][0]
+    wrapped = [block for block in narrow.stdout.split("\n\n") if block.startswith("diagnostics")][0]
+    assert "".join(diagnostics.split()) == "".join(wrapped.split())
