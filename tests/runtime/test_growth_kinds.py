@@ -102,8 +102,14 @@ def test_one_save_is_not_saving_too_often(tf, graph, sess, tmp_path):
             sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
         saver.save(sess, str(tmp_path / "model"))  # one final save: most of this short block
     report = guard.report
-    assert report.saves == 1 and report.save_s / report.wall_s > 0.1
-    assert "TFG905" not in _codes(report)
+    assert report.saves == 1 and "TFG905" not in _codes(report)
+    # however large that one save's share is (a busy machine makes the block's wall time anything), one save is
+    # not saving too often: the verdict on the same record with the save at half the wall time
+    from tfguard.runtime.recorder import DEFAULT_OPTIONS
+    from tfguard.runtime.verdicts import diagnose
+
+    data = dict(report.to_dict(), save_s=report.wall_s * 0.5)
+    assert "TFG905" not in {d["code"] for d in diagnose(data, dict(DEFAULT_OPTIONS, min_share_s=0))}
 
 
 def test_frozen_error_on_a_monitored_session_does_not_blame_a_frozen_block(tf):

@@ -60,8 +60,9 @@ def run_command(args: argparse.Namespace) -> int:
     else:
         print("== 1. tfguard check: the bundled scripts that reproduce the field reports ==\n")
         print(lint_table())
-        print("\n== 1b. tfguard check --diff --unsafe-fixes %s: the fix (unsafe: one Saver deletes all but its last "
-              "max_to_keep checkpoints, where one Saver per step kept each of its own) ==\n" % BAD_SCRIPT)
+        print("\n== 1b. tfguard check --diff --unsafe-fixes %s: the TFG101 fix (safe: the Saver built "
+              "once, with max_to_keep=None, keeps every checkpoint, as the Savers built per step did) ==\n"
+              % BAD_SCRIPT)
         print(fix_diff())
     if not has_tensorflow:  # the checker needs no TensorFlow; the runs do
         sys.stdout.flush()

@@ -78,12 +78,32 @@ class DatasetAnalysis:
         """Return whether ``expr`` is known to hold a tf.data dataset."""
         return self.chain(expr) is not None
 
+    def is_contrib(self, chain: List[nodes.Call]) -> bool:
+        """Whether a pipeline starts from ``tf.contrib.data`` (TF 1.2/1.3: ``map`` takes ``num_threads`` there,
+        not ``num_parallel_calls``)."""
+        for call in chain:  # canonical names spell ``tf.contrib.data`` as ``tf.data``: read the spelling
+            root = call.func
+            while isinstance(root, nodes.Attribute):
+                root = root.expr
+            if "contrib.data." in call.func.as_string():
+                return True
+            if isinstance(root, nodes.Name):
+                _, bindings = root.lookup(root.name)
+                for binding in bindings:
+                    statement = binding.statement()
+                    if isinstance(statement, nodes.ImportFrom) and "contrib.data" in (statement.modname or ""):
+                        return True
+        return False
+
     def has_prefetch(self, chain: List[nodes.Call]) -> bool:
         """Return whether a pipeline chain prefetches anywhere."""
         for call in chain:
             func = call.func
             if isinstance(func, nodes.Attribute) and func.attrname == "prefetch":
                 return True
+            if isinstance(func, nodes.Attribute) and func.attrname == "map" and any(
+                    keyword.arg == "output_buffer_size" for keyword in call.keywords or ()):
+                return True  # ``tf.contrib.data`` (TF 1.2/1.3): the map keeps that many elements ready ahead
             if isinstance(func, nodes.Attribute) and func.attrname == "apply" and call.args:
                 transformation = call.args[0]
                 if isinstance(transformation, nodes.Call):

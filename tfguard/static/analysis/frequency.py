@@ -280,7 +280,16 @@ class StepAnalysis:
 
     def _skipped_by_continue(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
         """Return whether a ``continue`` above ``node`` skips it on some iterations (or always)."""
+        return bool(self.skipping_continues(node, loop))
+
+    def skipping_continues(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> FrozenSet[tuple]:
+        """The positions of the ``continue`` statements above ``node`` that skip it on some iterations.
+
+        Two nodes skipped by the same ones run on the same iterations (``if batch is None: continue``
+        before both): TFG203 compares such runs as if the loop had no ``continue``.
+        """
         here = position(node)
+        found = set()
         for other in self.iteration_nodes(loop):
             if not isinstance(other, nodes.Continue) or position(other) >= here:
                 continue
@@ -290,8 +299,8 @@ class StepAnalysis:
             if is_ancestor(_branch_of(other, loop), node):
                 continue  # the continue shares node's branch: node is after it, unreachable there
             if not conditions or any(self.is_frequency_guard(test, loop) for test in conditions):
-                return True
-        return False
+                found.add(position(other))
+        return frozenset(found)
 
 
 #: Names of the op that trains one step (its value may be built where tfguard cannot follow it).

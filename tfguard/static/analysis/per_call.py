@@ -52,6 +52,9 @@ class LongLivedSession:
     description: str
     #: Made in the function itself, on the default graph (not an object's or the module's session).
     made_here: bool = False
+    #: Kept by a closure: a parameter of an enclosing function, so every call of the closure runs the same
+    #: session (``make_loader(sess)`` returning ``load(path)``).
+    captured: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,9 @@ def _per_call_builder(
         if run is None or run.chain:
             continue
         session = long_lived_session(module, function, call)
-        if session is not None and takes_per_call_input(module, function, call, session.made_here):
+        if session is not None and session.captured and not _escapes(function):
+            continue  # called only inside the function that holds the session: as often as that function is
+        if session is not None and takes_per_call_input(module, function, call, session.made_here or session.captured):
             found = (run, session)
             break
     if found is None or call_pattern(module, function) != UNKNOWN:
@@ -117,6 +122,22 @@ def _per_call_builder(
         return None
     builds = tuple(event for event in summary.builds if not event.site.creates_session)
     return PerCallBuilder(function, builds, *found) if builds else None
+
+
+def _escapes(function: FunctionNode) -> bool:
+    """Whether a nested function leaves the function that defines it (returned, passed to a call, stored): its
+    callers are elsewhere (``load = make_loader(sess)`` then ``map(load, files)``). One only called where it is
+    defined runs as often as that function, whose session is a parameter: who calls it is not known (silence)."""
+    enclosing = function.parent.scope() if function.parent is not None else None
+    if not isinstance(enclosing, FUNCTIONS):
+        return False
+    for name in enclosing.nodes_of_class(nodes.Name):
+        if name.name != function.name or name.scope() is not enclosing:
+            continue
+        if isinstance(name.parent, nodes.Call) and name.parent.func is name:
+            continue
+        return True
+    return False
 
 
 def _is_run_call(call: nodes.Call) -> bool:
@@ -174,6 +195,9 @@ def _name_session(module: ModuleAnalysis, function: FunctionNode, receiver: node
         if isinstance(scope, nodes.Module):
             return LongLivedSession(f"`{receiver.name}`, a module-level session")
         if isinstance(scope, FUNCTIONS):
+            if isinstance(bindings[0].parent, nodes.Arguments):
+                return LongLivedSession(f"`{receiver.name}`, passed to the enclosing `{scope.name}()` and kept by "
+                                        "the closure", captured=True)
             return LongLivedSession(f"`{receiver.name}`, a session of the enclosing `{scope.name}()`")
         return None
     return _bound_here(module, function, bindings)
@@ -258,7 +282,9 @@ def takes_per_call_input(module: ModuleAnalysis, function: FunctionNode, run: no
     ``run``'s feed dict holds something derived from the function's own parameters (``self`` and sessions aside).
 
     A fetch derived from a parameter counts only when the function makes its session itself (a utility that
-    computes something of its input, like ``read_tensor_from_image_file(name)``): on a session of the object,
+    computes something of its input, like ``read_tensor_from_image_file(name)``) or is a closure over a
+    session of its enclosing function (``load(path)`` returned by ``make_loader(sess)``, mapped over a file
+    list: the closure exists to be called per item): on a session of the object,
     ``reinitialize_weights(self, scope)`` takes configuration, not data, and is usually called once.
     """
     if _is_request_handler(function):

@@ -14,6 +14,9 @@ from tfguard.static.finding import Finding
 
 #: Position of ``num_parallel_calls`` among each method's positional parameters.
 PARALLEL_ARG_INDEX = {"map": 1, "interleave": 3}
+#: Keywords that set the parallelism: ``num_threads`` is its name in ``tf.contrib.data.Dataset.map`` (TF 1.2/1.3),
+#: where ``num_parallel_calls`` does not exist (passing it there would be a TypeError).
+PARALLEL_KEYWORDS = frozenset({"num_parallel_calls", "num_threads"})
 
 
 class DatasetMapSerial(NodeRule):
@@ -31,15 +34,20 @@ class DatasetMapSerial(NodeRule):
             func = call.func
             if not isinstance(func, nodes.Attribute) or func.attrname not in PARALLEL_ARG_INDEX:
                 continue
-            if any(k.arg == "num_parallel_calls" for k in call.keywords or ()):
+            if any(k.arg in PARALLEL_KEYWORDS for k in call.keywords or ()):
                 continue
             if len(call.args) > PARALLEL_ARG_INDEX[func.attrname] or not pipelines.is_dataset(func.expr):
                 continue
             if is_literal_demo(module, pipelines.chain(func.expr)) or only_inspects(module, pipelines):
                 continue
             function = call.args[0].as_string() if call.args else "its function"
+            advice = (
+                "pass `num_threads=` the number of CPU cores (this `tf.contrib.data` API has no `num_parallel_calls`)"
+                if pipelines.is_contrib(pipelines.chain(func.expr) or [])
+                else "pass `num_parallel_calls=tf.data.experimental.AUTOTUNE` (or the number of CPU cores)"
+            )
             yield self.finding(
                 module, call,
                 f"`.{func.attrname}({function})` runs on one element at a time, on one CPU thread, while the "
-                "GPU waits; pass `num_parallel_calls=tf.data.experimental.AUTOTUNE` (or the number of CPU cores)",
+                f"GPU waits; {advice}",
             )

@@ -41,11 +41,14 @@ class DatasetNoPrefetch(NodeRule):
             links.append(_link(module, source))
             where = _path_of(module, source)
             place = f"line {source.lineno}" if where == module.path else f"{where}:{source.lineno}"
+            advice = (
+                "pass `output_buffer_size=` to its `.map()` (this `tf.contrib.data` API has no `.prefetch()`)"
+                if pipelines.is_contrib(chain) else "end the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"
+            )
             yield self.finding(
                 module, report_at,
                 f"{how} the tf.data pipeline started at {place} (`{describe(source)}`), which has "
-                "no `.prefetch()` on every path: the GPU waits while the CPU prepares each batch; end the "
-                "pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`",
+                f"no `.prefetch()` on every path: the GPU waits while the CPU prepares each batch; {advice}",
                 links,
             )
 

@@ -50,9 +50,11 @@ class OpPerRunCall(NodeRule):
             shown = ", ".join(str(line) for line in lines[:_MORE_LINES])
             more = f" (and line{'s' if len(lines) > 1 else ''} {shown}{', …' if len(lines) > _MORE_LINES else ''})"
         session = builder.session.description
+        where = "in the enclosing function, before the closure" if builder.session.captured else (
+            "in `__init__` or at module level")
         return (
             f"{what}{more} on every call of `{builder.label}()`, which runs the graph with {session} "
             f"(`{builder.run.display}` at line {builder.run.node.lineno}): the graph outlives the call and grows "
-            "with each one; build the ops once (in `__init__` or at module level) and run the stored tensors, "
+            f"with each one; build the ops once ({where}) and run the stored tensors, "
             "cache them lazily (`if self._op is None:`), or give each call its own `tf.Graph()`"
         )

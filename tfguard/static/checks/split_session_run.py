@@ -73,12 +73,16 @@ class SplitSessionRun(NodeRule):
         steps = frequency(module)
         _UPDATES.clear()  # per-run memos, keyed by node identity: valid for this module only
         _READS.clear()
-        by_loop: Dict[int, List[_Run]] = {}
+        by_loop: Dict[tuple, List[_Run]] = {}
         every_run = list(_runs(module))  # guarded ones too: an update under an ``if`` still changes variables
         for run in every_run:
-            loop = steps.every_step_loop(run.node)
-            if loop is not None:
-                by_loop.setdefault(id(loop), []).append(run)
+            loop = steps.step_loop(run.node)
+            if loop is None or steps.guard(run.node, loop) is not None:
+                continue
+            # Runs after the same ``continue`` (``if batch is None: continue``) run on the same iterations:
+            # they are compared with each other, never with a run the ``continue`` does not skip.
+            skipped_by = steps.skipping_continues(run.node, loop)
+            by_loop.setdefault((id(loop), skipped_by), []).append(run)
         reported: Set[int] = set()
         for finding in self._loop_findings(module, steps, by_loop, every_run):
             reported.add(finding.line)
@@ -127,36 +131,76 @@ class SplitSessionRun(NodeRule):
                     continue
                 first, later = pair
                 loop = steps.step_loop(run.node)
+                shared = _shared_feed(first)
+                fed = ("neither fed nor reading" if shared is None
+                       else f"both fed the same `{shared.name}`, neither reading")
+                cost = ("each extra call is another round trip through the runtime" if shared is None
+                        else "each extra call re-executes the graph parts they share (the forward pass)")
                 yield self.finding(
                     module, run.node,
                     f"`{describe(run.node)}` runs the graph more than once on every call, on every step of "
                     f"{steps.loop_text(loop)}: {_site_text(module, later)} after {_site_text(module, first)}, "
-                    "neither fed nor reading the other's result; fetch both in one `sess.run([...])` (return the "
-                    "ops from the helpers): each extra call is another round trip through the runtime",
+                    f"{fed} the other's result; fetch both in one `sess.run([...])` (return the "
+                    f"ops from the helpers): {cost}",
                     later.chain,
                 )
 
 
 def _mergeable_pair_in_helper(run: _Run):
-    """Two graph runs a helper makes on every call that could be one: no feed, fetches held by attributes or
-    module-level names (built before, not computed from the other's result), neither an assignment, an
-    initializer nor (both) optimizer updates. Returns (first, later) or None."""
+    """Two graph runs a helper makes on every call that could be one: fetches held by attributes or
+    module-level names (built before, not computed from the other's result), no feed or the same local
+    feed dict in both (``feed_dict = {...}`` then ``sess.run(self.minimize, feed_dict=feed_dict)`` and
+    ``loss = sess.run(self.loss, feed_dict=feed_dict)``), neither an assignment, an initializer nor (both)
+    optimizer updates, and no variable read after an update. Returns (first, later) or None."""
     sites = [site for site in run.sites if is_session_run(site.owner, site.site)]
     candidates = [site for site in sites if _fixed_fetches(site)]
     for index, later in enumerate(candidates[1:], start=1):
         for first in candidates[:index]:
-            if first.site is later.site:
+            if first.site is later.site or _shared_feed(first) is not _shared_feed(later):
                 continue
             one, two = _Run(run.node, (first,)), _Run(run.node, (later,))
             if _changes_state(one) or _changes_state(two) or (_runs_an_update(one) and _runs_an_update(two)):
+                continue
+            if _runs_an_update(one) and _reads_a_variable(two):
+                continue  # the value after the update (in one run, before or after it: undefined)
+            if _shared_feed(first) is not None and not _same_frame_in_order(first, later):
                 continue
             return first, later
     return None
 
 
+def _shared_feed(site: StepEffect) -> Optional[nodes.NodeNG]:
+    """The binding of a run's feed when it is a local name bound once in the run's function (the dict
+    both runs of ``update()`` pass); None for a run with no feed."""
+    given = feed(site.owner, site.site)
+    if given is None:
+        return None
+    if not isinstance(given, nodes.Name):
+        return given  # a dict literal per run: never the same node as another run's
+    bindings = site.owner.dataflow.definitions(given, given.name)
+    if len(bindings) != 1 or bindings[0].scope() is not site.site.scope():
+        return given
+    return bindings[0]
+
+
+def _same_frame_in_order(first: StepEffect, later: StepEffect) -> bool:
+    """Both runs in one function body, outside loops and branches of it, the first one first."""
+    frame = first.site.scope()
+    if later.site.scope() is not frame or position(first.site) >= position(later.site):
+        return False
+    for site in (first.site, later.site):
+        statement = site.statement()
+        if statement.parent is not frame:
+            return False
+    return True
+
+
 def _fixed_fetches(site: StepEffect) -> bool:
-    """A run with no feed whose fetches are ``self.x`` attributes or module-level names (lists of them too)."""
-    if feed(site.owner, site.site) is not None or site.site.keywords:
+    """A run whose fetches are ``self.x`` attributes or module-level names (lists of them too), with no
+    feed or a local feed dict, and no other keyword than ``feed_dict``."""
+    if any(keyword.arg != "feed_dict" for keyword in site.site.keywords or ()):
+        return False
+    if feed(site.owner, site.site) is not None and not isinstance(_shared_feed(site), nodes.AssignName):
         return False
     exprs = fetched(site.owner, site.site)
     if not exprs:
@@ -378,7 +422,14 @@ def _computes_a_read(run: _Run) -> bool:
 
 
 def _is_variable(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
-    """``global_step`` bound once to ``tf.train.get_or_create_global_step()`` (not ``w * x``, computed from one)."""
+    """``global_step`` bound once to ``tf.train.get_or_create_global_step()`` (not ``w * x``, computed from one).
+
+    ``model.global_step``, an attribute of an instance of a project class whose ``__init__`` binds it to a
+    ``tf.Variable``, is one too (the dataflow knows what the attribute holds).
+    """
+    value = module.value(expr) if isinstance(expr, nodes.Attribute) else None
+    if value is not None and value.api in VARIABLE_APIS:
+        return True
     expr = _assigned_value(module, expr)
     return isinstance(expr, nodes.Call) and module.call_named(expr, VARIABLE_APIS) is not None
 

@@ -88,8 +88,9 @@ def plan_guard(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     for lineno in range(statement.fromlineno, statement.tolineno + 1):
         lines.append(unit + source.line(lineno) + source.newline)
     end = source.next_line_start(statement.tolineno)
-    what = "summaries" if finding.code == "TFG201" else "checkpoints, and on the last step"
-    return Fix(UNSAFE, f"Write {what} only every {every} steps: `if {test}:` (unsafe: "
+    what = "summaries only every %d steps" % every if finding.code == "TFG201" else \
+        "checkpoints only every %d steps and on the last step" % every
+    return Fix(UNSAFE, f"Write {what}: `if {test}:` (unsafe: "
                "fewer writes)", (Edit(statement.fromlineno, 1, end[0], end[1], "".join(lines)),))
 
 

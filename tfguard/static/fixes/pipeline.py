@@ -7,6 +7,7 @@ from typing import Optional
 from astroid import nodes
 
 from tfguard.static.analysis.dataflow import FUNCTION, TF
+from tfguard.static.analysis.datasets import datasets
 from tfguard.static.analysis.scopes import FUNCTIONS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
@@ -45,6 +46,10 @@ def plan_parallel_map(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> 
         k.arg is None for k in node.keywords or ()
     ):
         raise NoFix("the call passes `*args` or `**kwargs`, so where the argument goes is unknown")
+    pipelines = datasets(ctx.module)
+    if pipelines.is_contrib(pipelines.chain(node.func.expr) or []):
+        raise NoFix("a `tf.contrib.data` dataset (TF 1.2/1.3): its `map` takes `num_threads`, and "
+                    "`num_parallel_calls` would be a TypeError there")
     spelling = autotune(ctx)
     if spelling is None:
         raise NoFix("the module reaches TensorFlow through no name tfguard could spell AUTOTUNE with")
@@ -166,6 +171,10 @@ def plan_prefetch(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Opti
         expr = _single_return_value(function, ctx)
         if expr is None:
             raise NoFix("the dataset comes from a function in another file, or one with more than one `return`")
+    pipelines = datasets(ctx.module)
+    if pipelines.is_contrib(pipelines.chain(expr) or []):
+        raise NoFix("a `tf.contrib.data` dataset (TF 1.2/1.3): it has no `.prefetch()`, and "
+                    "`tf.data.experimental.AUTOTUNE` does not exist there")
     held = ctx.module.value(expr)
     if held is not None and held.kind != TF:
         # ``tf.data.prefetch(...)`` would compile and re-check cleanly, then fail at run time
