@@ -28,3 +28,21 @@ def test_overhead_bench_prints_both_clocks(tf, mode):
 def test_overhead_bench_rejects_bad_counts():
     done = subprocess.run([sys.executable, str(BENCH), "--rounds", "0"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.strip() == "error: --rounds and --runs must be positive"
+
+
+COST = BENCH.parent / "guard_python_cost.py"
+
+
+@pytest.mark.parametrize("mode", ["frozen", "watch"])
+def test_python_cost_bench_prints_the_added_work(tf, mode):
+    done = subprocess.run([sys.executable, str(COST), "--blocks", "2", "--runs", "5", "--mode", mode],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr  # it also checks that the guard recorded every run
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("tfguard.%s on Python " % mode) and lines[0].endswith("2 blocks of 5 runs, thread CPU")
+    assert re.search(r"the guard's Python work: [+-]\d+\.\d\d us/run$", lines[2])
+
+
+def test_python_cost_bench_rejects_bad_counts():
+    done = subprocess.run([sys.executable, str(COST), "--runs", "0"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.strip() == "error: --blocks and --runs must be positive"

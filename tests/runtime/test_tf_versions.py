@@ -11,7 +11,13 @@ import types
 import pytest
 
 from tfguard.cli.errors import checker_python_error
-from tfguard.runtime.tf_access import UnsupportedTensorFlowError, tf_v1, unsupported_reason, version_of
+from tfguard.runtime.tf_access import (
+    UnsupportedTensorFlowError,
+    tf_v1,
+    unsupported_reason,
+    version_of,
+    version_reader,
+)
 
 pytestmark = pytest.mark.tf1
 
@@ -55,6 +61,30 @@ def test_the_installed_tensorflow_is_supported_and_gives_the_v1_api():
     assert v1 is tensorflow.compat.v1
     for name in ("Session", "RunOptions", "RunMetadata", "train", "summary", "placeholder"):
         assert hasattr(v1, name), name
+
+
+def test_the_version_reader_follows_graph_version_as_ops_are_added_and_after_finalize(tf):
+    # On 1.15 it reads the counter behind the locking property; on 2.x it asks the property.
+    graph = tf.Graph()
+    read = version_reader(graph)
+    seen = [(read(), graph.version)]
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        seen.append((read(), graph.version))
+        tf.add(x, 1.0)
+    seen.append((read(), graph.version))
+    graph.finalize()
+    seen.append((read(), graph.version))
+    assert [a for a, _ in seen] == [b for _, b in seen]
+    assert seen[0][0] < seen[1][0] < seen[2][0] == seen[3][0]
+
+
+def test_the_version_reader_asks_any_other_graph_for_its_version():
+    graph = types.SimpleNamespace(version=7, _version="not the counter")
+    read = version_reader(graph)
+    assert read() == 7
+    graph.version = 8
+    assert read() == 8
 
 
 @pytest.mark.parametrize("command", ["check", "rules", "rule"])

@@ -22,12 +22,16 @@ from tfguard.runtime.errors import GraphFrozenError
 from tfguard.runtime.recorder import KERAS_PREDICT, RUN_FIELDS
 from tfguard.runtime.safety import give_up, internal_error
 from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
-from tfguard.runtime.tf_access import IMPORT_OPS_FUNCTION
+from tfguard.runtime.tf_access import IMPORT_OPS_FUNCTION, version_reader
 from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 
 _MISSING = object()
 _lock = threading.RLock()
 _THIS_FILE = __file__
+
+
+def _no_owner() -> None:
+    return None
 
 
 def _instance_attr(obj: Any, name: str) -> Any:
@@ -154,18 +158,28 @@ class _EveryRunSink:
 
     drain_at = RUN_FIELDS
 
-    def __init__(self, tap: "SessionTap", recorders: List[Any]) -> None:
+    def __init__(self, tap: "SessionTap", recorders: List[Any], watch_growth: bool) -> None:
         self.tap = tap
         self.recorders = tuple(recorders)
         self.pending: List[Any] = []
+        #: The graph's version reader while it can grow, None while it is finalized (the tap
+        #: makes a new sink whenever that changes, so it is fixed for this one's life).
+        self._version = tap.version if watch_growth else None
 
     def drain(self, feed: Any = None) -> None:
         """Attribute any graph growth, then queue the pending runs on every recorder (`feed`: the last one's)."""
-        runs, self.pending = self.pending, []
-        if self.tap.watch_growth:  # ops added since the last run were added before this one
+        # Runs after every run of a graph that can grow: a version read and a list swap when it did not.
+        runs = self.pending
+        self.pending = []
+        version = self._version
+        if version is not None and version() != self.tap.version_seen:
+            # ops added since the last run were added before this one
             self.tap.note_growth(self.recorders)
         for rec in self.recorders:
-            rec.queue(runs, feed)
+            pending = rec.pending  # Recorder.queue, inlined
+            pending += runs
+            if len(pending) >= rec.drain_at:
+                rec.drain(feed)
 
     def record(self, *args: Any, **kwargs: Any) -> None:
         """Record one run on every recorder (see Recorder.record)."""
@@ -183,6 +197,8 @@ class SessionTap:
         self._session = weakref.ref(session)
         self._key = id(session)
         self.graph = graph
+        #: Reads graph.version cheaply (tf_access.version_reader): sinks read it after every run.
+        self.version = version_reader(graph)
         self.recorders: List[Any] = []
         self.by_thread: Dict[int, List[Any]] = {}
         #: Per guarding thread, what records its runs: its one recorder, a _EveryRunSink to
@@ -268,7 +284,7 @@ class SessionTap:
         elif len(owners) == 1 and not self._watch_growth:
             self.sinks[thread] = owners[0]  # the fast path: the wrapper queues on the recorder itself
         else:
-            self.sinks[thread] = _EveryRunSink(self, owners)
+            self.sinks[thread] = _EveryRunSink(self, owners, self._watch_growth)
 
     @contextmanager
     def quiet(self, thread: int) -> Iterator[bool]:
@@ -305,15 +321,24 @@ class SessionTap:
     def _wrap_run(self, original: Callable) -> Callable:
         if not _has_plain_run_signature(original):
             return self._wrap_any_run(weakly_bound(original, self.session))
+        # One Python frame between the program and TensorFlow's run: the session's own method is
+        # called as its function with the session looked up through a weak reference (see
+        # weakly_bound); any other plain `run` through a shim that drops that first argument.
         if getattr(original, "__self__", None) is self.session and hasattr(original, "__func__"):
-            function, ref = original.__func__, weakref.ref(self.session)
+            function, owner = original.__func__, weakref.ref(self.session)
+            wrapped = function  # not the bound method: run.__wrapped__ would hold the session strongly
+        else:
+            plain = wrapped = original
 
-            def original(fetches, feed_dict=None, options=None, run_metadata=None):  # noqa: F811
-                return function(ref(), fetches, feed_dict, options, run_metadata)  # weakly bound (weakly_bound)
+            def function(_owner, fetches, feed_dict=None, options=None, run_metadata=None):
+                return plain(fetches, feed_dict, options, run_metadata)
 
+            owner = _no_owner
         tap = self
         sinks = self.sinks
         leaf_types = LEAF_TYPES
+        clock = perf_counter  # closure cells: read faster than module globals on Python 3.7
+        thread = get_ident
 
         # The hot path of the guard (bench/guard_overhead.py). Next to TensorFlow's own work
         # every object and C routine it touches costs a cache miss, so it reads two clocks
@@ -321,15 +346,15 @@ class SessionTap:
         # read the fetches and the feed dict itself. A leaf fetch's signature is worked out
         # when the queue is folded (Recorder.drain); graph growth is looked for by the sink
         # of a graph that can grow (_EveryRunSink).
-        @functools.wraps(original)
+        @functools.wraps(wrapped)
         def run(fetches, feed_dict=None, options=None, run_metadata=None):
-            t0 = perf_counter()
+            t0 = clock()
             try:
-                return original(fetches, feed_dict, options, run_metadata)
+                return function(owner(), fetches, feed_dict, options, run_metadata)
             finally:
-                t1 = perf_counter()
+                t1 = clock()
                 try:  # tfguard's own error must never become the program's (safety.py)
-                    sink = sinks.get(get_ident())
+                    sink = sinks.get(thread())
                     if sink:
                         if type(fetches) in leaf_types:
                             key, kept = None, fetches
@@ -372,7 +397,7 @@ class SessionTap:
 
     def note_growth(self, recorders: Iterable[Any]) -> None:
         """Let each of `recorders` attribute the ops added since it last looked."""
-        version = self.graph.version
+        version = self.version()
         if version != self.version_seen:
             for rec in recorders:
                 if version != rec.last_version:

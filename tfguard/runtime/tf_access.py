@@ -6,8 +6,10 @@ runtime needs differently on 1.15 is decided here, so the rest of the runtime as
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Any, Optional, Sequence, Tuple
+from types import FunctionType
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 #: The oldest TensorFlow the runtime guard supports: 1.15 has `tf.compat.v1`, `Operation.traceback` and
 #: the RunMetadata partition graphs the placement report reads.
@@ -68,3 +70,19 @@ def op_traceback(op: Any) -> Sequence[Any]:
 #: The `Graph` method that adds the ops a GraphDef import made (`tf.import_graph_def`, `import_meta_graph`), the
 #: same name in TF 1.15 and 2.x: its `_check_not_finalized` call is where the importing line is noted.
 IMPORT_OPS_FUNCTION = "_add_new_tf_operations"
+
+
+def version_reader(graph: Any) -> Callable[[], int]:
+    """A callable that returns `graph.version` (read after every run of a graph that can grow), made cheap.
+
+    2.x computes `Graph.version` in C. 1.15's is a Python property that takes the graph's lock to read the
+    counter `_version`; reading the counter directly gives the same number (an int attribute is read whole)
+    without a Python call and a lock per run. Any other graph (a test's stand-in) is asked for `version`.
+    """
+    prop = getattr(type(graph), "version", None)
+    getter = getattr(prop, "fget", None)
+    counter = getattr(graph, "__dict__", {}).get("_version")  # 2.x's C++ graph may have no __dict__
+    if isinstance(prop, property) and isinstance(getter, FunctionType) and \
+            getter.__module__.startswith("tensorflow") and isinstance(counter, int):
+        return functools.partial(getattr, graph, "_version")
+    return functools.partial(getattr, graph, "version")
