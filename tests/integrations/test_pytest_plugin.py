@@ -24,6 +24,12 @@ def doubling_graph():
     return graph, x, y
 '''
 
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch):
+    """The end-of-run table as a table: these tests read its rows (at 80 columns it is one record per test)."""
+    monkeypatch.setenv("COLUMNS", "200")
+
+
 SAMPLE = HELPERS + '''
 
 def test_clean():
@@ -62,7 +68,7 @@ def test_without_the_option_or_a_marker_the_plugin_does_nothing(pytester):
     assert tf.compat.v1.Session.__dict__["__init__"] is plain_init
 
 
-def test_a_test_whose_graph_keeps_growing_fails_naming_the_test_and_the_site(pytester):
+def test_a_test_whose_graph_keeps_growing_fails_naming_the_test_and_the_site(pytester, monkeypatch):
     path = pytester.makepyfile(test_sample=SAMPLE)
     result = pytester.runpytest("-p", "no:cacheprovider", "--tfguard")
     assert _outcomes(result) == {"passed": 2, "failed": 1}
@@ -258,3 +264,16 @@ def test_xdist_workers_send_their_verdicts_to_the_controller(pytester):
                                  "test_sample.py::test_clean * ok",
                                  "test_sample.py::test_grows * FAILED"])
 
+
+def test_the_end_of_run_table_fits_80_columns_as_one_record_per_test(monkeypatch):
+    from tfguard.integrations.pytest_plugin import summary_lines
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    verdict = dict(nodeid="tests/test_a_long_module_name.py::test_grows_when_the_loop_builds_ops", sessions=[1],
+                   runs=10, ops_added=20, new_ops_after_warmup=18, step_s=0.035, host_fraction=0.4, slowdown=None,
+                   codes=["TFG901", "TFG902"], label="FAILED", failures=["growth"])
+    lines = summary_lines([verdict, dict(verdict, nodeid="test_b.py::test_steady", ops_added=0, codes=[],
+                                         new_ops_after_warmup=0, label="ok", failures=[])])
+    assert max(len(line) for line in lines) <= 80
+    assert lines[:2] == ["2 tests guarded: 2 used a TensorFlow session, 1 failed its guard", "  test_b.py::test_steady"]
+    assert "diagnostics TFG901, TFG902, verdict FAILED" in " ".join(lines)

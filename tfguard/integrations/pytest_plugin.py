@@ -219,9 +219,8 @@ def failure_text(result: Dict[str, Any]) -> str:
 
 def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
     """The end-of-run table: one row per test that used a session, and a count of the others."""
-    from tabulate import tabulate
-
     from tfguard.runtime.document import format_seconds
+    from tfguard.runtime.fit import fit_records, terminal_width
 
     used = [v for v in verdicts if v["sessions"]]
     rows = []
@@ -235,7 +234,8 @@ def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
     lines = ["%d test%s guarded: %d used a TensorFlow session, %d failed its guard" % (
         len(verdicts), "" if len(verdicts) == 1 else "s", len(used), failed)]
     if rows:
-        lines += tabulate(rows, headers=["test", "sessions", "runs", "ops added", "after warm-up", "step median",
-                                         "host", "slowdown", "diagnostics", "verdict"],
-                          tablefmt="simple", disable_numparse=True).splitlines()
+        # 80 columns or COLUMNS, as the run report: too wide a table becomes one record per test
+        lines += fit_records(rows, ["test", "sessions", "runs", "ops added", "after warm-up", "step median", "host",
+                                    "slowdown", "diagnostics", "verdict"], terminal_width(),
+                             disable_numparse=True).splitlines()
     return lines
