@@ -15,7 +15,7 @@ VARIABLE_LISTS = frozenset({"variables", "trainable_variables", "global_variable
                             "model_variables", "moving_average_variables", "trainable_weights", "weights",
                             "get_collection", "all_variables"})
 _WRAPPERS = ("zip", "list", "sorted", "reversed", "enumerate", "tuple")
-_DEPTH = 4
+_DEPTH = 6  # zip(a, self.params) -> sorted([...]) -> a comprehension -> a name -> tf.trainable_variables()
 
 
 def is_variable_list(module, node: nodes.NodeNG, depth: int = 0) -> bool:
