@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from threading import get_ident
 from time import perf_counter
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from tfguard.runtime.devicewatch import DeviceWatch, validate_placement_at
 from tfguard.runtime.patches import GraphPatch, SaverPatch, _instance_attr, _restore_attr, weakly_bound
@@ -17,6 +17,27 @@ from tfguard.runtime.tf_access import tf_v1
 from tfguard.runtime.writer_patch import WriterPatch
 
 _v1 = tf_v1()
+
+
+def _shielded(where: str) -> Callable[[Callable], Callable]:
+    """A SessionRunHook method of GuardHook: nothing once the hook has failed; an internal error (an `Exception`)
+    stops the hook (`GuardHook._fail`: one warning line, patches taken back) and the MonitoredSession goes on."""
+    def decorate(method: Callable) -> Callable:
+        def call(self: "GuardHook", *args: Any) -> Any:
+            if self._failed:
+                return None
+            try:
+                return method(self, *args)
+            except Exception as exc:
+                self._fail(where, exc)
+                return None
+
+        call.__name__ = method.__name__
+        call.__doc__ = method.__doc__
+        call.__wrapped__ = method  # type: ignore[attr-defined]
+        return call
+
+    return decorate
 
 
 class GuardHook(_v1.train.SessionRunHook):
@@ -66,18 +87,10 @@ class GuardHook(_v1.train.SessionRunHook):
         except Exception:
             pass
 
+    @_shielded("GuardHook.begin")
     def begin(self) -> None:
         """Start recording on the default graph of the session being created; time Saver.save
         (CheckpointSaverHook's saves too) on that graph until end()."""
-        if self._failed:
-            return None
-        try:
-            return self._begin()
-        except Exception as exc:
-            self._fail("GuardHook.begin", exc)
-            return None
-
-    def _begin(self) -> None:
         self._detach()
         self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
         self._report = None
@@ -90,17 +103,9 @@ class GuardHook(_v1.train.SessionRunHook):
         SaverPatch.attach(_v1.train.Saver)
         WriterPatch.attach(_v1.summary.FileWriter)
 
+    @_shielded("GuardHook.after_create_session")
     def after_create_session(self, session: Any, coord: Any) -> None:
         """Take the graph size and clock baseline once the session has built its own ops."""
-        if self._failed:
-            return None
-        try:
-            return self._after_create_session(session, coord)
-        except Exception as exc:
-            self._fail("GuardHook.after_create_session", exc)
-            return None
-
-    def _after_create_session(self, session: Any, coord: Any) -> None:
         recorder = self._recorder
         recorder.nodes_start = recorder.last_version = recorder.graph.version
         recorder.t_start = perf_counter()
@@ -136,17 +141,9 @@ class GuardHook(_v1.train.SessionRunHook):
             _restore_attr(session, "run", previous)
         self._timed.clear()
 
+    @_shielded("GuardHook.before_run")
     def before_run(self, run_context: Any) -> None:
         """Note the start of a run and attribute any growth since the last one."""
-        if self._failed:
-            return None
-        try:
-            return self._before_run(run_context)
-        except Exception as exc:
-            self._fail("GuardHook.before_run", exc)
-            return None
-
-    def _before_run(self, run_context: Any) -> None:
         recorder = self._recorder
         args = run_context.original_args
         if get_ident() == recorder.thread:
@@ -157,17 +154,9 @@ class GuardHook(_v1.train.SessionRunHook):
         self._pending[get_ident()] = (args.fetches, feed_keys(args.feed_dict), perf_counter())
         return trace
 
+    @_shielded("GuardHook.after_run")
     def after_run(self, run_context: Any, run_values: Any) -> None:
         """Record the run that before_run started."""
-        if self._failed:
-            return None
-        try:
-            return self._after_run(run_context, run_values)
-        except Exception as exc:
-            self._fail("GuardHook.after_run", exc)
-            return None
-
-    def _after_run(self, run_context: Any, run_values: Any) -> None:
         t1 = perf_counter()
         pending = self._pending.pop(get_ident(), None)
         if pending is None:
@@ -192,17 +181,9 @@ class GuardHook(_v1.train.SessionRunHook):
             SaverPatch.detach()
             WriterPatch.detach()
 
+    @_shielded("GuardHook.end")
     def end(self, session: Any) -> None:
         """Freeze the report, stop timing Saver.save, and log the table."""
-        if self._failed:
-            return None
-        try:
-            return self._end(session)
-        except Exception as exc:
-            self._fail("GuardHook.end", exc)
-            return None
-
-    def _end(self, session: Any) -> None:
         self._recorder.finish()
         self._devices.stop()
         self._detach()
