@@ -48,6 +48,12 @@ def test_static_side_imports_neither_tensorflow_nor_the_runtime_nor_the_command_
     assert not leaks
 
 
+def test_reporters_depend_on_the_result_not_on_the_engine():
+    # A reporter formats a CheckResult (tfguard/static/finding.py); it never reaches into the engine that made it.
+    leaks = {name for name in _imports_of("static/reporters") if name.startswith("tfguard.static.engine")}
+    assert not leaks
+
+
 def test_commands_import_no_other_command():
     commands = {"check", "rules", "run", "report", "demo"}
     for command in commands:

@@ -15,7 +15,7 @@ from tfguard.static.catalog import DEFAULT_DOCS_URL
 from tfguard.static.config import Settings, docs_url, normalize_codes, override, validate_selectors
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
 from tfguard.static.discovery import is_excluded_with_parents
-from tfguard.static.engine import CheckResult, FileError
+from tfguard.static.finding import CheckResult, FileError
 from tfguard.static.reporters import REPORTERS, sarif, text
 from tfguard.static.reporters.text import fixable_summary, summary
 from tfguard.static.settings_resolver import SettingsResolver, describe
