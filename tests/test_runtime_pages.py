@@ -9,10 +9,10 @@ import pytest
 
 from tests.catalog_paths import RULES_DIR, runtime_folders
 from tests.console import tfguard_script
-from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
-from tfguard.runtime.growth import REPEATED_EVENTS
-from tfguard.runtime.placement import DEFAULT_COPIES_THRESHOLD
-from tfguard.runtime.recorder import DEFAULT_OPTIONS
+from tfguard.runtime.devices.placement import DEFAULT_COPIES_THRESHOLD
+from tfguard.runtime.diagnostics import RUNTIME_CODES, catalog_slug
+from tfguard.runtime.record.growth import REPEATED_EVENTS
+from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 
 SECTIONS = ["## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Thresholds"]
 #: The thresholds each page must state, with the values the code uses.

@@ -9,8 +9,8 @@ import socket
 import pytest
 
 from tfguard.reports.task_files import task_file_name
-from tfguard.runtime.cluster_task import task_from_tf_config
-from tfguard.runtime.report import REPORT_VERSION
+from tfguard.runtime.output.report import REPORT_VERSION
+from tfguard.runtime.run.cluster_task import task_from_tf_config
 
 
 def _tf_config(cluster, job, index):

@@ -7,7 +7,7 @@ import tracemalloc
 
 import pytest
 
-from tfguard.runtime.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
+from tfguard.runtime.record.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
 
 
 class _Graph:

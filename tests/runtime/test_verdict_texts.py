@@ -7,8 +7,8 @@ The real-TensorFlow tests keep only what TensorFlow must show (tests/runtime/tes
 
 from __future__ import annotations
 
-from tfguard.runtime import verdicts
-from tfguard.runtime.clocks import compare
+from tfguard.runtime.judge import verdicts
+from tfguard.runtime.record.clocks import compare
 
 OPTIONS = {"min_runs": 5, "host_threshold": 0.5, "summary_share": 0.5, "min_saves": 3, "save_threshold": 0.2}
 

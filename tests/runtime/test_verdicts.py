@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from tfguard.runtime import verdicts
-from tfguard.runtime.clocks import MIN_VERDICT_S, ClockMarks, compare, feed_bytes
+from tfguard.runtime.judge import verdicts
+from tfguard.runtime.record.clocks import MIN_VERDICT_S, ClockMarks, compare, feed_bytes
 
 
 def _marks(wall, run=None, process=None, thread=None, queue=None, others=0.0, feed=None, probe=2e-5, marks=20,

@@ -11,7 +11,7 @@ import pytest
 
 import tfguard
 from tfguard.runtime.document import display_path
-from tfguard.runtime.report import Report
+from tfguard.runtime.output.report import Report
 
 
 def _codes(report):
@@ -44,7 +44,8 @@ def test_saver_in_loop_is_top_growth_site(tf, graph, sess):
 def test_a_significant_slowdown_is_tfg902_and_one_warning_at_the_users_line(tf, monkeypatch):
     """What a slowdown verdict becomes, whatever the machine's load: the verdict (verdicts.judge_slowdown, tested on
     synthetic series) is made significant here; a real ramp is the timing test below."""
-    from tfguard.runtime import recorder, verdicts
+    from tfguard.runtime.judge import verdicts
+    from tfguard.runtime.record import recorder
 
     def significant(values, threshold, windows, growing):
         verdict = verdicts.judge_slowdown(values, threshold, windows, growing)

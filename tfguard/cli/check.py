@@ -89,7 +89,7 @@ def add_parser(commands: Any) -> None:
 
 def explain_runtime_code(selector: str) -> Optional[str]:
     """Say where a runtime diagnostic's code is chosen when one is given to the checker (``--select TFG901``)."""
-    from tfguard.runtime.codes import RUNTIME_CODES  # only on this error: importing the runtime costs time
+    from tfguard.runtime.diagnostics import RUNTIME_CODES  # only on this error: importing the runtime costs time
 
     codes = [code for code in RUNTIME_CODES if code.startswith(selector)]
     if not codes:

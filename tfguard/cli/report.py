@@ -34,7 +34,7 @@ def add_parser(commands: Any) -> None:
 
 def load_document(path: str) -> Dict[str, Any]:
     """Read and check a saved report; bad files raise a one-line UsageError."""
-    from tfguard.runtime.report import REPORT_VERSION
+    from tfguard.runtime.output.report import REPORT_VERSION
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -62,7 +62,7 @@ def _check_plot_folder(plot: str) -> None:
 
 def _plot(draw: Any, path: str) -> None:
     """Call `draw()` (which writes `path`), one line for what went wrong."""
-    from tfguard.runtime.plot import PlotUnavailable
+    from tfguard.runtime.output.plot import PlotUnavailable
 
     try:
         draw()
@@ -75,7 +75,7 @@ def _plot(draw: Any, path: str) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard report``; return the exit status."""
-    from tfguard.runtime.runner import render_document
+    from tfguard.runtime.run.runner import render_document
 
     width = 0 if args.wide else None
     if cluster_report.is_cluster(args.file) or args.cluster or args.compare:
@@ -88,7 +88,7 @@ def run_command(args: argparse.Namespace) -> int:
         _check_plot_folder(args.plot)
     print(render_document(document, width))
     if args.plot:
-        from tfguard.runtime.plot import plot_report
+        from tfguard.runtime.output.plot import plot_report
 
         title = "tfguard run " + " ".join(document["command"]) if document.get("command") else None
         _plot(lambda: plot_report(document, args.plot, title=title), args.plot)

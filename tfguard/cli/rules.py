@@ -29,7 +29,7 @@ def rule_rows() -> List[dict]:
     diagnostics of ``tfguard run`` (``kind``: ``static`` or ``runtime``; a runtime code is always on)."""
     rows = [dict(code=PARSE_ERROR_CODE, name=PARSE_ERROR_NAME, default_enabled=True, severity="error",
                  summary=PARSE_ERROR_SUMMARY, kind="static")]
-    from tfguard.runtime.codes import RUNTIME_CODES
+    from tfguard.runtime.diagnostics import RUNTIME_CODES
 
     static = all_rules()
     for code, rule in static.items():
@@ -66,7 +66,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def rules_markdown(rows: Sequence[dict]) -> str:
     """Return the rule table of README.md, each code linked to its catalog page."""
-    from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+    from tfguard.runtime.diagnostics import RUNTIME_CODES, catalog_slug
 
     lines = ["| code | name | default | severity | what it flags |", "|---|---|---|---|---|"]
     for row in rows:
@@ -91,7 +91,7 @@ def run_rule(args: argparse.Namespace) -> int:
         text = rule_readme(PARSE_ERROR_CODE)
         print(text if text is not None else f"# {PARSE_ERROR_CODE} {PARSE_ERROR_NAME}\n\n{PARSE_ERROR_SUMMARY}")
         return EXIT_CLEAN
-    from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+    from tfguard.runtime.diagnostics import RUNTIME_CODES, catalog_slug
 
     runtime_by_name = {runtime.name: runtime_code for runtime_code, runtime in RUNTIME_CODES.items()}
     code = runtime_by_name.get(wanted, code)

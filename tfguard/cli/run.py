@@ -14,7 +14,7 @@ from tfguard.cli.progress import Progress
 from tfguard.cli.progress import wanted as progress_wanted
 
 #: --fail-on names and the runtime diagnostics they stand for.
-#: (tfguard.runtime.codes says the same; it is not imported here, as importing tfguard.runtime loads tabulate.)
+#: (tfguard.runtime.diagnostics says the same; it is not imported here, as importing tfguard.runtime loads tabulate.)
 FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
            "saves": "TFG905", "cpu-fallback": "TFG906"}
 #: Seconds a program runs before the progress line appears.
@@ -211,8 +211,8 @@ def run_command(args: argparse.Namespace) -> int:
     fail_on = _fail_on_codes(args.fail_on)
     _check_paths(args)
     from tfguard.runtime import safety
-    from tfguard.runtime.autowatch import MaxStepsReached, SessionWatcher
-    from tfguard.runtime.runner import execute
+    from tfguard.runtime.run.autowatch import MaxStepsReached, SessionWatcher
+    from tfguard.runtime.run.runner import execute
 
     failures_before = len(safety.failures)
     watcher = tasks = None
@@ -231,7 +231,7 @@ def run_command(args: argparse.Namespace) -> int:
     indicator: Any = contextlib.nullcontext()
     try:
         if watcher is not None:
-            from tfguard.runtime import alerts
+            from tfguard.runtime.output import alerts
 
             watched = watcher
             indicator = Progress(sys.stderr, lambda: _progress_text(watched), delay_s=PROGRESS_DELAY_S,
@@ -286,7 +286,8 @@ def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:
 
 def _finish(watcher: Any, tasks: Any) -> List[Any]:
     """End the watch once the program has ended (shielded: the program's status is already known)."""
-    from tfguard.runtime import alerts, safety
+    from tfguard.runtime import safety
+    from tfguard.runtime.output import alerts
 
     alerts.before_write = None
     sessions: List[Any] = []
@@ -303,7 +304,7 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
 def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status: int, max_steps: Optional[int],
             fail_on: Dict[str, str], tasks: Any) -> Optional[int]:
     """Print and write the run's report; the exit status it decides (None: the program's)."""
-    from tfguard.runtime.runner import fired_codes, render_document, run_document
+    from tfguard.runtime.run.runner import fired_codes, render_document, run_document
 
     command = (["-m"] if args.module else []) + list(args.target)
     if watcher.stopped_by_max_steps:

@@ -220,7 +220,7 @@ def failure_text(result: Dict[str, Any]) -> str:
 def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
     """The end-of-run table: one row per test that used a session, and a count of the others."""
     from tfguard.runtime.document import format_seconds
-    from tfguard.runtime.fit import fit_records, terminal_width
+    from tfguard.runtime.output.fit import fit_records, terminal_width
 
     used = [v for v in verdicts if v["sessions"]]
     rows = []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from tfguard.runtime.series import trend_series
-from tfguard.runtime.stats import median_of, warmup_points
+from tfguard.runtime.record.series import trend_series
+from tfguard.runtime.record.stats import median_of, warmup_points
 
 PLOT_EXTRA = "matplotlib"
 _MAX_ANNOTATED_SITES = 3

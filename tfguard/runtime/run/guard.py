@@ -7,15 +7,17 @@ import weakref
 from threading import get_ident
 from typing import Any, Optional
 
-from tfguard.runtime import host_sampler
-from tfguard.runtime.devicewatch import DeviceWatch
-from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
-from tfguard.runtime.recorder import Recorder, validate_options
-from tfguard.runtime.report import Report
+from tfguard.runtime.capture import host_sampler
+from tfguard.runtime.capture.graph_patch import GraphPatch
+from tfguard.runtime.capture.saver_patch import SaverPatch
+from tfguard.runtime.capture.session_tap import SessionTap
+from tfguard.runtime.capture.writer_patch import WriterPatch
+from tfguard.runtime.devices.devicewatch import DeviceWatch
+from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.tensorboard import TensorBoardExport, validate_tensorboard
+from tfguard.runtime.record.recorder import Recorder, validate_options
 from tfguard.runtime.safety import internal_error, reraise_deliberate
-from tfguard.runtime.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.tf_access import tf_v1
-from tfguard.runtime.writer_patch import WriterPatch
 
 
 class Guard:

@@ -6,9 +6,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from tabulate import tabulate
 
-from tfguard.runtime.devicewatch import device_blocks
+from tfguard.runtime.devices.devicewatch import device_blocks
 from tfguard.runtime.document import DataReport, after_run, after_runs, display_path, format_seconds, significant
-from tfguard.runtime.fit import fit_records, fit_table, resolve_width, wrap_lines
+from tfguard.runtime.output.fit import fit_records, fit_table, resolve_width, wrap_lines
 
 REPORT_VERSION = 2
 #: Signatures and growth sites shown in the table; the JSON report has them all.

@@ -39,12 +39,12 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Optional, Sequence
 
-from tfguard.runtime.clocks import MIN_VERDICT_S
 from tfguard.runtime.document import after_run, after_runs, format_seconds
-from tfguard.runtime.growth import ONE_TIME, REPEATED, site_text, what_grew
-from tfguard.runtime.host_time import advice, describe
-from tfguard.runtime.stats import step_trend
-from tfguard.runtime.summary_cost import summary_cost
+from tfguard.runtime.judge.summary_cost import summary_cost
+from tfguard.runtime.record.clocks import MIN_VERDICT_S
+from tfguard.runtime.record.growth import ONE_TIME, REPEATED, site_text, what_grew
+from tfguard.runtime.record.host_time import advice, describe
+from tfguard.runtime.record.stats import step_trend
 
 #: A cause explains a slowdown when its rise per run is at least this share of wall time's rise per run.
 EXPLAINS = 0.5

@@ -8,7 +8,7 @@ feeds (a 1.5 ms state read) is never the base: that compared a training step wit
 step fetches the summaries there is nothing to compare with, and the extra run time is not measured (None),
 never taken as 0.
 
-`FileWriter.add_summary` / `flush` time (recorded by tfguard.runtime.writer_patch) is added either way.
+`FileWriter.add_summary` / `flush` time (recorded by tfguard.runtime.capture.writer_patch) is added either way.
 """
 
 from __future__ import annotations

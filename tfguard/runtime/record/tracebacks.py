@@ -10,7 +10,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 # Packages whose frames are "library", never the user's line.
 _LIBRARY_PACKAGES = ("tensorflow", "tensorflow_core", "tensorflow_estimator", "tf_keras", "keras")
-_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # TF's decorator/dispatch plumbing: skipped when looking for the API the user called (the
 # weak-tensor wrapper around `tf.reduce_mean`, the operator overloads behind `a + b`).
 _PLUMBING_PARTS = (os.sep + "python" + os.sep + "util" + os.sep, os.sep + "weak_tensor_ops.py",

@@ -6,15 +6,19 @@ from threading import get_ident
 from time import perf_counter
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from tfguard.runtime.devicewatch import DeviceWatch, validate_placement_at
-from tfguard.runtime.patches import GraphPatch, SaverPatch, _instance_attr, _restore_attr, weakly_bound
-from tfguard.runtime.placement import session_devices
-from tfguard.runtime.recorder import Recorder, validate_options
-from tfguard.runtime.report import Report
+from tfguard.runtime.capture.attrs import instance_attr as _instance_attr
+from tfguard.runtime.capture.attrs import restore_attr as _restore_attr
+from tfguard.runtime.capture.attrs import weakly_bound
+from tfguard.runtime.capture.graph_patch import GraphPatch
+from tfguard.runtime.capture.saver_patch import SaverPatch
+from tfguard.runtime.capture.writer_patch import WriterPatch
+from tfguard.runtime.devices.devicewatch import DeviceWatch, validate_placement_at
+from tfguard.runtime.devices.placement import session_devices
+from tfguard.runtime.output.report import Report
+from tfguard.runtime.record.recorder import Recorder, validate_options
+from tfguard.runtime.record.signature import feed_keys
 from tfguard.runtime.safety import internal_error, reraise_deliberate
-from tfguard.runtime.signature import feed_keys
 from tfguard.runtime.tf_access import tf_v1
-from tfguard.runtime.writer_patch import WriterPatch
 
 _v1 = tf_v1()
 

@@ -16,7 +16,7 @@ import sysconfig
 from types import CodeType, FrameType
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from tfguard.runtime.tracebacks import _frame_fields, is_library_file
+from tfguard.runtime.record.tracebacks import _frame_fields, is_library_file
 
 #: The static rule and its fix, as `tracebacks.rule_for_api` gives them for the other rules.
 PER_CALL_RULE = ("TFG109", "build the ops once (in __init__ or at module level) and run the stored tensors, "

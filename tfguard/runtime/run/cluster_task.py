@@ -12,7 +12,7 @@ import functools
 import json
 from typing import Any, Dict, List, Mapping, Optional
 
-from tfguard.runtime.tf_import import OnTensorFlowImport
+from tfguard.runtime.capture.import_hook import OnTensorFlowImport
 
 #: Jobs that make a task the chief; without one in the cluster, worker 0 is (MonitoredTrainingSession's
 #: usual `is_chief=(task_index == 0)`).

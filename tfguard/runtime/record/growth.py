@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from tfguard.runtime.document import display_path
-from tfguard.runtime.per_call import PER_CALL_RULE
-from tfguard.runtime.tracebacks import rule_for_api, source_line
+from tfguard.runtime.record.per_call import PER_CALL_RULE
+from tfguard.runtime.record.tracebacks import rule_for_api, source_line
 
 #: Growth events after the loop started that make a site "repeated".
 REPEATED_EVENTS = 3

@@ -66,7 +66,7 @@ def _frame_file(filename: str) -> str:
 
 def run_document(command: List[str], watcher: Any, sessions: List[Any], status: int) -> Dict[str, Any]:
     """The JSON document of a run: the busiest session's `report.to_dict()` plus the run's facts."""
-    from tfguard.runtime.report import REPORT_VERSION
+    from tfguard.runtime.output.report import REPORT_VERSION
 
     failed = [s.failed for s in sessions if s.report is None and s.failed]
     sessions = [s for s in sessions if s.report is not None]  # tfguard failed on the others (safety.py)
@@ -75,7 +75,7 @@ def run_document(command: List[str], watcher: Any, sessions: List[Any], status: 
              "freeze_after": watcher.freeze_after, "unguarded_sessions": failed}
     if not sessions:
         return dict(version=REPORT_VERSION, **facts)
-    from tfguard.runtime.across_sessions import growth_across_sessions
+    from tfguard.runtime.judge.across_sessions import growth_across_sessions
 
     main = max(sessions, key=lambda s: s.report.runs)
     document = main.report.to_dict()
@@ -109,7 +109,7 @@ SESSIONS_SHOWN_PER_GRAPH = 2
 def render_document(document: Dict[str, Any], width: Optional[int] = None) -> str:
     """Report tables of a run document (or of a bare `report.to_dict()`), fit to `width` columns (None: 80 or
     `COLUMNS`; 0: wide)."""
-    from tfguard.runtime.report import Report
+    from tfguard.runtime.output.report import Report
 
     command = " ".join(document.get("command") or [])
     unguarded = document.get("unguarded_sessions") or []
@@ -125,8 +125,8 @@ def render_document(document: Dict[str, Any], width: Optional[int] = None) -> st
             command, count, "" if count == 1 else "s", document.get("tensorflow_version") or "?"))
     if "mode" not in document:
         return "\n\n".join(parts)
-    from tfguard.runtime.across_sessions import folded_sessions
-    from tfguard.runtime.fit import resolve_width, wrap_lines
+    from tfguard.runtime.judge.across_sessions import folded_sessions
+    from tfguard.runtime.output.fit import resolve_width, wrap_lines
 
     columns = resolve_width(width)
     for diagnostic in document.get("across_sessions", []):

@@ -2,7 +2,7 @@
 
 ``tfguard rules`` lists them after the static rules and ``tfguard rule TFG901`` prints their pages
 (``rules/TFG901-graph-growth/README.md``), so every code tfguard prints is documented. Pure data: the
-verdicts themselves are computed in :mod:`tfguard.runtime.recorder` and :mod:`tfguard.runtime.placement`.
+verdicts themselves are computed in :mod:`tfguard.runtime.record.recorder` and :mod:`tfguard.runtime.devices.placement`.
 """
 
 from __future__ import annotations

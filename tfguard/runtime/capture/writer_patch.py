@@ -13,7 +13,7 @@ from threading import get_ident
 from time import perf_counter
 from typing import Any, Callable, Dict, List
 
-from tfguard.runtime.patches import GraphPatch
+from tfguard.runtime.capture.graph_patch import GraphPatch
 
 _lock = threading.RLock()
 _METHODS = ("add_summary", "flush")

@@ -15,7 +15,7 @@ import sysconfig
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
-from tfguard.runtime.tracebacks import is_library_file
+from tfguard.runtime.record.tracebacks import is_library_file
 
 #: Seconds between samples: about 50 a second, a few microseconds of stack reading each.
 INTERVAL_S = 0.02
@@ -25,10 +25,11 @@ _MAX_KEYS = 4096
 _EARLY = 4096
 #: Frames read per sample.
 _DEPTH = 64
-_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: (file, function) of tfguard's wrappers around a run or a save: a thread inside one is not in host time.
-_INSIDE = {(os.path.join(_RUNTIME_DIR, "patches.py"), name) for name in ("run", "call", "save")} | {
-    (os.path.join(_RUNTIME_DIR, "hook.py"), "run")}
+_INSIDE = {(os.path.join(_RUNTIME_DIR, "capture", "session_tap.py"), name) for name in ("run", "call")} | {
+    (os.path.join(_RUNTIME_DIR, "capture", "saver_patch.py"), "save"),
+    (os.path.join(_RUNTIME_DIR, "run", "hook.py"), "run")}
 _STDLIB = os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep
 
 Key = Tuple[str, int, Tuple[str, ...], Tuple[str, ...]]

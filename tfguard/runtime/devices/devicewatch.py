@@ -15,15 +15,15 @@ from threading import get_ident
 from time import perf_counter
 from typing import Any, Callable, Dict, List, Optional
 
-from tfguard.runtime.gpu import GpuSampler, busy_phrase, describe_gpus
-from tfguard.runtime.placement import (
+from tfguard.runtime.devices.gpu import GpuSampler, busy_phrase, describe_gpus
+from tfguard.runtime.devices.placement import (
     DEFAULT_COPIES_THRESHOLD,
     placement_blocks,
     read_step,
     session_devices,
     trace_options,
 )
-from tfguard.runtime.signature import describe_fetches, feed_keys, fetch_key
+from tfguard.runtime.record.signature import describe_fetches, feed_keys, fetch_key
 
 #: The keyword arguments of `Session.run` the traced call passes on (anything else: left untraced).
 _RUN_KEYWORDS = frozenset(("feed_dict", "options", "run_metadata"))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple
 
-from tfguard.runtime.growth import REPEATED_EVENTS, SETUP, UNATTRIBUTED, site_text, what_grew
+from tfguard.runtime.record.growth import REPEATED_EVENTS, SETUP, UNATTRIBUTED, site_text, what_grew
 
 #: Sites named in the message.
 _TOP_SITES = 3

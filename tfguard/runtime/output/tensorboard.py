@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Dict, List, Optional
 
-from tfguard.runtime.series import scalar_series
+from tfguard.runtime.record.series import scalar_series
 from tfguard.runtime.tf_access import tf_v1
 
 _POLL_SECONDS = 0.5

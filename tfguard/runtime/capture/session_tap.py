@@ -1,8 +1,7 @@
-"""Scoped, exactly-restored patches of one session, one graph, and Saver.save.
+"""The session tap: scoped, exactly-restored patches of one session's `run`, `make_callable` and `partial_run`.
 
-Session and graph patches are instance attributes on the guarded objects only; the
-Saver.save patch is class-level (Saver objects are the user's) but only attributes
-time to guards whose graph matches, and is removed when the last guard exits.
+The patches are instance attributes on the guarded session only (attrs.py); every run made through them is
+queued on the recorders of the thread that made it (record/recorder.py).
 """
 
 from __future__ import annotations
@@ -10,67 +9,28 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-import threading
 import weakref
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from threading import get_ident
 from time import perf_counter
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
-from tfguard.runtime.document import after_run
-from tfguard.runtime.errors import GraphFrozenError
-from tfguard.runtime.recorder import KERAS_PREDICT, RUN_FIELDS
-from tfguard.runtime.safety import give_up, internal_error
-from tfguard.runtime.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
-from tfguard.runtime.tf_access import IMPORT_OPS_FUNCTION, version_reader
-from tfguard.runtime.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
+from tfguard.runtime.capture.attrs import MISSING as _MISSING
+from tfguard.runtime.capture.attrs import instance_attr as _instance_attr
+from tfguard.runtime.capture.attrs import lock as _lock
+from tfguard.runtime.capture.attrs import restore_attr as _restore_attr
+from tfguard.runtime.capture.attrs import weakly_bound
+from tfguard.runtime.record.recorder import KERAS_PREDICT, RUN_FIELDS
+from tfguard.runtime.record.signature import LEAF_TYPES, feed_keys, fetch_key, snapshot
+from tfguard.runtime.safety import give_up
+from tfguard.runtime.tf_access import version_reader
 
-_MISSING = object()
-_lock = threading.RLock()
 _THIS_FILE = __file__
 
 
 def _no_owner() -> None:
     return None
 
-
-def _instance_attr(obj: Any, name: str) -> Any:
-    """The instance-level value of `obj.name`, or _MISSING when it comes from the class."""
-    value = getattr(obj, name, _MISSING)
-    if value is _MISSING:
-        return _MISSING
-    if getattr(value, "__self__", None) is obj and getattr(value, "__func__", None) is getattr(type(obj), name, None):
-        return _MISSING
-    return value
-
-
-def weakly_bound(method: Callable, owner: Any) -> Callable:
-    """`method` bound to `owner` through a weak reference, when it is a bound method of `owner`.
-
-    A wrapper stored on `owner` that held the bound method would make a reference cycle: the
-    session would then outlive the program's last reference to it until the garbage collector
-    runs, and so would the memory it holds.
-    """
-    func = getattr(method, "__func__", None)
-    if func is None or getattr(method, "__self__", None) is not owner:
-        return method
-    ref = weakref.ref(owner)
-
-    @functools.wraps(func)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        return func(ref(), *args, **kwargs)
-
-    return call
-
-
-def _restore_attr(obj: Any, name: str, previous: Any) -> None:
-    if previous is _MISSING:
-        try:
-            delattr(obj, name)
-        except AttributeError:
-            pass
-    else:
-        setattr(obj, name, previous)
 
 
 #: The parameters of ``BaseSession.run`` (and MonitoredSession.run): a `run` with exactly
@@ -531,164 +491,3 @@ class SessionTap:
             return call(handle, fetches, feed_dict, *args, **kwargs)
 
         return partial_run
-
-
-def _shielded_check(patch: "GraphPatch") -> Callable[[], None]:
-    """The graph's `_check_not_finalized` while guarded: the patch's, and TensorFlow's own behaviour (a plain
-    RuntimeError when finalized) should tfguard's part fail."""
-    graph = patch.graph
-
-    def _check_not_finalized() -> None:
-        if patch.failed:
-            if graph.finalized:
-                raise RuntimeError("Graph is finalized and cannot be modified.")
-            return
-        try:
-            patch._check_not_finalized()
-        except GraphFrozenError:
-            raise
-        except Exception as exc:
-            give_up(patch, "the graph hook", exc, "naming the lines that add ops")
-            if graph.finalized:
-                raise RuntimeError("Graph is finalized and cannot be modified.") from None
-
-    return _check_not_finalized
-
-
-class GraphPatch:
-    """Instance-level `_check_not_finalized` that raises GraphFrozenError with context."""
-
-    _patches: Dict[int, "GraphPatch"] = {}
-
-    def __init__(self, graph: Any) -> None:
-        self.graph = graph
-        self.recorders: List[Any] = []
-        self._previous: Any = _MISSING
-        #: tfguard failed internally in the graph hook: it behaves as TensorFlow's own check from then on.
-        self.failed = False
-
-    def on_failure(self) -> None:
-        """Nothing to take back: the hook behaves as TensorFlow's own check once `failed` (safety.give_up)."""
-
-    @classmethod
-    def attach(cls, graph: Any, recorder: Any) -> "GraphPatch":
-        """Register `recorder` for `graph`, patching the graph on the first registration."""
-        with _lock:
-            patch = cls._patches.get(id(graph))
-            if patch is None or patch.graph is not graph:
-                patch = cls(graph)
-                patch._previous = _instance_attr(graph, "_check_not_finalized")
-                graph._check_not_finalized = _shielded_check(patch)
-                cls._patches[id(graph)] = patch
-            patch.recorders.append(recorder)
-            return patch
-
-    def detach(self, recorder: Any) -> None:
-        """Unregister; the last one out restores the graph's method exactly."""
-        with _lock:
-            self.recorders.remove(recorder)
-            if not self.recorders:
-                _restore_attr(self.graph, "_check_not_finalized", self._previous)
-                GraphPatch._patches.pop(id(self.graph), None)
-
-    def _check_not_finalized(self) -> None:
-        graph = self.graph
-        if graph.finalized:
-            raise self._frozen_error(sys._getframe(2))
-        if sys._getframe(2).f_code.co_name == IMPORT_OPS_FUNCTION:
-            self._note_import(graph.version)
-
-    def _note_import(self, version: int) -> None:
-        """Ops from a GraphDef (`import_graph_def`, `import_meta_graph`) are about to be added after
-        `version`: they have no traceback, so the importing user line is noted for them now."""
-        site, api = user_and_api_from_frames(live_stack(sys._getframe(3)))
-        if site is not None:
-            for rec in list(self.recorders):
-                rec.note_import(version, site, api)
-
-    def _frozen_error(self, frame: Any) -> GraphFrozenError:
-        site, api = user_and_api_from_frames(live_stack(frame))
-        rule, fix = rule_for_api(api)
-        recorders = list(self.recorders)
-        step = recorders[-1].runs if recorders else None
-        path, line = site if site else (None, None)
-        code = source_line(path, line) if site else ""
-        where = "%s:%d `%s`" % (path, line, code) if site else "an unknown line"
-        finalizer = next((rec.finalized_by for rec in reversed(recorders) if rec.finalized_by), None)
-        ordinal = after_run(step) if step is not None else "before any run"
-        if finalizer:
-            when = "%s, frozen by the %s" % (ordinal, finalizer)
-        else:
-            when = ("%s; the graph was finalized before tfguard was attached (MonitoredSession, "
-                    "Estimator and graph.finalize() do that)" % ordinal)
-        message = "Graph is finalized and cannot be modified: %s tried to add ops%s %s. Fix: %s (static rule %s)." % (
-            where, " via " + api if api else "", when, fix, rule)
-        violation = {"path": path or "<unknown>", "line": line or 0, "code": code, "api": api,
-                     "step": step, "rule": rule}
-        for rec in recorders:
-            rec.violations.append(dict(violation))
-        return GraphFrozenError(message, path=path, line=line, api=api, step=step, code=code, rule=rule)
-
-
-class SaverPatch:
-    """Class-level timing wrapper on `Saver.save`, present only while a guard is active."""
-
-    _count = 0
-    _owner: Any = None
-    _original: Any = None
-
-    @classmethod
-    def attach(cls, saver_class: Any) -> None:
-        """Install the wrapper on first use (reference counted)."""
-        with _lock:
-            if cls._count == 0:
-                original = saver_class.__dict__["save"]
-                cls._owner, cls._original = saver_class, original
-                saver_class.save = cls._make_wrapper(original)
-            cls._count += 1
-
-    @classmethod
-    def detach(cls) -> None:
-        """Remove the wrapper when the last guard exits."""
-        with _lock:
-            cls._count -= 1
-            if cls._count == 0:
-                cls._owner.save = cls._original
-                cls._owner = cls._original = None
-
-    @staticmethod
-    def _make_wrapper(original: Callable) -> Callable:
-        @functools.wraps(original)
-        def save(self, sess, *args, **kwargs):
-            try:
-                graph = getattr(sess, "graph", None)
-                patch = GraphPatch._patches.get(id(graph))
-                ident = get_ident()
-                recorders = [r for r in patch.recorders if r.thread == ident and not r.failed] \
-                    if patch and patch.graph is graph else []
-                if recorders:
-                    # The runs Saver.save makes are not training steps: timed as save_s, kept out of
-                    # the step statistics (as under GuardHook, where they bypass the hooks).
-                    tap = SessionTap._taps.get(id(sess))
-                    quiet = tap.quiet(ident) if tap is not None and tap.session is sess else nullcontext()
-                    quiet.__enter__()
-            except Exception as exc:
-                internal_error("Saver.save", exc, "timing Saver.save")
-                recorders = []
-            if not recorders:
-                return original(self, sess, *args, **kwargs)
-            t0 = perf_counter()
-            try:
-                return original(self, sess, *args, **kwargs)
-            finally:
-                try:
-                    quiet.__exit__(None, None, None)
-                    duration = perf_counter() - t0
-                    for rec in recorders:
-                        rec.record_save(duration)
-                except Exception as exc:
-                    for rec in recorders:
-                        rec.failed = True
-                    internal_error("Saver.save", exc, "timing Saver.save")
-
-        return save

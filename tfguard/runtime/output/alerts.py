@@ -16,7 +16,7 @@ import warnings
 from typing import Callable, Optional, Type
 
 from tfguard.runtime.errors import GuardWarning
-from tfguard.runtime.tracebacks import is_library_file
+from tfguard.runtime.record.tracebacks import is_library_file
 
 #: Called before an alert is written to stderr: `tfguard run`'s progress line erases itself there.
 before_write: Optional[Callable[[], None]] = None

@@ -21,14 +21,15 @@ import weakref
 from threading import get_ident as threading_ident
 from typing import Any, Callable, Dict, List, Optional
 
+from tfguard.runtime.capture.attrs import weakly_bound
+from tfguard.runtime.capture.import_hook import OnTensorFlowImport
+from tfguard.runtime.capture.session_tap import SessionTap
 from tfguard.runtime.document import display_path
-from tfguard.runtime.guard import Guard
-from tfguard.runtime.patches import SessionTap, weakly_bound
-from tfguard.runtime.report import Report
+from tfguard.runtime.output.report import Report
+from tfguard.runtime.record.tracebacks import live_stack, user_and_api_from_frames
+from tfguard.runtime.run.guard import Guard
 from tfguard.runtime.safety import give_up, internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import unsupported_reason
-from tfguard.runtime.tf_import import OnTensorFlowImport
-from tfguard.runtime.tracebacks import live_stack, user_and_api_from_frames
 
 
 class MaxStepsReached(BaseException):

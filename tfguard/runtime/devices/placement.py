@@ -110,7 +110,7 @@ def placement(sess: Any, fetches: Any, feed_dict: Any = None,
 
 
 def _label(fetches: Any, feed_dict: Any) -> str:
-    from tfguard.runtime.signature import describe_fetches, feed_keys
+    from tfguard.runtime.record.signature import describe_fetches, feed_keys
 
     return describe_fetches(fetches, feed_keys(feed_dict))
 
@@ -273,8 +273,8 @@ def _op_by_name(graph: Any, name: str) -> Any:
 
 def _fallbacks(graph: Any, trace: _Trace) -> List[Dict[str, Any]]:
     """Executed ops whose requested device is a GPU but that ran on a CPU, with the user's line."""
+    from tfguard.runtime.record.tracebacks import source_line, user_and_api_from_traceback
     from tfguard.runtime.tf_access import op_traceback
-    from tfguard.runtime.tracebacks import source_line, user_and_api_from_traceback
 
     found = []
     names = list(trace.ran_on) + [n for n in trace.placed if n not in trace.ran_on]

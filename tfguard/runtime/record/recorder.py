@@ -18,25 +18,25 @@ from operator import is_, sub
 from threading import get_ident
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
-from tfguard.runtime.alerts import emit
-from tfguard.runtime.clocks import MIN_VERDICT_S, ClockMarks, feed_bytes
 from tfguard.runtime.document import display_path
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
-from tfguard.runtime.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
-from tfguard.runtime.host_time import breakdown
-from tfguard.runtime.per_call import builds_per_call, run_frame
-from tfguard.runtime.report import REPORT_VERSION, Report
-from tfguard.runtime.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
-from tfguard.runtime.stats import (
+from tfguard.runtime.judge.verdicts import diagnose, growing_in_window, growth_alert, judge_slowdown
+from tfguard.runtime.output.alerts import emit
+from tfguard.runtime.output.report import REPORT_VERSION, Report
+from tfguard.runtime.record.clocks import MIN_VERDICT_S, ClockMarks, feed_bytes
+from tfguard.runtime.record.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
+from tfguard.runtime.record.host_time import breakdown
+from tfguard.runtime.record.per_call import builds_per_call, run_frame
+from tfguard.runtime.record.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
+from tfguard.runtime.record.stats import (
     DEFAULT_SAMPLE_CAP,
     DEFAULT_SERIES_CAP,
     DEFAULT_SLOWDOWN_THRESHOLD,
     DecimatedSeries,
     StreamingSample,
 )
+from tfguard.runtime.record.tracebacks import source_line, user_and_api_from_traceback
 from tfguard.runtime.tf_access import op_traceback
-from tfguard.runtime.tracebacks import source_line, user_and_api_from_traceback
-from tfguard.runtime.verdicts import diagnose, growing_in_window, growth_alert, judge_slowdown
 
 DEFAULT_OPTIONS: Dict[str, Any] = {
     "host_threshold": 0.5,  # TFG903 when the share of wall time outside sess.run reaches this
