@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tfguard.runtime.judge.judgement import diagnose
 from tfguard.runtime.judge.summary_cost import like_step, summary_cost
-from tfguard.runtime.judge.verdicts import diagnose
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 
 

@@ -12,11 +12,10 @@ from typing import Any, Dict, List, Optional, Tuple
 from tfguard.cli.errors import UsageError
 from tfguard.cli.progress import Progress
 from tfguard.cli.progress import wanted as progress_wanted
+from tfguard.runtime.judge import fail_on_codes, fail_on_name
 
-#: --fail-on names and the runtime diagnostics they stand for.
-#: (tfguard.runtime.diagnostics says the same; it is not imported here, as importing tfguard.runtime loads tabulate.)
-FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
-           "saves": "TFG905", "cpu-fallback": "TFG906"}
+#: --fail-on names and the runtime diagnostics they stand for, as each diagnostic declares them (runtime/judge/).
+FAIL_ON = fail_on_codes()
 #: Seconds a program runs before the progress line appears.
 PROGRESS_DELAY_S = 5
 #: The run `--placement` traces when no N is given (`--placement=N`).
@@ -101,15 +100,6 @@ def _count(value: Optional[str], option: str) -> Optional[int]:
     if number < 1:
         raise UsageError("%s needs a positive whole number, got %r" % (option, value))
     return number
-
-
-def fail_on_name(word: str) -> str:
-    """Return the ``--fail-on`` name a word stands for: a name (``growth``) or its code (``TFG901``), any case."""
-    word = word.strip()
-    for name, code in FAIL_ON.items():
-        if word.upper() == code:
-            return name
-    return word.lower()
 
 
 def _fail_on_codes(value: Optional[str]) -> Dict[str, str]:

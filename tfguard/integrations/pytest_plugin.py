@@ -42,7 +42,9 @@ def pytest_addoption(parser: Any) -> None:
 
 def fail_on_codes(value: Optional[str]) -> Dict[str, str]:
     """``--tfguard-fail-on`` as {name: code}; a bad value raises pytest.UsageError."""
-    from tfguard.cli.run import FAIL_ON, fail_on_name
+    from tfguard.runtime.judge import fail_on_codes, fail_on_name
+
+    FAIL_ON = fail_on_codes()  # noqa: N806 - the table the command line's --fail-on reads too
 
     if value is None:
         return dict(DEFAULT_FAIL_ON)

@@ -1,44 +1,48 @@
-"""The codes of the runtime diagnostics (TFG901-TFG907): names, severities and one-line summaries.
+"""What a runtime diagnostic is (TFG901-TFG9xx): its declaration, and the finding a judge returns.
 
-``tfguard rules`` lists them after the static rules and ``tfguard rule TFG901`` prints their pages
-(``rules/TFG901-graph-growth/README.md``), so every code tfguard prints is documented. Pure data: the
-verdicts themselves are computed in :mod:`tfguard.runtime.record.recorder` and :mod:`tfguard.runtime.devices.placement`.
+Each diagnostic is declared once, in its judge module under ``tfguard/runtime/judge/`` (``DIAGNOSTIC =
+RuntimeDiagnostic(...)``), the way a static rule declares itself in its class: code, name, severity, summary, the
+``tfguard run --fail-on`` name, and the function that judges it. ``tfguard.runtime.judge.all_diagnostics()``
+collects them; ``--fail-on``, the pytest plugin's budgets, ``tfguard rules``/``rule``, the docs pages
+(``rules/<code>-<name>/README.md``) and the report read that registry. Pure data here: nothing is judged.
 """
 
 from __future__ import annotations
 
-from typing import Dict, NamedTuple
+from typing import Any, Callable, Dict, NamedTuple, Optional
+
+SEVERITIES = ("error", "warning", "info")
+#: What a judge reads: the typed recording of one guard (record/recording.py), or the placement data of one
+#: traced step (devices/placement.py).
+INPUTS = ("recording", "placement")
 
 
-class RuntimeCode(NamedTuple):
+class RuntimeDiagnostic(NamedTuple):
     """One runtime diagnostic: ``severity`` is the most severe it is reported with."""
 
+    code: str
     name: str
     severity: str
     summary: str
+    #: The ``tfguard run --fail-on`` (and ``--tfguard-fail-on``) name, "" when it never fails a run.
     fail_on: str
+    #: ``judge(recording, slowdown)`` -> findings (``"recording"``), or ``judge(placement_data)`` (``"placement"``).
+    judge: Callable[..., Any]
+    reads: str = "recording"
 
+    @property
+    def slug(self) -> str:
+        """The catalog folder name, ``TFG901-graph-growth``."""
+        return "%s-%s" % (self.code, self.name)
 
-#: Code -> its description, in code order; ``fail_on`` is the ``tfguard run --fail-on`` name ("" for none).
-RUNTIME_CODES: Dict[str, RuntimeCode] = {
-    "TFG901": RuntimeCode("graph-growth", "error", "The graph keeps growing while the training loop runs "
-                          "(error), grew a few times after the loop started (info), or code tried to add ops to "
-                          "a frozen graph (error).", "growth"),
-    "TFG902": RuntimeCode("slowing-steps", "warning", "Steps get slower and slower: a significant, persisting "
-                          "trend of the program's own work.", "slowdown"),
-    "TFG903": RuntimeCode("input-bound", "warning", "The device waits on Python (input preparation) for half "
-                          "of the wall time or more.", "input-bound"),
-    "TFG904": RuntimeCode("summaries-every-run", "warning", "Summary ops are fetched on most runs instead of "
-                          "every N steps.", "summaries"),
-    "TFG905": RuntimeCode("saves-too-often", "warning", "`Saver.save` takes 10% of the wall time or more.",
-                          "saves"),
-    "TFG906": RuntimeCode("gpu-op-on-cpu", "warning", "Ops pinned to a GPU ran on a CPU in the traced step "
-                          "(`--placement`).", "cpu-fallback"),
-    "TFG907": RuntimeCode("cross-device-copies", "info", "Many tensors crossed devices in the traced step "
-                          "(`--placement`).", ""),
-}
+    @property
+    def page(self) -> str:
+        """The diagnostic's page in the repository, ``rules/TFG901-graph-growth/README.md``."""
+        return "rules/%s/README.md" % self.slug
 
-
-def catalog_slug(code: str) -> str:
-    """Return the catalog folder name of a runtime code, ``TFG901-graph-growth``."""
-    return f"{code}-{RUNTIME_CODES[code].name}"
+    def finding(self, message: str, severity: Optional[str] = None, path: Optional[str] = None,
+                line: Optional[int] = None, **evidence: Any) -> Dict[str, Any]:
+        """One diagnostic of the JSON document: code, severity, message, the source line it blames (``path``,
+        ``line``; None when it blames no line) and its evidence as fields."""
+        return {"code": self.code, "severity": severity or self.severity, "message": message,
+                "path": path, "line": line, "evidence": evidence}

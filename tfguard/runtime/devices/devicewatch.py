@@ -23,6 +23,7 @@ from tfguard.runtime.devices.placement import (
     session_devices,
     trace_options,
 )
+from tfguard.runtime.judge.input_bound import DIAGNOSTIC as INPUT_BOUND
 from tfguard.runtime.record.signature import describe_fetches, feed_keys, fetch_key
 
 #: The keyword arguments of `Session.run` the traced call passes on (anything else: left untraced).
@@ -158,7 +159,7 @@ class DeviceWatch:
         busy = busy_phrase(data["gpu"])
         if busy:
             for diagnostic in diagnostics:
-                if diagnostic["code"] == "TFG903":
+                if diagnostic["code"] == INPUT_BOUND.code:
                     diagnostic["message"] += "; meanwhile %s" % busy
 
 

@@ -12,7 +12,7 @@ import os
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
-from tfguard.runtime.devices.placement import format_bytes
+from tfguard.runtime.document import format_bytes
 
 #: Seconds between two samples of every GPU.
 DEFAULT_INTERVAL = 0.1

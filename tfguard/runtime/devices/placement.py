@@ -17,11 +17,12 @@ TensorFlow only when a step is traced.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from time import perf_counter
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
-from tfguard.runtime.document import DataReport, display_path, format_seconds
+from tfguard.runtime.document import DataReport, display_path, format_bytes, format_seconds
+from tfguard.runtime.judge import judge_placement
+from tfguard.runtime.judge.gpu_op_on_cpu import fallback_sites
 
 PLACEMENT_VERSION = 1
 #: TFG907 when this many tensors cross devices in the traced step.
@@ -252,7 +253,7 @@ def read_step(graph: Any, metadata: Any, label: str = "", session_devices: Optio
         "variables": _variables(graph, trace),
         "copies_threshold": copies_threshold,
     }
-    data["diagnostics"] = diagnose_placement(data)
+    data["diagnostics"] = judge_placement(data)
     return PlacementReport(data)
 
 
@@ -349,53 +350,6 @@ def _variable_bytes(var: Any) -> int:
         return 0
 
 
-# -- diagnostics ----------------------------------------------------------------------------------
-def fallback_sites(fallbacks: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """Fallbacks grouped by source line: path, line, code, op types (with counts), ops, most ops first."""
-    sites: Dict[Tuple[str, int], Dict[str, Any]] = {}
-    for f in fallbacks:
-        site = sites.setdefault((f["path"], f["line"]), {"path": f["path"], "line": f["line"], "code": f["code"],
-                                                        "types": Counter(), "ops": 0, "ran_on": set()})
-        site["types"][f["type"]] += 1
-        site["ops"] += 1
-        site["ran_on"].add(f["ran_on"])
-    ordered = sorted(sites.values(), key=lambda s: (-s["ops"], s["path"], s["line"]))
-    for site in ordered:
-        common = site["types"].most_common()
-        site["types"] = ", ".join(t if n == 1 else "%s x%d" % (t, n) for t, n in common[:_TYPES_SHOWN])
-        if len(common) > _TYPES_SHOWN:
-            hidden = len(common) - _TYPES_SHOWN
-            site["types"] += " and %d more type%s" % (hidden, "" if hidden == 1 else "s")
-        site["ran_on"] = ", ".join(sorted(site["ran_on"]))
-    return ordered
-
-
-def diagnose_placement(data: Dict[str, Any]) -> List[Dict[str, str]]:
-    """TFG906 (ops pinned to a GPU ran on a CPU) and TFG907 (many tensors crossing devices)."""
-    found = []
-    fallbacks = data["fallbacks"]
-    if fallbacks:
-        sites = fallback_sites(fallbacks)
-        parts = ["%s:%d (%s)" % (display_path(s["path"]), s["line"], s["types"]) for s in sites[:_TOP]]
-        if len(sites) > _TOP:
-            parts.append("%d more line%s" % (len(sites) - _TOP, "" if len(sites) == _TOP + 1 else "s"))
-        why = ("no GPU is visible to the session, so soft placement put them on the CPU"
-               if not data["gpus_visible"] else
-               "soft placement moved them: these op types have no GPU kernel for their dtypes")
-        found.append({"code": "TFG906", "severity": "warning", "message":
-                      "%d op%s pinned to a GPU ran on a CPU: %s — %s" % (
-                          len(fallbacks), "" if len(fallbacks) == 1 else "s", "; ".join(parts), why)})
-    count = sum(t["count"] for t in data["transfers"])
-    if count >= data["copies_threshold"]:
-        size = sum(t["bytes"] for t in data["transfers"])
-        pairs = ", ".join("%s -> %s: %d" % (t["from"], t["to"], t["count"]) for t in data["transfers"][:_TOP])
-        found.append({"code": "TFG907", "severity": "info", "message":
-                      "%d tensors (%s) crossed devices in one step (%s) — ops that feed each other on "
-                      "different devices copy every step; place them together unless this is "
-                      "parameter-server placement" % (count, format_bytes(size), pairs)})
-    return found
-
-
 # -- the report -----------------------------------------------------------------------------------
 class PlacementReport(DataReport):
     """Where one traced step ran. Build it with `read_step` or `from_dict`; every field is in `to_dict()`."""
@@ -466,13 +420,3 @@ def placement_blocks(d: Dict[str, Any]) -> List[str]:
                       "the copies it makes are counted above)")
         blocks.append(block)
     return blocks
-
-
-def format_bytes(value: Optional[int]) -> str:
-    """`1.2 MiB` style; '-' for unknown."""
-    if value is None:
-        return "-"
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if value >= size:
-            return "%.1f %s" % (value / size, unit)
-    return "%d B" % value

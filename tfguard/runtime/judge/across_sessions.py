@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple
 
+from tfguard.runtime.judge.graph_growth import DIAGNOSTIC as GRAPH_GROWTH
 from tfguard.runtime.record.growth import REPEATED_EVENTS, SETUP, UNATTRIBUTED, site_text, what_grew
 
 #: Sites named in the message.
@@ -65,8 +66,10 @@ def growth_across_sessions(records: List[Dict[str, Any]]) -> List[Dict[str, Any]
                        "had run (%s): %s. Fine when it is meant to happen once; one graph per session, or building "
                        "it once, makes that explicit" % (size, "; ".join(parts)))
             severity = "info"
-        found.append({"code": "TFG901", "severity": severity, "message": message, "graph": first["graph"],
-                      "sessions": [r["number"] for r in group], "sites": ranked[:_TOP_SITES]})
+        top = ranked[0] if ranked else {}
+        found.append(dict(GRAPH_GROWTH.finding(message, severity, top.get("path"), top.get("line"),
+                                               sessions=[r["number"] for r in group]),
+                          graph=first["graph"], sessions=[r["number"] for r in group], sites=ranked[:_TOP_SITES]))
     return found
 
 

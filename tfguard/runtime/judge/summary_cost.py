@@ -27,17 +27,25 @@ def _parts(label: str) -> Optional[Tuple[frozenset, str]]:
     return frozenset(name.strip() for name in fetches.split(",") if name.strip()), feeds
 
 
-def like_step(summary_sig: Dict[str, Any], signatures: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+def _facts(sig: Any) -> Tuple[str, List[str], int, Optional[float]]:
+    """(label, summary ops, count, median run time) of a signature: a SignatureRecord or a document's dict."""
+    if isinstance(sig, dict):
+        return sig["label"], sig["summary_ops"], sig["count"], sig["run_time"]["median"]
+    return sig.label, sig.summary_ops, sig.count, sig.run_time.get("median")
+
+
+def like_step(summary_sig: Any, signatures: List[Any]) -> Any:
     """The signature that is `summary_sig`'s step without the summaries (see the module docstring), or None."""
-    own = _parts(summary_sig["label"])
+    own = _parts(_facts(summary_sig)[0])
     if own is None:
         return None
     fetches, feeds = own
     best = None
     for sig in signatures:
-        if sig["summary_ops"] or sig["count"] < MIN_BASE_RUNS or sig["run_time"]["median"] is None:
+        label, summary_ops, count, median = _facts(sig)
+        if summary_ops or count < MIN_BASE_RUNS or median is None:
             continue
-        parts = _parts(sig["label"])
+        parts = _parts(label)
         if parts is None or parts[1] != feeds or not parts[0] < fetches:
             continue
         if best is None or len(parts[0]) > len(best[0]):
@@ -45,29 +53,31 @@ def like_step(summary_sig: Dict[str, Any], signatures: List[Dict[str, Any]]) -> 
     return best[1] if best else None
 
 
-def summary_cost(data: Dict[str, Any]) -> Dict[str, Any]:
-    """The cost of summaries in a report's data (`Report.to_dict()`).
+def summary_cost(data: Any) -> Dict[str, Any]:
+    """The cost of summaries in a report's data (`Report.to_dict()`) or a Recording.
 
     Returns ``runs`` (runs that fetched summary ops), ``extra_run_s`` (their run time over the like steps';
     None when some summary runs have no like step), ``pairs`` ([(summary label, base label, median with,
     median without)]), ``writer_s`` / ``writer_calls`` (FileWriter.add_summary and flush) and ``seconds``
     (what is measured of the two).
     """
-    signatures = data.get("signatures") or []
+    get = data.get if isinstance(data, dict) else lambda name: getattr(data, name, None)
+    signatures = get("signatures") or []
     runs, extra, pairs, unmatched = 0, 0.0, [], 0
     for sig in signatures:
-        if not sig["summary_ops"] or sig["run_time"]["median"] is None:
+        label, summary_ops, count, with_ = _facts(sig)
+        if not summary_ops or with_ is None:
             continue
-        runs += sig["count"]
+        runs += count
         base = like_step(sig, signatures)
         if base is None:
-            unmatched += sig["count"]
+            unmatched += count
             continue
-        with_, without = sig["run_time"]["median"], base["run_time"]["median"]
-        extra += sig["count"] * max(0.0, with_ - without)
-        pairs.append((sig["label"], base["label"], with_, without))
-    writer_s = float(data.get("summary_write_s") or 0.0)
+        base_label, _, _, without = _facts(base)
+        extra += count * max(0.0, with_ - without)
+        pairs.append((label, base_label, with_, without))
+    writer_s = float(get("summary_write_s") or 0.0)
     extra_run_s = None if unmatched or not runs else extra
     return {"runs": runs, "extra_run_s": extra_run_s, "pairs": pairs, "unmatched_runs": unmatched,
-            "writer_s": writer_s, "writer_calls": int(data.get("summary_writes") or 0),
+            "writer_s": writer_s, "writer_calls": int(get("summary_writes") or 0),
             "seconds": (extra if pairs else 0.0) + writer_s}

@@ -7,10 +7,18 @@ from typing import Any, Dict, List, Optional, Tuple
 from tabulate import tabulate
 
 from tfguard.runtime.devices.devicewatch import device_blocks
-from tfguard.runtime.document import DataReport, after_run, after_runs, display_path, format_seconds, significant
+from tfguard.runtime.document import (
+    REPORT_VERSION,
+    DataReport,
+    after_run,
+    after_runs,
+    display_path,
+    format_seconds,
+    significant,
+)
+from tfguard.runtime.judge.graph_growth import DIAGNOSTIC as GRAPH_GROWTH
 from tfguard.runtime.output.fit import fit_records, fit_table, resolve_width, wrap_lines
 
-REPORT_VERSION = 2
 #: Signatures and growth sites shown in the table; the JSON report has them all.
 _TOP_SIGNATURES = 5
 _TABLE_ROWS = 10
@@ -20,6 +28,7 @@ class Report(DataReport):
     """What a guard recorded. Build it with `Report.from_dict`; every field is in `to_dict()`."""
 
     VERSION = REPORT_VERSION
+    READS = (2,)
 
     @property
     def growth_sites(self) -> List[Tuple[str, int, int, int, str]]:
@@ -99,7 +108,7 @@ def diagnostics_block(d: Dict[str, Any], width: int = 0) -> str:
     hang = " " * (column + 2)
     for x in d["diagnostics"]:
         lines += wrap_lines(x["message"], width, "%-*s  " % (column, x["code"] + " " + x["severity"]), hang)
-        if x["code"] == "TFG901" and x["severity"] == "error" and repeated:
+        if x["code"] == GRAPH_GROWTH.code and x["severity"] == "error" and repeated:
             lines += wrap_lines("help: " + repeated[0]["fix"], width, hang, hang + "      ")
     return "\n".join(lines)
 

@@ -109,16 +109,22 @@ def sorted_sites(sites: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return sorted(sites, key=lambda s: (order[s["kind"]], -s["ops_added"], s["path"], s["line"]))
 
 
-def site_text(site: Dict[str, Any]) -> str:
-    """`train.py:52 `saver = tf.train.Saver()`` for messages."""
-    where = "%s:%d" % (display_path(site["path"]), site["line"])
-    return where + (" `%s`" % site["code"] if site.get("code") else "")
+def _field(site: Any, name: str) -> Any:
+    """A site's field, whether it is a typed record (record/recording.py) or a document's dict."""
+    return site.get(name) if isinstance(site, dict) else getattr(site, name, None)
 
 
-def what_grew(site: Dict[str, Any]) -> str:
+def site_text(site: Any) -> str:
+    """`train.py:52 `saver = tf.train.Saver()`` for messages (a SiteRecord, a Violation or their dicts)."""
+    where = "%s:%d" % (display_path(_field(site, "path")), _field(site, "line"))
+    code = _field(site, "code")
+    return where + (" `%s`" % code if code else "")
+
+
+def what_grew(site: Any) -> str:
     """The op types added, after the public API when it is one: `tf.math.reduce_mean (Mean)`."""
-    api = site.get("api") or ""
-    types = ", ".join(site.get("op_types") or [])
+    api = _field(site, "api") or ""
+    types = ", ".join(_field(site, "op_types") or [])
     if api.startswith("tf."):
         return "%s (%s)" % (api, types) if types else api
     return "%s ops" % types if types else (api or "ops")

@@ -5,7 +5,8 @@ the queue is folded into the statistics in batches of up to 256 runs, or about a
 tenth of a second of runs, where fetch signatures are worked out and timings summed with C-level
 iteration over the batch, and (about every tenth of a second) the clocks are marked
 (clocks.py). Attribution of graph growth runs only when the graph actually grew. The recorder
-only records: every judgment, live or final, is in verdicts.py.
+only records: `recording()` is what it recorded, typed (recording.py), and every judgement, live or final, is in
+judge/; a repeated growth site is handed to `on_repeated` (set by the guard: the live alert, output/alerts.py).
 """
 
 from __future__ import annotations
@@ -16,17 +17,14 @@ import warnings
 from itertools import chain, cycle, repeat
 from operator import is_, sub
 from threading import get_ident
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.document import display_path
-from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
-from tfguard.runtime.judge.verdicts import diagnose, growing_in_window, growth_alert, judge_slowdown
-from tfguard.runtime.output.alerts import emit
-from tfguard.runtime.output.report import REPORT_VERSION, Report
 from tfguard.runtime.record.clocks import MIN_VERDICT_S, ClockMarks, feed_bytes
 from tfguard.runtime.record.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
 from tfguard.runtime.record.host_time import breakdown
 from tfguard.runtime.record.per_call import builds_per_call, run_frame
+from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, Trend, Violation
 from tfguard.runtime.record.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
 from tfguard.runtime.record.stats import (
     DEFAULT_SAMPLE_CAP,
@@ -46,7 +44,7 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "min_share_s": MIN_VERDICT_S,  # wall time a run needs before TFG903-TFG905 are judged (not a smoke run)
     "min_saves": 3,  # Saver.save calls needed before TFG905 is judged (one final save is not "too often")
     "slowdown_threshold": DEFAULT_SLOWDOWN_THRESHOLD,  # smallest slowdown ratio worth reporting
-    "check_every": None,  # deprecated and ignored: slowdown is judged when the guard ends (verdicts.py)
+    "check_every": None,  # deprecated and ignored: slowdown is judged when the guard ends (judge/slowdown.py)
     "warn": True,  # issue GraphGrowthWarning while running, SlowdownWarning when the guard ends
     "sample_cap": DEFAULT_SAMPLE_CAP,  # exact samples per statistic before streaming
     "series_cap": DEFAULT_SERIES_CAP,  # points per decimated step series
@@ -173,7 +171,10 @@ class Recorder:
         self.pending: List[Any] = []
         #: Length of `pending` at which it is folded (about a second of runs).
         self.drain_at = RUN_FIELDS
-        self._final: Optional[Report] = None
+        #: The final report, once the guard ended and it was made (run/reporting.py keeps it here).
+        self.final_report: Any = None
+        #: Called with (site record, runs so far) when a site first turns repeated while the program runs.
+        self.on_repeated: Optional[Callable[[Dict[str, Any], int], None]] = None
         #: The guard's DeviceWatch (placement, GPU sampling), added to the report when set.
         self.devices: Any = None
         #: tfguard failed internally while guarding (safety.py): the session is no longer recorded.
@@ -415,13 +416,12 @@ class Recorder:
             entry.add_op(getattr(op, "type", None), api, event, step)
             touched[site] = entry
         del self._imports[:-1]  # the last import may still add ops after `version`
-        if live and self.options["warn"]:
+        if live and self.options["warn"] and self.on_repeated is not None:
             loop_start = self.loop_start()
             for entry in touched.values():
                 if not entry.alerted and entry.kind(loop_start, step) == REPEATED:
                     entry.alerted = True  # stays repeated in the final report: never contradicted
-                    emit(growth_alert(entry.to_dict(loop_start, step), step),
-                         GraphGrowthWarning, self.alerts_through_warnings)
+                    self.on_repeated(entry.to_dict(loop_start, step), step)
 
     def loop_start(self) -> int:
         """Runs before the training loop started: the first run of the signature run most often."""
@@ -448,20 +448,6 @@ class Recorder:
             return best.label, best.series, "step interval"
         return "(all runs)", self.all_series, "step interval"
 
-    def slowdown(self) -> Dict[str, Any]:
-        """The slowdown verdict on the runs so far (verdicts.judge_slowdown): ratio, shape, cause, contention."""
-        label, series, measure = self._trend_series()
-        loop_start, runs = self.loop_start(), self.runs
-        growing = growing_in_window(self._sites_data(), loop_start, runs)
-        verdict = judge_slowdown(series.values, self.options["slowdown_threshold"], self.clock_marks.windows(),
-                                 growing)
-        verdict.update({
-            "dominant_signature": label if runs else None,
-            "loop_start": loop_start,
-            "slowdown_measure": measure,
-        })
-        return verdict
-
     def _sites_data(self) -> List[Dict[str, Any]]:
         loop_start, runs = self.loop_start(), self.runs
         return sorted_sites([s.to_dict(loop_start, runs) for s in self.sites.values()])
@@ -475,22 +461,6 @@ class Recorder:
             if version != self.last_version:
                 self.on_growth(version, live=False)
             self.t_end = time.perf_counter()
-
-    def report(self) -> Report:
-        """A snapshot Report of everything recorded so far; once finished, the final one.
-
-        The first final report gives the slowdown verdict its SlowdownWarning, in the report's own
-        words: a slowdown is never warned about before the end (verdicts.py).
-        """
-        if self._final is not None:
-            return self._final
-        report = self._build_report()
-        if self.t_end is not None:
-            self._final = report
-            if self.options["warn"] and report.slowdown_significant:
-                message = next(m for code, _, m in report.diagnostics if code == "TFG902")
-                emit("tfguard: " + message, SlowdownWarning, self.alerts_through_warnings)
-        return report
 
     def _host_fraction(self, end: float, wall: float) -> Optional[float]:
         """Share of the loop's wall time spent outside sess.run and Saver.save (TFG905 has save time).
@@ -517,58 +487,37 @@ class Recorder:
                 entry["path"] = display_path(entry["path"])
         return found
 
-    def _build_report(self) -> Report:
+    def recording(self) -> Recording:
+        """What was recorded so far, typed (recording.py); once finished, all of it."""
         self.drain()
         end = self.t_end if self.t_end is not None else time.perf_counter()
         wall = end - self.t_start
         nodes_end = self.graph.version if self.t_end is None else self.last_version
         host_fraction = self._host_fraction(end, wall)
-        unique = []
+        unique: List[SignatureStats] = []
         for sig in self.signatures.values():
             if not any(sig is u for u in unique):
                 unique.append(sig)
         unique.sort(key=lambda s: (-s.run_time.total, -s.count))
-        sites = self._sites_data()
-        data = {
-            "version": REPORT_VERSION,
-            "mode": self.mode,
-            "runs": self.runs,
-            "other_thread_runs": self.other_thread_runs,
-            "other_thread_run_s": self.other_thread_run_s,
-            "wall_s": wall,
-            "run_s": self.run_s,
-            "host_fraction": host_fraction,
-            "save_s": self.save_s,
-            "saves": self.saves,
-            "summary_write_s": self.summary_write_s,
-            "summary_writes": self.summary_writes,
-            "nodes_start": self.nodes_start,
-            "nodes_end": nodes_end,
-            "nodes_added": nodes_end - self.nodes_start,
-            "unattributed_ops": self.unattributed_ops,
-            "growth_ops": {kind: sum(s["ops_added"] for s in sites if s["kind"] == kind)
-                           for kind in ("setup", ONE_TIME, REPEATED)},
-        }
-        data["host_time"] = self._host_time(host_fraction)
-        data.update(self.slowdown())
-        data.update({
-            "all_runs_series": {
-                "bucket": self.all_series.bucket,
-                "points": [list(p) for p in self.all_series.points()],
-            },
-            "host_gap_series": {
-                "bucket": self.gap_series.bucket,
-                "points": [list(p) for p in self.gap_series.points()],
-            },
-            "signatures": [s.to_dict() for s in unique],
-            "growth_sites": sites,
-            "frozen_violations": list(self.violations),
-            "options": dict(self.options),
-        })
-        data["diagnostics"] = diagnose(data, self.options)
-        if self.devices is not None:
-            self.devices.contribute(data)
-        return Report(data)
+        sites = [SiteRecord(**site) for site in self._sites_data()]
+        label, series, measure = self._trend_series()
+        return Recording(
+            mode=self.mode, runs=self.runs, other_thread_runs=self.other_thread_runs,
+            other_thread_run_s=self.other_thread_run_s, wall_s=wall, run_s=self.run_s, host_fraction=host_fraction,
+            save_s=self.save_s, saves=self.saves, summary_write_s=self.summary_write_s,
+            summary_writes=self.summary_writes, nodes_start=self.nodes_start, nodes_end=nodes_end,
+            nodes_added=nodes_end - self.nodes_start, unattributed_ops=self.unattributed_ops,
+            growth_ops={kind: sum(s.ops_added for s in sites if s.kind == kind)
+                        for kind in ("setup", ONE_TIME, REPEATED)},
+            host_time=self._host_time(host_fraction),
+            all_runs_series=_series(self.all_series), host_gap_series=_series(self.gap_series),
+            signatures=[SignatureRecord(**s.to_dict()) for s in unique], growth_sites=sites,
+            frozen_violations=[Violation(**v) for v in self.violations], options=dict(self.options),
+            trend=Trend(label, measure, list(series.values), self.loop_start(), self.clock_marks.windows()))
+
+
+def _series(series: DecimatedSeries) -> Dict[str, Any]:
+    return {"bucket": series.bucket, "points": [list(p) for p in series.points()]}
 
 
 def _ops_between(graph: Any, previous: int, version: int) -> List[Tuple[Optional[int], Any]]:

@@ -16,6 +16,7 @@ from tfguard.runtime.devices.devicewatch import DeviceWatch
 from tfguard.runtime.output.report import Report
 from tfguard.runtime.output.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.record.recorder import Recorder, validate_options
+from tfguard.runtime.run.reporting import alert_on_growth, report_of
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import tf_v1
 
@@ -75,6 +76,7 @@ class Guard:
         v1 = tf_v1()
         recorder = Recorder(self.graph, self.mode, get_ident(), self.options)
         recorder.devices = self._devices
+        alert_on_growth(recorder)
         self._recorder = recorder
         session = self.session
         try:
@@ -125,7 +127,7 @@ class Guard:
         finally:
             self._restore()
         if self._recorder is not None and not self._recorder.failed:
-            self._report = self._recorder.report()
+            self._report = report_of(self._recorder)
             if self._tensorboard is not None:
                 self._write_tensorboard()
 
@@ -160,7 +162,7 @@ class Guard:
             raise RuntimeError("no tfguard report: %s" % self.failed)
         if self._recorder is None:
             raise RuntimeError("the guard has not been entered yet")
-        return self._recorder.report()
+        return report_of(self._recorder)
 
 
 def frozen(session: Any, logdir: Optional[str] = None, tensorboard_every: Optional[int] = None,
