@@ -53,6 +53,9 @@ def summary(document: dict) -> dict:
         "frozen_violations": [(os.path.basename(v["path"]), v["line"], v["api"]) for v in
                               document.get("frozen_violations", [])],
         "signatures": len(document.get("signatures", [])),
+        "across_sessions": sorted((d["code"], d["severity"]) for d in document.get("across_sessions", [])),
+        "other_sessions": sorted((d["code"], d["severity"]) for other in document.get("other_sessions", [])
+                                 for d in other["report"]["diagnostics"]),
     }
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
@@ -294,7 +293,8 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
 def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status: int, max_steps: Optional[int],
             fail_on: Dict[str, str], tasks: Any) -> Optional[int]:
     """Print and write the run's report; the exit status it decides (None: the program's)."""
-    from tfguard.runtime.run.runner import fired_codes, render_document, run_document
+    from tfguard.runtime.output.formats import FORMATS, deliver
+    from tfguard.runtime.run.runner import fired_codes, run_document
 
     command = (["-m"] if args.module else []) + list(args.target)
     if watcher.stopped_by_max_steps:
@@ -303,12 +303,10 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
         print("tfguard: could not watch sessions: %s" % watcher.setup_error, file=sys.stderr)
     document = run_document(command, watcher, sessions, status)
     if not args.quiet:
-        print(render_document(document, 0 if args.wide else None), file=sys.stderr)
+        print(FORMATS["text"].render(document, 0 if args.wide else None), file=sys.stderr)
     if args.json:
         try:
-            with open(args.json, "w", encoding="utf-8") as handle:
-                json.dump(document, handle, indent=1)
-                handle.write("\n")
+            deliver("json", document, args.json)
         except OSError as exc:
             print("tfguard: error: cannot write %s: %s" % (args.json, exc.strerror or exc), file=sys.stderr)
             return status or 2

@@ -82,3 +82,11 @@ def folded_sessions(records: List[Dict[str, Any]], shown: int) -> Dict[int, List
             busiest = max(group, key=lambda r: (r["runs"], -r["number"]))
             folded[busiest["number"]] = [r for r in group if r is not busiest]
     return folded
+
+
+def session_record(report: Dict[str, Any], facts: Dict[str, Any]) -> Dict[str, Any]:
+    """A session as across_sessions.py reads it."""
+    return {"number": facts.get("session_number", 0), "created_at": facts.get("created_at"),
+            "graph": facts.get("graph_number", 0), "ran_before": facts.get("graph_ran_before", False),
+            "runs": report["runs"], "nodes_start": report["nodes_start"], "nodes_end": report["nodes_end"],
+            "growth_sites": report["growth_sites"]}
