@@ -5,7 +5,7 @@ cumulative totals: runs, wall time, time inside ``sess.run`` and ``Saver.save``,
 CPU time, the CPU time of the guarding thread (``time.thread_time``), the time that thread spent
 runnable but waiting for a CPU (``/proc/thread-self/schedstat``), how busy the CPUs the process
 may run on were (``/proc/stat``), and a sample of the bytes fed per run. The slowdown verdict
-(verdicts.py) compares the first fifth of the runs marked with the last fifth.
+(judge/slowdown.py) compares the first fifth of the runs marked with the last fifth.
 
 CPU time is not a fixed measure of work on a shared machine: next to other jobs (hyperthreads
 of the same core, caches, a busy hypervisor) the same Python work took up to x2.7 the CPU time

@@ -12,7 +12,7 @@
   the loop started and was still growing it in the second half of the loop: the bug.
   TFG901 error, and what `tfguard run --fail-on growth` fails on. A site that was repeated when
   its live GraphGrowthWarning was issued stays repeated (`GrowthSite.alerted`): the final report
-  never contradicts a live alert (see verdicts.py).
+  never contradicts a live alert (see judge/graph_growth.py).
 """
 
 from __future__ import annotations

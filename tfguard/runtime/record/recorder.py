@@ -55,7 +55,7 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
 _DRAIN_EVERY = 256
 _DRAIN_SECONDS = 0.1
 _OTHER_KEY = ("tfguard", "other signatures")
-#: The `kind` patches.py gives runs of a callable made by a Keras `model.predict`.
+#: The `kind` capture/session_tap.py gives runs of a callable made by a Keras `model.predict`.
 KERAS_PREDICT = "keras predict"
 #: The fields of one queued run, in order: fetch key (None for a leaf fetch, keyed by
 #: identity), fetches, feed keys (empty when it fed nothing), start, end.
