@@ -227,6 +227,7 @@ def run_command(args: argparse.Namespace) -> int:
                                  enabled=progress_wanted(sys.stderr, None if args.progress == "auto"
                                                          else args.progress == "always"))
             alerts.before_write = indicator.clear  # a live alert starts on a clean line
+            alerts.width = 0 if args.wide else None
     except Exception as exc:
         safety.internal_error("tfguard run's progress line", exc, "showing progress")
     try:
@@ -279,6 +280,7 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
     from tfguard.runtime.output import alerts
 
     alerts.before_write = None
+    alerts.width = None
     sessions: List[Any] = []
     try:
         if watcher is not None:

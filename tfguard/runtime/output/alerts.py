@@ -7,6 +7,10 @@ into an exception only under a filter that names tfguard's warning classes
 (`-W error::tfguard.GraphGrowthWarning`, `filterwarnings = error::tfguard.GuardWarning`).
 Otherwise it is written to stderr instead. Under `tfguard run` alerts never go through the
 warnings machinery at all (the program's behaviour must not change): they go to stderr.
+
+An alert written to stderr is tfguard's own line, and wraps at spaces to 80 columns or `COLUMNS` (`width`), its
+continuation lines indented, as the report does; the program's own output and TensorFlow's lines are never
+touched, and an alert issued through `warnings.warn` is the warnings machinery's to format.
 """
 
 from __future__ import annotations
@@ -16,10 +20,15 @@ import warnings
 from typing import Callable, Optional, Type
 
 from tfguard.runtime.errors import GuardWarning
+from tfguard.runtime.output.fit import resolve_width, wrap_lines
 from tfguard.runtime.record.tracebacks import is_library_file
 
 #: Called before an alert is written to stderr: `tfguard run`'s progress line erases itself there.
 before_write: Optional[Callable[[], None]] = None
+#: Columns an alert on stderr wraps to: None for 80 or `COLUMNS`, 0 for one line (`tfguard run --wide`).
+width: Optional[int] = None
+#: Indent of an alert's continuation lines.
+HANG = "    "
 
 
 def emit(message: str, category: Type[GuardWarning], through_warnings: bool = True) -> None:
@@ -50,7 +59,8 @@ def _to_stderr(message: str, category: Type[GuardWarning]) -> None:
     try:
         if before_write is not None:
             before_write()
-        sys.stderr.write("%s: %s\n" % (category.__name__, message))
+        lines = wrap_lines(message, resolve_width(width), category.__name__ + ": ", HANG)
+        sys.stderr.write("\n".join(lines) + "\n")
     except Exception:  # a closed or odd stderr must not break the program either
         pass
 
