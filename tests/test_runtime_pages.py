@@ -9,10 +9,12 @@ import pytest
 
 from tests.catalog_paths import RULES_DIR, runtime_folders
 from tests.console import tfguard_script
-from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
-from tfguard.runtime.growth import REPEATED_EVENTS
-from tfguard.runtime.placement import DEFAULT_COPIES_THRESHOLD
-from tfguard.runtime.recorder import DEFAULT_OPTIONS
+from tfguard.runtime.devices.placement import DEFAULT_COPIES_THRESHOLD
+from tfguard.runtime.judge import all_diagnostics
+from tfguard.runtime.record.growth import REPEATED_EVENTS
+from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
+
+RUNTIME_CODES = all_diagnostics()
 
 SECTIONS = ["## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Thresholds"]
 #: The thresholds each page must state, with the values the code uses.
@@ -29,13 +31,13 @@ THRESHOLDS = {
 
 
 def test_every_runtime_code_has_a_page_and_nothing_else():
-    assert [folder.name for folder in runtime_folders()] == [catalog_slug(code) for code in RUNTIME_CODES]
+    assert [folder.name for folder in runtime_folders()] == [RUNTIME_CODES[code].slug for code in RUNTIME_CODES]
     assert sorted(THRESHOLDS) == sorted(RUNTIME_CODES)
 
 
 @pytest.mark.parametrize("code", list(RUNTIME_CODES))
 def test_page_follows_the_template_and_states_the_thresholds(code):
-    folder = RULES_DIR / catalog_slug(code)
+    folder = RULES_DIR / RUNTIME_CODES[code].slug
     assert sorted(path.name for path in folder.iterdir()) == ["README.md"]
     text = (folder / "README.md").read_text(encoding="utf-8")
     lines = text.splitlines()

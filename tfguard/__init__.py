@@ -36,16 +36,16 @@ _LAZY = {
     "Finding": ("tfguard.static.finding", "Finding"),
     "check_paths": ("tfguard.static.engine", "check_paths"),
     "check_source": ("tfguard.static.engine", "check_source"),
-    "frozen": ("tfguard.runtime.guard", "frozen"),
-    "watch": ("tfguard.runtime.guard", "watch"),
-    "GuardHook": ("tfguard.runtime.hook", "GuardHook"),
+    "frozen": ("tfguard.runtime.run.guard", "frozen"),
+    "watch": ("tfguard.runtime.run.guard", "watch"),
+    "GuardHook": ("tfguard.runtime.run.hook", "GuardHook"),
     "GraphFrozenError": ("tfguard.runtime.errors", "GraphFrozenError"),
     "GraphGrowthWarning": ("tfguard.runtime.errors", "GraphGrowthWarning"),
     "GuardWarning": ("tfguard.runtime.errors", "GuardWarning"),
     "SlowdownWarning": ("tfguard.runtime.errors", "SlowdownWarning"),
-    "Report": ("tfguard.runtime.report", "Report"),
-    "placement": ("tfguard.runtime.placement", "placement"),
-    "PlacementReport": ("tfguard.runtime.placement", "PlacementReport"),
+    "Report": ("tfguard.runtime.output.report", "Report"),
+    "placement": ("tfguard.runtime.devices.placement", "placement"),
+    "PlacementReport": ("tfguard.runtime.devices.placement", "PlacementReport"),
 }
 
 

@@ -89,12 +89,13 @@ def add_parser(commands: Any) -> None:
 
 def explain_runtime_code(selector: str) -> Optional[str]:
     """Say where a runtime diagnostic's code is chosen when one is given to the checker (``--select TFG901``)."""
-    from tfguard.runtime.codes import RUNTIME_CODES  # only on this error: importing the runtime costs time
+    from tfguard.runtime.judge import all_diagnostics  # only on this error: importing the runtime costs time
 
-    codes = [code for code in RUNTIME_CODES if code.startswith(selector)]
+    runtime_codes = all_diagnostics()
+    codes = [code for code in runtime_codes if code.startswith(selector)]
     if not codes:
         return None
-    names = [RUNTIME_CODES[code].fail_on for code in codes if RUNTIME_CODES[code].fail_on]
+    names = [runtime_codes[code].fail_on for code in codes if runtime_codes[code].fail_on]
     choose = (" (--fail-on %s)" % ",".join(names)) if names else ""
     what = f"{selector} is a runtime diagnostic" if codes == [selector] else \
         f"{selector} names runtime diagnostics ({', '.join(codes)})"

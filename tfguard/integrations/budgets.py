@@ -12,11 +12,12 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.integrations.guarded_test import DEFAULT_WARMUP_RUNS
 from tfguard.runtime.document import display_path
+from tfguard.runtime.judge import code_of
 
 #: The marker's keyword arguments, all optional.
 BUDGET_NAMES = ("max_new_ops", "warmup_runs", "max_step_ms", "max_input_bound")
-#: What a guarded test fails on without --tfguard-fail-on: the graph keeps growing (TFG901 error).
-DEFAULT_FAIL_ON = {"growth": "TFG901"}
+#: What a guarded test fails on without --tfguard-fail-on: the graph keeps growing (graph-growth errors).
+DEFAULT_FAIL_ON = {"growth": code_of("growth")}
 
 
 class BudgetError(ValueError):
@@ -123,7 +124,7 @@ def _grew(record: Dict[str, Any]) -> str:
 
 def _cause(code: str, message: str, record: Dict[str, Any]) -> str:
     """The short cause of a failing diagnostic, for pytest's one-line summary: what, where, then the code."""
-    if code == "TFG901" and _grew(record):
+    if code == DEFAULT_FAIL_ON["growth"] and _grew(record):
         return "%s (%s)" % (_grew(record), code)
     return "%s (%s)" % (message.split(" — ")[0].split("; ")[0], code)
 
