@@ -206,3 +206,33 @@ async def test_a_configuration_change_is_read_again(client: LanguageClient, buff
         assert [d.code for d in await published(client, copy.as_uri())] == ["TFG102"]
     finally:
         config.write_text(original)
+
+
+RANDOM_IN_LOOP = textwrap.dedent('''\
+    import tensorflow as tf
+
+    with tf.Session() as sess:
+        for step in range(100):
+            noise = tf.random_uniform([4])
+            sess.run(noise)
+    ''')
+
+
+async def test_an_unsafe_fix_only_where_the_settings_allow_it(client: LanguageClient, buffers: Buffers,
+                                                              project: Path):
+    plain = project / "random_draws.py"
+    plain.write_text(RANDOM_IN_LOOP)
+    diagnostics = await buffers.open(plain)
+    titles = [a.title for a in await actions_at(client, plain, 4, diagnostics)]
+    assert titles == ["TFG102: add `# noqa: TFG102` on line 5"]  # no fix: it is unsafe
+    (project / "unsafe").mkdir()
+    (project / "unsafe" / "tfguard.toml").write_text("unsafe-fixes = true\n")
+    allowed = project / "unsafe" / "random_draws.py"
+    allowed.write_text(RANDOM_IN_LOOP)
+    diagnostics = await buffers.open(allowed)
+    actions = await actions_at(client, allowed, 4, diagnostics)
+    fixes = [a for a in actions if "noqa" not in a.title]
+    assert len(fixes) == 1 and fixes[0].title.endswith("(unsafe fix)") and not fixes[0].is_preferred
+    assert fixes[0].title.startswith("TFG102: Move `noise = tf.random_uniform()` before the loop")
+    fix_all = await actions_at(client, allowed, 0, diagnostics, only=[types.CodeActionKind.SourceFixAll])
+    assert not fix_all  # fix all applies the safe fixes only

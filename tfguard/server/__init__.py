@@ -4,7 +4,7 @@ One module per job:
 
 * :mod:`.protocol` registers the LSP features on a pygls server and runs it (the only module that knows LSP
   messages end to end);
-* :mod:`.workspace` holds what outlives one request: each project's analyses, the settings, the runtime report,
+* :mod:`.state` holds what outlives one request: each project's analyses, the settings, the runtime report,
   the last check of each open file;
 * :mod:`.overlay` is the project view the interprocedural analysis reads: the editor's unsaved buffers first,
   the files on disk around them after;
