@@ -50,7 +50,8 @@ def write_project(root: Path) -> Path:
 
 
 def client_capabilities(pull: bool = False) -> types.ClientCapabilities:
-    """Return what a plain editor client can do (pull diagnostics only when ``pull``)."""
+    """Return what a plain editor client can do; with ``pull``, a newer one: it pulls diagnostics, and resolves
+    a code action's edit when the user picks the action."""
     return types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(
             synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
@@ -59,7 +60,8 @@ def client_capabilities(pull: bool = False) -> types.ClientCapabilities:
             code_action=types.CodeActionClientCapabilities(
                 code_action_literal_support=types.ClientCodeActionLiteralOptions(
                     code_action_kind=types.ClientCodeActionKindOptions(
-                        value_set=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll]))),
+                        value_set=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll])),
+                resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"]) if pull else None),
             hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
         ),
         workspace=types.WorkspaceClientCapabilities(

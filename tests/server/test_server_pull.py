@@ -1,4 +1,5 @@
-"""A client that pulls diagnostics (``textDocument/diagnostic``) gets them by request, and none pushed."""
+"""A newer client: it pulls diagnostics (``textDocument/diagnostic``), none are pushed; it resolves code actions'
+edits when the user picks them (``codeAction/resolve``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.server.conftest import SERVER_COMMAND, TRAIN, TRAIN_LOOP_LINE, client_capabilities
+from tests.server.lsp_helpers import apply_edits, only_edits
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -33,3 +35,18 @@ async def test_pulled_diagnostics_of_an_open_file(client: LanguageClient, projec
     assert [(d.code, d.range.start.line) for d in report.items] == [("TFG102", TRAIN_LOOP_LINE - 1)]
     await asyncio.sleep(0.2)
     assert uri not in client.diagnostics  # nothing pushed: the client pulls
+
+
+async def test_fix_all_in_the_light_bulb_is_resolved_when_picked(client: LanguageClient, project: Path):
+    uri = (project / "train.py").as_uri()
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    fix_all = [a for a in actions if a.kind == "source.fixAll.tfguard"]
+    assert len(fix_all) == 1 and fix_all[0].edit is None  # worked out only when picked
+    resolved = await client.code_action_resolve_async(fix_all[0])
+    fixed = apply_edits(TRAIN, only_edits(resolved, uri))
+    moved = "    scaled = tf.reduce_mean(y) * 2.0\n"
+    hoisted = TRAIN.replace("    " + moved, "").replace("    for step", moved + "    for step")
+    assert fixed == hoisted

@@ -113,6 +113,11 @@ def fix_all_action(uri: str, old: str, new: str, positions: Positions) -> types.
     )
 
 
+def unresolved_fix_all(uri: str, version: Optional[int]) -> types.CodeAction:
+    """Return "fix all safe" without its edit, which ``codeAction/resolve`` works out if the user picks it."""
+    return types.CodeAction(title="tfguard: fix all safe", kind=FIX_ALL, data={"uri": uri, "version": version})
+
+
 def line_actions(uri: str, findings: Sequence[Finding], text: str, positions: Positions, first_line: int,
                  last_line: int, diagnostics: Dict[tuple, types.Diagnostic]) -> List[types.CodeAction]:
     """Return the quick fixes of the findings on lines ``first_line``..``last_line`` (1-based): each finding's

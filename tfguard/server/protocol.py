@@ -37,7 +37,10 @@ class TfguardServer(LanguageServer):
         super().__init__("tfguard", version, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.state = ServerState()
         self.checks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfguard-check")
+        #: What the client can do: pull diagnostics, resolve a code action's edit later, refresh pulled ones.
         self.pull = False
+        self.resolve_edits = False
+        self.refresh = False
         self.shut_down = False
 
     def units(self) -> Callable[[str], int]:
@@ -67,9 +70,13 @@ def file_path(uri: str) -> Optional[str]:
     return os.path.abspath(path) if path else None
 
 
-def diagnostics_now(server: TfguardServer, path: str, fresh: bool) -> Optional[List[types.Diagnostic]]:
-    """Check an open file (on the checking thread) and return its diagnostics; None when it was closed."""
+def diagnostics_now(server: TfguardServer, path: str, fresh: bool, text: Optional[str] = None
+                    ) -> Optional[List[types.Diagnostic]]:
+    """Check an open file (on the checking thread) and return its diagnostics; None when it was closed, or
+    edited again since ``text`` (a check of the newer text is queued behind this one)."""
     state = server.state
+    if text is not None and state.buffer_text(path) is not text:
+        return None
     checked = state.check(path, fresh=fresh)
     if checked is None:
         return None
@@ -98,7 +105,7 @@ async def publish(server: TfguardServer, uri: str, fresh: bool = True) -> None:
     if buffer is None:
         return
     version, text = buffer.version, buffer.text
-    found = await server.on_checker(diagnostics_now, server, path, fresh)
+    found = await server.on_checker(diagnostics_now, server, path, fresh, text)
     current = server.state.buffers.get(path)
     if found is None or current is None or current.text is not text:
         return  # closed, or edited again: the newer version's check publishes
@@ -114,6 +121,12 @@ def build_server(version: str) -> TfguardServer:
     def initialize(ls: TfguardServer, params: types.InitializeParams) -> None:
         text_document = params.capabilities.text_document
         ls.pull = text_document is not None and text_document.diagnostic is not None
+        code_action = text_document.code_action if text_document is not None else None
+        resolve = code_action.resolve_support if code_action is not None else None
+        ls.resolve_edits = resolve is not None and "edit" in resolve.properties
+        workspace = params.capabilities.workspace
+        diagnostics = workspace.diagnostics if workspace is not None else None
+        ls.refresh = diagnostics is not None and bool(diagnostics.refresh_support)
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: TfguardServer, params: types.InitializedParams) -> None:
@@ -166,12 +179,17 @@ def build_server(version: str) -> TfguardServer:
         return types.RelatedFullDocumentDiagnosticReport(items=found or [])
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]))
+        code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL], resolve_provider=True))
     async def code_action(ls: TfguardServer, params: types.CodeActionParams) -> Optional[List[types.CodeAction]]:
         path = file_path(params.text_document.uri)
         if path is None:
             return None
         return await ls.on_checker(_code_actions, ls, path, params)
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def resolve_code_action(ls: TfguardServer, params: types.CodeAction) -> types.CodeAction:
+        resolved = await ls.on_checker(_resolve, ls, params)
+        return resolved if resolved is not None else params
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: TfguardServer, params: types.HoverParams) -> Optional[types.Hover]:
@@ -188,13 +206,17 @@ async def _changed(server: TfguardServer, uri: str) -> None:
     if path is None:
         return
     document = server.workspace.get_text_document(uri)
+    if document.language_id not in (None, "python") and not path.endswith(".py"):
+        return  # a client that sends every file it opens: only Python is checked
     server.state.open(path, document.source, document.version)
     await publish(server, uri)
 
 
 async def _recheck_all(server: TfguardServer) -> None:
+    await server.on_checker(server.state.invalidate)  # a file they follow into may have changed
     if server.pull:
-        server.workspace_diagnostic_refresh(None)
+        if server.refresh:
+            server.workspace_diagnostic_refresh(None)
         return
     for uri in list(server.workspace.text_documents):
         await publish(server, uri)
@@ -214,12 +236,28 @@ def _code_actions(server: TfguardServer, path: str, params: types.CodeActionPara
         last, _ = positions.from_lsp(params.range.end)
         sent = {(d.code, d.range.start.line): d for d in params.context.diagnostics if d.source == "tfguard"}
         found.extend(actions.line_actions(uri, checked.findings, checked.text, positions, first, last, sent))
-    if only is not None and actions.wants(only, actions.FIX_ALL) or \
-            only is None and any(f.fix is not None and f.fix.applicability == "safe" for f in checked.findings):
-        fixed = state.fix_all(path)
-        if fixed is not None:
-            found.append(actions.fix_all_action(uri, checked.text, fixed, positions))
+    asked = only is not None and actions.wants(only, actions.FIX_ALL)
+    if asked or only is None and server.resolve_edits and any(
+            f.fix is not None and f.fix.applicability == "safe" for f in checked.findings):
+        if not asked:  # the light bulb: the edit is worked out if the user picks it (codeAction/resolve)
+            found.append(actions.unresolved_fix_all(uri, checked.version))
+        else:
+            fixed = state.fix_all(path)
+            if fixed is not None:
+                found.append(actions.fix_all_action(uri, checked.text, fixed, positions))
     return found
+
+
+def _resolve(server: TfguardServer, action: types.CodeAction) -> types.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    path = file_path(str(data.get("uri", "")))
+    checked = server.state.check(path) if path is not None else None
+    if checked is None or checked.skipped or checked.version != data.get("version"):
+        return action  # the buffer changed since: nothing to apply
+    fixed = server.state.fix_all(path)
+    if fixed is None:
+        return action
+    return actions.fix_all_action(data["uri"], checked.text, fixed, Positions(checked.text, server.units()))
 
 
 def _hover(server: TfguardServer, path: str, position: types.Position) -> Optional[types.Hover]:

@@ -37,6 +37,8 @@ class ServerState:
         self._checks: Dict[str, BufferCheck] = {}
         #: path -> (the check, the same text's findings with fixes planned)
         self._fixed: Dict[str, Tuple[BufferCheck, BufferCheck]] = {}
+        #: path -> (the check, the text with every safe fix applied or None)
+        self._fixed_all: Dict[str, Tuple[BufferCheck, Optional[str]]] = {}
         #: Configuration problems already reported to the user (each is said once).
         self.reported: set = set()
 
@@ -51,6 +53,7 @@ class ServerState:
         self.buffers.pop(path, None)
         self._checks.pop(path, None)
         self._fixed.pop(path, None)
+        self._fixed_all.pop(path, None)
 
     def buffer_text(self, path: str) -> Optional[str]:
         """Return the unsaved text of an open file, None when it is not open."""
@@ -61,8 +64,13 @@ class ServerState:
         """Start over with settings and runtime reports (a configuration or report file changed)."""
         self.configuration.reload()
         self.runtime = RuntimeReports()
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Forget the last checks (a file they may follow into was saved): the next ones are made afresh."""
         self._checks.clear()
         self._fixed.clear()
+        self._fixed_all.clear()
 
     # -- checks ---------------------------------------------------------------------------
 
@@ -113,8 +121,13 @@ class ServerState:
         checked = self.check(path)
         if checked is None or checked.skipped:
             return None
+        known = self._fixed_all.get(path)
+        if known is not None and known[0] is checked:
+            return known[1]
         file_settings = self.settings(path)
-        return fix_all_safe(path, checked.text, file_settings.settings, self._project(path, file_settings))
+        fixed = fix_all_safe(path, checked.text, file_settings.settings, self._project(path, file_settings))
+        self._fixed_all[path] = (checked, fixed)
+        return fixed
 
     def runtime_findings(self, path: str) -> List[RuntimeFinding]:
         """Return the runtime report's findings on an open file, while the file is as the run saw it."""
