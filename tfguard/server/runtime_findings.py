@@ -118,7 +118,8 @@ def _place(diagnostic: Dict[str, Any], report: Dict[str, Any], folders: List[str
     for site, what in _evidence(code, severity, report):
         path = _resolve(site.get("path") or "", folders)
         if path is not None and isinstance(site.get("line"), int):
-            yield RuntimeFinding(path, site["line"], code, severity, f"{what} (run report: {message})",
+            help_text = f"\nhelp: {site['fix']}" if site.get("fix") else ""
+            yield RuntimeFinding(path, site["line"], code, severity, f"{what}{help_text}\nrun report: {message}",
                                  site.get("code") or "")
 
 
