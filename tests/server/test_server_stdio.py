@@ -16,7 +16,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.server.conftest import SERVER_COMMAND, TRAIN, TRAIN_LOOP_LINE, client_capabilities
-from tests.server.lsp_helpers import Buffers, apply_edits, only_edits
+from tests.server.lsp_helpers import Buffers, apply_edits, only_edits, published
 from tfguard.static.reporters.sarif import rule_page_uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -131,6 +131,9 @@ async def test_a_syntax_error_is_tfg000_and_the_server_lives_on(client: Language
     binary = project / "binary.py"
     binary.write_text("import tensorflow as tf\nx = 1\0\n")
     assert [d.code for d in await buffers.open(binary)] in ([], ["TFG000"])
+    huge = project / "huge.py"
+    huge.write_text("import tensorflow as tf\n" + "x = 1\n" * 200_000)  # over 1 MiB: not checked
+    assert await buffers.open(huge) == []
     assert [d.code for d in await buffers.open(project / "train.py")] == ["TFG102"]  # still serving
 
 
@@ -201,8 +204,6 @@ async def test_a_configuration_change_is_read_again(client: LanguageClient, buff
         client.diagnostics.pop(copy.as_uri(), None)
         client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
             types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)]))
-        from tests.server.lsp_helpers import published
-
         assert [d.code for d in await published(client, copy.as_uri())] == ["TFG102"]
     finally:
         config.write_text(original)
@@ -236,3 +237,24 @@ async def test_an_unsafe_fix_only_where_the_settings_allow_it(client: LanguageCl
     assert fixes[0].title.startswith("TFG102: Move `noise = tf.random_uniform()` before the loop")
     fix_all = await actions_at(client, allowed, 0, diagnostics, only=[types.CodeActionKind.SourceFixAll])
     assert not fix_all  # fix all applies the safe fixes only
+
+
+async def test_on_save_a_neighbour_changed_on_disk_is_read_again(client: LanguageClient, buffers: Buffers,
+                                                                 project: Path):
+    (project / "losses.py").write_text("def total(y):\n    return y\n")
+    script = project / "script.py"
+    script.write_text(textwrap.dedent('''\
+        import tensorflow as tf
+        from losses import total
+
+        y = tf.placeholder(tf.float32, [])
+        with tf.Session() as sess:
+            for step in range(100):
+                sess.run(total(y), feed_dict={y: 1.0})
+        '''))
+    assert await buffers.open(script) == []
+    (project / "losses.py").write_text("import tensorflow as tf\n\n\ndef total(y):\n    return tf.reduce_sum(y)\n")
+    client.diagnostics.pop(script.as_uri(), None)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=script.as_uri())))
+    assert [(d.code, d.range.start.line) for d in await published(client, script.as_uri())] == [("TFG102", 6)]
