@@ -258,3 +258,14 @@ async def test_on_save_a_neighbour_changed_on_disk_is_read_again(client: Languag
     client.text_document_did_save(types.DidSaveTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=script.as_uri())))
     assert [(d.code, d.range.start.line) for d in await published(client, script.as_uri())] == [("TFG102", 6)]
+
+
+async def test_a_broken_configuration_is_said_once_and_its_files_get_nothing(client: LanguageClient,
+                                                                           buffers: Buffers, project: Path):
+    (project / "misconfigured").mkdir()
+    (project / "misconfigured" / "tfguard.toml").write_text('select = "TFG1"\n')
+    script = project / "misconfigured" / "train.py"
+    script.write_text(TRAIN)
+    assert await buffers.open(script) == []
+    said = [m.message for m in client.messages if m.type == types.MessageType.Error]
+    assert said == [f"tfguard: {script.parent / 'tfguard.toml'}: 'select' must be a list of strings"]

@@ -35,7 +35,7 @@ def run_command(args: argparse.Namespace) -> int:
         import pygls  # noqa: F401
     except ImportError:
         raise UsageError(INSTALL_HINT) from None
-    from tfguard.cli.main import installed_version
+    from tfguard import __version__
     from tfguard.server.protocol import serve
 
-    return serve(installed_version())
+    return serve(__version__)

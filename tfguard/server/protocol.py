@@ -26,7 +26,8 @@ from tfguard.server.state import ServerState
 
 logger = logging.getLogger("tfguard.server")
 
-#: Files whose change makes the server read its settings (and the runtime report) again.
+#: Files whose change makes the server check the open files again: configuration files (read again first) and
+#: JSON files (a runtime report; whether it changed is told by its modification time).
 WATCHED = "**/{pyproject.toml,tfguard.toml,.tfguard.toml,*.json}"
 
 
@@ -166,7 +167,7 @@ def build_server(version: str) -> TfguardServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched_files(ls: TfguardServer, params: types.DidChangeWatchedFilesParams) -> None:
         paths = [file_path(change.uri) or "" for change in params.changes]
-        if any(is_config_file(path) or path.endswith(".json") for path in paths):
+        if any(is_config_file(path) for path in paths):
             await ls.on_checker(ls.state.reload)
         await _recheck_all(ls)
 
