@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
-from lsprotocol import types
+
+#: The server needs pygls (Python 3.9+); the client of most tests is pytest-lsp's (Python 3.10+): the modules
+#: that need one skip, saying why, where it is missing.
+HAVE_PYGLS = importlib.util.find_spec("pygls") is not None
 
 #: The server as an editor starts it.
 SERVER_COMMAND = [sys.executable, "-m", "tfguard", "server"]
@@ -49,9 +54,11 @@ def write_project(root: Path) -> Path:
     return root
 
 
-def client_capabilities(pull: bool = False) -> types.ClientCapabilities:
+def client_capabilities(pull: bool = False) -> Any:
     """Return what a plain editor client can do; with ``pull``, a newer one: it pulls diagnostics, and resolves
     a code action's edit when the user picks the action."""
+    from lsprotocol import types
+
     return types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(
             synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import TYPE_CHECKING, Dict, List, Sequence
 
-from lsprotocol import types
-from pytest_lsp import LanguageClient
+import pytest
+
+types = pytest.importorskip("lsprotocol.types", reason="lsprotocol comes with pygls (pip install '.[server]')")
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pytest_lsp import LanguageClient
 
 #: How long a test waits for the server's diagnostics at most (a busy machine, a cold astroid).
 WAIT_S = 120.0

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import SERVER_COMMAND
+from tests.server.conftest import HAVE_PYGLS, SERVER_COMMAND
+
+needs_pygls = pytest.mark.skipif(not HAVE_PYGLS, reason="pygls is not installed (pip install '.[server]')")
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "server_latency.py"
 
@@ -31,12 +33,14 @@ def _started(tmp_path: Path):
     return client, result
 
 
+@needs_pygls
 def test_shutdown_then_exit_ends_the_process_with_status_0(tmp_path: Path):
     client, result = _started(tmp_path)
     assert result["serverInfo"]["name"] == "tfguard"
     assert client.close() == 0
 
 
+@needs_pygls
 def test_exit_without_shutdown_is_status_1(tmp_path: Path):
     client, _ = _started(tmp_path)
     client.notify("exit", None)
@@ -50,6 +54,7 @@ def test_without_pygls_one_line_says_what_to_install():
     assert done.stderr == "tfguard: error: tfguard server needs pygls: pip install 'tfguard[server]'\n"
 
 
+@needs_pygls
 @pytest.mark.slow
 def test_the_latency_bench_runs_end_to_end():
     done = subprocess.run([sys.executable, str(BENCH), "--lines", "120", "--rounds", "1"], capture_output=True,

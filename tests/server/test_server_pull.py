@@ -7,12 +7,13 @@ import asyncio
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.server.conftest import SERVER_COMMAND, TRAIN, TRAIN_LOOP_LINE, client_capabilities
 from tests.server.lsp_helpers import apply_edits, only_edits
+
+pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp (Python 3.10+) is the client of these tests")
+types = pytest.importorskip("lsprotocol.types")
+ClientServerConfig, LanguageClient = pytest_lsp.ClientServerConfig, pytest_lsp.LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -7,6 +7,7 @@ what to install and exits 2.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from tfguard.cli.errors import UsageError
@@ -30,6 +31,8 @@ def add_parser(commands: Any) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Serve until the client sends ``exit``; return 0 after a ``shutdown`` request, else 1."""
+    if sys.version_info < (3, 9):
+        raise UsageError("tfguard server needs Python 3.9 or newer (pygls 2 does); tfguard check works here")
     try:
         import lsprotocol  # noqa: F401 - imported to tell a missing dependency from a broken server
         import pygls  # noqa: F401
