@@ -72,7 +72,8 @@ def client_capabilities(pull: bool = False) -> Any:
             hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
         ),
         workspace=types.WorkspaceClientCapabilities(
-            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=False)),
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=False),
+            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True) if pull else None),
     )
 
 

@@ -84,8 +84,15 @@ def apply_edits(text: str, edits: List[types.TextEdit]) -> str:
     return text
 
 
-def only_edits(action: types.CodeAction, uri: str) -> List[types.TextEdit]:
-    """Return the edits a code action makes to ``uri`` (it must touch nothing else)."""
-    assert action.edit is not None and action.edit.changes is not None, action
+def only_edits(action: types.CodeAction, uri: str, version: object = None) -> List[types.TextEdit]:
+    """Return the edits a code action makes to ``uri`` (it must touch nothing else); with ``version``, they must
+    be versioned edits (``documentChanges``) of that version of the buffer."""
+    assert action.edit is not None, action
+    if version is not None:
+        changes = action.edit.document_changes
+        assert changes is not None and len(changes) == 1, action.edit
+        assert (changes[0].text_document.uri, changes[0].text_document.version) == (uri, version), changes
+        return list(changes[0].edits)
+    assert action.edit.changes is not None, action
     assert set(action.edit.changes) == {uri}, action.edit.changes
     return list(action.edit.changes[uri])

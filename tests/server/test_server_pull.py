@@ -47,7 +47,7 @@ async def test_fix_all_in_the_light_bulb_is_resolved_when_picked(client: Languag
     fix_all = [a for a in actions if a.kind == "source.fixAll.tfguard"]
     assert len(fix_all) == 1 and fix_all[0].edit is None  # worked out only when picked
     resolved = await client.code_action_resolve_async(fix_all[0])
-    fixed = apply_edits(TRAIN, only_edits(resolved, uri))
+    fixed = apply_edits(TRAIN, only_edits(resolved, uri, version=1))  # versioned: this client takes them
     moved = "    scaled = tf.reduce_mean(y) * 2.0\n"
     hoisted = TRAIN.replace("    " + moved, "").replace("    for step", moved + "    for step")
     assert fixed == hoisted

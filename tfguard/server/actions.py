@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
 
 from lsprotocol import types
@@ -24,12 +25,30 @@ from tfguard.static.suppression import parse_noqa_comment, read_suppressions
 FIX_ALL = "source.fixAll.tfguard"
 
 
+@dataclass(frozen=True)
+class Target:
+    """The buffer an action edits: its URI, the version the edits were planned on, and whether the client takes
+    versioned edits (``documentChanges``: it refuses them once the buffer has changed) or only plain ones."""
+
+    uri: str
+    version: Optional[int] = None
+    versioned: bool = False
+
+    def edit(self, edits: List[types.TextEdit]) -> types.WorkspaceEdit:
+        """Return the workspace edit that makes ``edits`` to the buffer."""
+        if self.versioned:
+            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
+                edits=list(edits))])
+        return types.WorkspaceEdit(changes={self.uri: list(edits)})
+
+
 def wants(only: Optional[Sequence[str]], kind: str) -> bool:
     """Whether a request restricted to the ``only`` kinds asks for actions of ``kind`` (kinds nest by dots)."""
     return only is None or any(kind == k or kind.startswith(k + ".") for k in only)
 
 
-def fix_action(uri: str, finding: Finding, fix: Fix, positions: Positions,
+def fix_action(target: Target, finding: Finding, fix: Fix, positions: Positions,
                diagnostic: Optional[types.Diagnostic]) -> types.CodeAction:
     """Return the quick fix that applies one finding's fix."""
     edits = [types.TextEdit(range=types.Range(positions.to_lsp(e.line, e.column),
@@ -41,11 +60,11 @@ def fix_action(uri: str, finding: Finding, fix: Fix, positions: Positions,
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diagnostic] if diagnostic is not None else None,
         is_preferred=not unsafe,
-        edit=types.WorkspaceEdit(changes={uri: edits}),
+        edit=target.edit(edits),
     )
 
 
-def noqa_action(uri: str, finding: Finding, text: str, positions: Positions,
+def noqa_action(target: Target, finding: Finding, text: str, positions: Positions,
                 diagnostic: Optional[types.Diagnostic]) -> Optional[types.CodeAction]:
     """Return the quick fix that adds ``# noqa: CODE`` to the finding's line, or None when that cannot be done
     safely (the line ends inside a string, say): the edited text must still parse and the comment suppress."""
@@ -66,7 +85,7 @@ def noqa_action(uri: str, finding: Finding, text: str, positions: Positions,
         title=f"{finding.code}: add `# noqa: {finding.code}` on line {finding.line}",
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diagnostic] if diagnostic is not None else None,
-        edit=types.WorkspaceEdit(changes={uri: [edit]}),
+        edit=target.edit([edit]),
     )
 
 
@@ -91,7 +110,7 @@ def _suppresses(text: str, finding: Finding) -> bool:
     return read_suppressions(text).suppresses(finding)
 
 
-def fix_all_action(uri: str, old: str, new: str, positions: Positions) -> types.CodeAction:
+def fix_all_action(target: Target, old: str, new: str, positions: Positions) -> types.CodeAction:
     """Return the "fix all safe" action: one edit from the first changed line to the last."""
     old_lines = old.splitlines(keepends=True)
     new_lines = new.splitlines(keepends=True)
@@ -109,7 +128,7 @@ def fix_all_action(uri: str, old: str, new: str, positions: Positions) -> types.
     return types.CodeAction(
         title="tfguard: fix all safe",
         kind=FIX_ALL,
-        edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(range=types.Range(start, end), new_text=content)]}),
+        edit=target.edit([types.TextEdit(range=types.Range(start, end), new_text=content)]),
     )
 
 
@@ -118,7 +137,7 @@ def unresolved_fix_all(uri: str, version: Optional[int]) -> types.CodeAction:
     return types.CodeAction(title="tfguard: fix all safe", kind=FIX_ALL, data={"uri": uri, "version": version})
 
 
-def line_actions(uri: str, findings: Sequence[Finding], text: str, positions: Positions, first_line: int,
+def line_actions(target: Target, findings: Sequence[Finding], text: str, positions: Positions, first_line: int,
                  last_line: int, diagnostics: Dict[tuple, types.Diagnostic]) -> List[types.CodeAction]:
     """Return the quick fixes of the findings on lines ``first_line``..``last_line`` (1-based): each finding's
     fix if it has one, then its noqa action. ``diagnostics`` maps (code, line) to the client's diagnostic."""
@@ -130,10 +149,10 @@ def line_actions(uri: str, findings: Sequence[Finding], text: str, positions: Po
             continue
         diagnostic = diagnostics.get((finding.code, finding.line - 1))
         if finding.fix is not None:
-            actions.append(fix_action(uri, finding, finding.fix, positions, diagnostic))
+            actions.append(fix_action(target, finding, finding.fix, positions, diagnostic))
         if (finding.code, finding.line) not in seen_noqa:
             seen_noqa.add((finding.code, finding.line))
-            action = noqa_action(uri, finding, text, positions, diagnostic)
+            action = noqa_action(target, finding, text, positions, diagnostic)
             if action is not None:
                 noqa.append(action)
     return actions + noqa

@@ -42,6 +42,7 @@ class TfguardServer(LanguageServer):
         self.pull = False
         self.resolve_edits = False
         self.refresh = False
+        self.versioned_edits = False
         self.shut_down = False
 
     def units(self) -> Callable[[str], int]:
@@ -128,6 +129,8 @@ def build_server(version: str) -> TfguardServer:
         workspace = params.capabilities.workspace
         diagnostics = workspace.diagnostics if workspace is not None else None
         ls.refresh = diagnostics is not None and bool(diagnostics.refresh_support)
+        edits = workspace.workspace_edit if workspace is not None else None
+        ls.versioned_edits = edits is not None and bool(edits.document_changes)
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: TfguardServer, params: types.InitializedParams) -> None:
@@ -229,6 +232,7 @@ def _code_actions(server: TfguardServer, path: str, params: types.CodeActionPara
     if checked is None or checked.skipped:
         return []
     uri = params.text_document.uri
+    target = actions.Target(uri, checked.version, server.versioned_edits)
     positions = Positions(checked.text, server.units())
     only = params.context.only
     found: List[types.CodeAction] = []
@@ -236,7 +240,7 @@ def _code_actions(server: TfguardServer, path: str, params: types.CodeActionPara
         first, _ = positions.from_lsp(params.range.start)
         last, _ = positions.from_lsp(params.range.end)
         sent = {(d.code, d.range.start.line): d for d in params.context.diagnostics if d.source == "tfguard"}
-        found.extend(actions.line_actions(uri, checked.findings, checked.text, positions, first, last, sent))
+        found.extend(actions.line_actions(target, checked.findings, checked.text, positions, first, last, sent))
     asked = only is not None and actions.wants(only, actions.FIX_ALL)
     if asked or only is None and server.resolve_edits and any(
             f.fix is not None and f.fix.applicability == "safe" for f in checked.findings):
@@ -245,7 +249,7 @@ def _code_actions(server: TfguardServer, path: str, params: types.CodeActionPara
         else:
             fixed = state.fix_all(path)
             if fixed is not None:
-                found.append(actions.fix_all_action(uri, checked.text, fixed, positions))
+                found.append(actions.fix_all_action(target, checked.text, fixed, positions))
     return found
 
 
@@ -258,7 +262,8 @@ def _resolve(server: TfguardServer, action: types.CodeAction) -> types.CodeActio
     fixed = server.state.fix_all(path)
     if fixed is None:
         return action
-    return actions.fix_all_action(data["uri"], checked.text, fixed, Positions(checked.text, server.units()))
+    target = actions.Target(data["uri"], checked.version, server.versioned_edits)
+    return actions.fix_all_action(target, checked.text, fixed, Positions(checked.text, server.units()))
 
 
 def _hover(server: TfguardServer, path: str, position: types.Position) -> Optional[types.Hover]:
