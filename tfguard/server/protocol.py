@@ -1,10 +1,11 @@
 """The LSP glue: pygls features that hand each request to :class:`~tfguard.server.state.ServerState`.
 
 Checks run on one worker thread, in the order they were asked for, so the event loop keeps reading messages
-while a long file is checked; a check whose buffer changed again meanwhile is not published (the newer
-version's check follows). Diagnostics are pushed (``textDocument/publishDiagnostics``) unless the client
-pulls them (``textDocument/diagnostic``), as ruff's server does. No request ever ends the server: an internal
-error is logged to the client and the request answered with nothing.
+while a long file is checked; a check whose buffer changed again meanwhile is skipped or not published (the
+newer version's check follows). Only the event loop's thread writes to the client. Diagnostics are pushed
+(``textDocument/publishDiagnostics``) unless the client pulls them (``textDocument/diagnostic``), as ruff's
+server does. No request ever ends the server: an internal error is logged to the client and the request
+answered with nothing.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Tuple
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -72,9 +73,14 @@ def file_path(uri: str) -> Optional[str]:
     return os.path.abspath(path) if path else None
 
 
+#: A line for the user: (its kind, its text, shown as a message rather than only logged).
+Note = Tuple[types.MessageType, str, bool]
+
+
 def diagnostics_now(server: TfguardServer, path: str, fresh: bool, text: Optional[str] = None
-                    ) -> Optional[List[types.Diagnostic]]:
-    """Check an open file (on the checking thread) and return its diagnostics; None when it was closed, or
+                    ) -> Optional[Tuple[List[types.Diagnostic], List[Note]]]:
+    """Check an open file (on the checking thread) and return its diagnostics and what to tell the user (sent
+    by the caller, on the event loop: only that thread writes to the client); None when the file was closed, or
     edited again since ``text`` (a check of the newer text is queued behind this one)."""
     state = server.state
     if text is not None and state.buffer_text(path) is not text:
@@ -82,20 +88,35 @@ def diagnostics_now(server: TfguardServer, path: str, fresh: bool, text: Optiona
     checked = state.check(path, fresh=fresh)
     if checked is None:
         return None
+    notes: List[Note] = []
     if checked.skipped:
         problem = state.settings(path).error
         if problem and problem not in state.reported:
             state.reported.add(problem)
-            server.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
-                                                               message=f"tfguard: {problem}"))
-        server.log(f"{path}: {checked.skipped}")
-        return []
+            notes.append((types.MessageType.Error, problem, True))
+        notes.append((types.MessageType.Info, f"{path}: {checked.skipped}", False))
+        return [], notes
     runtime = state.runtime_findings(path)
     if state.runtime.problem and state.runtime.problem not in state.reported:
         state.reported.add(state.runtime.problem)
-        server.log(state.runtime.problem, types.MessageType.Warning)
+        notes.append((types.MessageType.Warning, state.runtime.problem, False))
     docs_url = checked.settings.docs_url if checked.settings is not None else ""
-    return to_diagnostics(checked.text, server.units(), checked.findings, runtime, docs_url)
+    return to_diagnostics(checked.text, server.units(), checked.findings, runtime, docs_url), notes
+
+
+async def diagnostics_of(server: TfguardServer, path: str, fresh: bool, text: Optional[str] = None
+                         ) -> Optional[List[types.Diagnostic]]:
+    """Run :func:`diagnostics_now` on the checking thread, tell the user its notes, return the diagnostics."""
+    done = await server.on_checker(diagnostics_now, server, path, fresh, text)
+    if done is None:
+        return None
+    found, notes = done
+    for kind, message, show in notes:
+        if show:
+            server.window_show_message(types.ShowMessageParams(type=kind, message=f"tfguard: {message}"))
+        else:
+            server.log(message, kind)
+    return found
 
 
 async def publish(server: TfguardServer, uri: str, fresh: bool = True) -> None:
@@ -107,7 +128,7 @@ async def publish(server: TfguardServer, uri: str, fresh: bool = True) -> None:
     if buffer is None:
         return
     version, text = buffer.version, buffer.text
-    found = await server.on_checker(diagnostics_now, server, path, fresh, text)
+    found = await diagnostics_of(server, path, fresh, text)
     current = server.state.buffers.get(path)
     if found is None or current is None or current.text is not text:
         return  # closed, or edited again: the newer version's check publishes
@@ -179,7 +200,7 @@ def build_server(version: str) -> TfguardServer:
     async def pull_diagnostics(ls: TfguardServer, params: types.DocumentDiagnosticParams
                                ) -> types.RelatedFullDocumentDiagnosticReport:
         path = file_path(params.text_document.uri)
-        found = await ls.on_checker(diagnostics_now, ls, path, False) if path is not None else None
+        found = await diagnostics_of(ls, path, False) if path is not None else None
         return types.RelatedFullDocumentDiagnosticReport(items=found or [])
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
