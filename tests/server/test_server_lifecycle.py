@@ -52,7 +52,8 @@ def test_without_pygls_one_line_says_what_to_install():
     hide = "import sys; sys.modules['pygls'] = None; from tfguard.cli.main import main; sys.exit(main(['server']))"
     done = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == "tfguard: error: tfguard server needs pygls: pip install 'tfguard[server]'\n"
+    assert done.stderr == ("tfguard: error: tfguard server needs pygls 2: pip install 'pygls>=2' (in a checkout: "
+                           "pip install '.[server]')\n")
 
 
 @needs_pygls

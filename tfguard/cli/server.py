@@ -13,7 +13,7 @@ from typing import Any
 from tfguard.cli.errors import UsageError
 
 #: What to install when pygls is missing.
-INSTALL_HINT = "tfguard server needs pygls: pip install 'tfguard[server]'"
+INSTALL_HINT = "tfguard server needs pygls 2: pip install 'pygls>=2' (in a checkout: pip install '.[server]')"
 
 
 def add_parser(commands: Any) -> None:

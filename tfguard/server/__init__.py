@@ -15,5 +15,6 @@ One module per job:
 * :mod:`.hover` says what a flagged line's or a ``# noqa`` comment's codes mean;
 * :mod:`.runtime_findings` reads the last ``tfguard run --json`` report into findings on the lines they blame.
 
-pygls is an optional dependency (``pip install 'tfguard[server]'``): nothing else in tfguard imports this package.
+pygls is an optional dependency (the ``server`` extra: ``pip install '.[server]'`` in a checkout); nothing
+else in tfguard imports this package.
 """
