@@ -285,3 +285,33 @@ async def test_a_broken_configuration_is_said_once_and_its_files_get_nothing(cli
     assert await buffers.open(script) == []
     said = [m.message for m in client.messages if m.type == types.MessageType.Error]
     assert said == [f"tfguard: {script.parent / 'tfguard.toml'}: 'select' must be a list of strings"]
+
+
+async def test_odd_buffers_never_end_the_server(client: LanguageClient, buffers: Buffers, project: Path):
+    odd = {
+        "empty.py": "",
+        "carriage_returns.py": "import tensorflow as tf\r\rx = 1\r",
+        "deep.py": "import tensorflow as tf\nx = " + "(" * 400 + "1" + ")" * 400 + "\n",
+        "cookie.py": "# -*- coding: latin-1 -*-\nimport tensorflow as tf\nname = 'caf\u00e9'\n",
+        "bad_cookie.py": "# -*- coding: no-such-codec -*-\nimport tensorflow as tf\n",
+        "tabs_crlf.py": TRAIN.replace("    ", "\t").replace("\n", "\r\n"),
+    }
+    for name, text in odd.items():
+        path = project / "odd" / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(b"")
+        found = await buffers.open(path, text or " ")
+        assert all(d.code in ("TFG000", "TFG102") for d in found), (name, found)
+    tabbed = await buffers.open(project / "odd" / "tabs_crlf.py", odd["tabs_crlf.py"])
+    assert [(d.code, d.range.start.line) for d in tabbed] == [("TFG102", TRAIN_LOOP_LINE - 1)]
+    assert [d.code for d in await buffers.open(project / "train.py")] == ["TFG102"]  # still serving
+
+
+async def test_columns_are_utf16_code_units(client: LanguageClient, buffers: Buffers, project: Path):
+    wide = project / "wide.py"
+    line = TRAIN.splitlines()[TRAIN_LOOP_LINE - 1]
+    text = TRAIN.replace(line, '        tag = "\U0001F600"; scaled = tf.reduce_mean(y) * 2.0')
+    diagnostics = await buffers.open(wide, text)
+    assert [d.code for d in diagnostics] == ["TFG102"]
+    start = text.splitlines()[TRAIN_LOOP_LINE - 1].index("tf.reduce_mean")
+    assert diagnostics[0].range.start.character == start + 1  # the emoji is two UTF-16 code units

@@ -68,11 +68,31 @@ class Positions:
 
     def finding_range(self, finding: Finding) -> types.Range:
         """Return the range a finding covers (at least one character, so that editors underline it)."""
-        start = self.to_lsp(finding.line, finding.column)
-        end = self.to_lsp(finding.end_line, finding.end_column)
+        start = self.to_lsp(finding.line, self._char_column(finding, finding.line, finding.column))
+        end = self.to_lsp(finding.end_line, self._char_column(finding, finding.end_line, finding.end_column))
         if (end.line, end.character) <= (start.line, start.character):
             end = types.Position(start.line, start.character + 1)
         return types.Range(start, end)
+
+
+    def _char_column(self, finding: Finding, line: int, column: int) -> int:
+        """The character column of a finding's column: the rules report the parser's columns, which count the
+        UTF-8 bytes of the line (they differ from characters on a line with non-ASCII text); TFG000 and the
+        rules about ``# noqa`` comments (read with tokenize) count characters."""
+        if not reports_bytes(finding.code) or not 1 <= line <= len(self.source.lines):
+            return column
+        try:
+            return self.source.char_column(line, max(column, 1) - 1)
+        except (IndexError, UnicodeError):
+            return column
+
+
+def reports_bytes(code: str) -> bool:
+    """Whether findings of ``code`` carry the parser's (UTF-8 byte) columns: every rule of the checker but the
+    parse error and the rules about suppression comments."""
+    from tfguard.static.registry import PARSE_ERROR_CODE, SuppressionRule, all_rules
+
+    return code != PARSE_ERROR_CODE and not isinstance(all_rules().get(code), SuppressionRule)
 
 
 def finding_diagnostic(finding: Finding, positions: Positions, docs_url: str = "") -> types.Diagnostic:

@@ -94,7 +94,9 @@ def diagnostics_now(server: TfguardServer, path: str, fresh: bool, text: Optiona
         if problem and problem not in state.reported:
             state.reported.add(problem)
             notes.append((types.MessageType.Error, problem, True))
-        notes.append((types.MessageType.Info, f"{path}: {checked.skipped}", False))
+        if (path, checked.skipped) not in state.reported:  # once per file and reason, not on every keystroke
+            state.reported.add((path, checked.skipped))
+            notes.append((types.MessageType.Info, f"{path}: {checked.skipped}", False))
         return [], notes
     runtime = state.runtime_findings(path)
     if state.runtime.problem and state.runtime.problem not in state.reported:
