@@ -223,21 +223,51 @@ def _computes_an_update(run: GraphRun) -> bool:
 
 
 def _library_update(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
-    """A library wrapper's update: a call outside TensorFlow and the project handed a TF optimizer
-    (``pt.apply_optimizer(opt, losses=[d_loss])``, issue 32 item 11) returns the op the optimizer makes.
+    """An update known by what it is, whatever builds it: an op that applies gradients to a variable set.
 
-    Known by what it is given, not by its name; a project function is read instead (its ``return``).
+    ``opt.minimize(loss, var_list=...)`` / ``apply_gradients`` on any receiver (an optimizer picked from a
+    dict, or made by a project or library factory), a TF train-op builder (``optimize_loss``, slim's
+    ``create_train_op``), or a call outside TensorFlow and the project handed a TF optimizer or the
+    variables to train (``pt.apply_optimizer(opt, losses=[d_loss], var_list=d_vars)``, issue 32 item 11).
+    ``model.d_optim`` on an instance of a class picked at run time (``MODELS[args.model](...)``) is an
+    update when every class of the module that binds ``self.d_optim`` binds it to one.
     """
     value = _bound_value(module, expr)
-    if not isinstance(value, nodes.Call) or module.called_function(value) is not None:
+    if isinstance(value, nodes.Attribute) and value is expr and module.value(expr.expr) is None:
+        bound = _self_bindings(module, expr.attrname)
+        return bool(bound) and all(_is_update_call(module, other) for other in bound)
+    return _is_update_call(module, value)
+
+
+def _is_update_call(module: ModuleAnalysis, value: nodes.NodeNG) -> bool:
+    if not isinstance(value, nodes.Call):
+        return False
+    if isinstance(value.func, nodes.Attribute) and value.func.attrname in tfapi.UPDATE_METHODS:
+        return True
+    if module.call_named(value, tfapi.TRAIN_OP_BUILDERS) is not None:
+        return True
+    if module.called_function(value) is not None:
         return False
     callee = module.value(value.func)
-    if callee is not None and callee.kind == TF:
+    if callee is not None and (callee.kind == TF or (callee.api and tfapi.is_tf_name(callee.api))):
         return False
-    if callee is not None and callee.api and tfapi.is_tf_name(callee.api):
-        return False
+    if any(keyword.arg in tfapi.UPDATE_VARIABLE_KEYWORDS for keyword in value.keywords or ()):
+        return True
     arguments = [*value.args, *(k.value for k in value.keywords or ())]
     return any(_is_optimizer(module, argument) for argument in arguments)
+
+
+def _self_bindings(module: ModuleAnalysis, attrname: str) -> List[nodes.NodeNG]:
+    """The values the module's classes bind to ``self.<attrname>`` (``None`` placeholders left out)."""
+    values = []
+    for target in module.nodes_of(nodes.AssignAttr):
+        if target.attrname != attrname or not (isinstance(target.expr, nodes.Name) and target.expr.name == "self"):
+            continue
+        if not isinstance(target.parent, nodes.Assign):
+            return []
+        if not (isinstance(target.parent.value, nodes.Const) and target.parent.value.value is None):
+            values.append(target.parent.value)
+    return values
 
 
 def _bound_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:

@@ -452,3 +452,13 @@ VARIABLE_APIS = frozenset({
     "tensorflow.train.get_or_create_global_step", "tensorflow.train.create_global_step",
     "tensorflow.contrib.framework.get_or_create_global_step", "tensorflow.contrib.framework.get_global_step",
 })
+
+#: Optimizer methods whose op applies gradients to a variable set, whatever object has them.
+UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
+#: TF functions that build a train op (an optimizer update) from a loss.
+TRAIN_OP_BUILDERS = frozenset({
+    "tensorflow.contrib.layers.optimize_loss", "tensorflow.contrib.slim.learning.create_train_op",
+    "tensorflow.contrib.training.create_train_op",
+})
+#: Keywords that hand a train-op builder outside TensorFlow the variables it updates.
+UPDATE_VARIABLE_KEYWORDS = frozenset({"var_list", "variables", "variables_to_train"})
