@@ -356,6 +356,8 @@ class Dataflow:
             if method == "as_default":
                 return receiver
             return None
+        if receiver.kind == TF and method in tfapi.SESSION_MAKING_METHODS.get(receiver.api or "", ()):
+            return Value(SESSION, api=f"{receiver.api}.{method}")  # ``sv.managed_session(server.target)``
         if receiver.kind == TF and method in tfapi.OP_BUILDING_METHODS:
             return Value(TF, api=f"{receiver.api}.{method}", tensor=method in tfapi.TENSOR_RETURNING_METHODS)
         return None

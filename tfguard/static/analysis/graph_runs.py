@@ -90,7 +90,7 @@ def _is_assign_call(expr: nodes.NodeNG) -> bool:
     return expr.func.attrname in ("assign", "assign_add", "assign_sub")
 
 
-def _fetched_items(site: StepEffect) -> List[nodes.NodeNG]:
+def fetched_items(site: StepEffect) -> List[nodes.NodeNG]:
     return [item for expr in fetched(site.owner, site.site) for item in elements(site.owner, expr)]
 
 
@@ -100,7 +100,7 @@ def uses_queue_state(run: GraphRun) -> bool:
         for api in site_fetches(site):
             if api is not None and (api in tfapi.STATEFUL_APIS or api.rsplit(".", 1)[-1] in tfapi.STATEFUL_METHODS):
                 return True
-        for item in _fetched_items(site):
+        for item in fetched_items(site):
             item = assigned_value(site.owner, item)
             func = item.func if isinstance(item, nodes.Call) else None
             if isinstance(func, nodes.Attribute) and func.attrname in tfapi.STATEFUL_METHODS:
@@ -137,7 +137,7 @@ def _computes_a_read(run: GraphRun) -> bool:
     for site in run.sites:
         if site.owner.call_named(site.site, tfapi.GRAPH_RUN_FUNCTIONS):
             return True
-        for item in _fetched_items(site):
+        for item in fetched_items(site):
             if is_variable(site.owner, item):
                 return True
     return False

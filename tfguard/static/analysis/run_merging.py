@@ -23,7 +23,7 @@ from tfguard.static.analysis.graph_runs import (
     uses_queue_state,
 )
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.scopes import position
+from tfguard.static.analysis.scopes import is_ancestor, position
 from tfguard.static.analysis.step_effects import StepEffect
 from tfguard.static.analysis.steps import feed, fetched, is_session_run
 
@@ -87,11 +87,25 @@ def _other_instances(module: ModuleAnalysis, first: nodes.Call, second: nodes.Ca
 
 
 def reread_across_an_update(runs: List[GraphRun], earlier: GraphRun, later: GraphRun) -> bool:
-    """Two reads of variables with an optimizer update between them read two different values."""
+    """Two reads of variables with an optimizer update, an assignment or an initializer between them read two
+    different values (``sess.run(increment)`` between two reads of ``global_step``).
+
+    A run happens when its call ends: ``train_step(sess, sess.run(global_step))`` reads before it trains.
+    """
     if not (reads_a_variable(earlier) and reads_a_variable(later)):
         return False
-    start, end = position(earlier.node), position(later.node)
-    return any(start < position(run.node) < end and runs_an_update(run) for run in runs)
+    start, end = happens_at(earlier.node), happens_at(later.node)
+    return any(start < happens_at(run.node) < end and (runs_an_update(run) or changes_state(run)) for run in runs)
+
+
+def happens_at(call: nodes.Call) -> tuple:
+    """When a call's effect happens, for ordering: at its end, after its arguments were evaluated."""
+    return (call.end_lineno or call.lineno or 0, call.end_col_offset or 0)
+
+
+def runs_inside(call: nodes.Call, runs: List[GraphRun]) -> bool:
+    """Whether another graph run sits in ``call``'s arguments (``sess.run(loss, {lr: sess.run(step)})``)."""
+    return any(run.node is not call and is_ancestor(call, run.node) for run in runs)
 
 
 def _on_other_sessions(module: ModuleAnalysis, earlier: GraphRun, later: GraphRun) -> bool:

@@ -51,6 +51,12 @@ SESSION_GETTERS: FrozenSet[str] = frozenset({
     "keras.backend.get_session",
 })
 
+#: Methods of TF objects that return (or, in a ``with``, yield) a session: a distributed worker's session.
+SESSION_MAKING_METHODS: Dict[str, FrozenSet[str]] = {
+    "tensorflow.train.Supervisor": frozenset({"managed_session", "prepare_or_wait_for_session"}),
+    "tensorflow.train.SessionManager": frozenset({"prepare_session", "wait_for_session", "recover_session"}),
+}
+
 #: Calls that return a graph object.
 GRAPH_FACTORIES: FrozenSet[str] = frozenset({"tensorflow.Graph", "tensorflow.get_default_graph"})
 

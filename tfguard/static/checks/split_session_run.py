@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Set
+from typing import Dict, Iterable, List, Optional, Set
 
 from astroid import nodes
 
@@ -11,6 +11,7 @@ from tfguard.static.analysis.graph_runs import (
     GraphRun,
     changes_state,
     copy_sources,
+    fetched_items,
     forget_runs,
     only_reads_variables,
 )
@@ -21,6 +22,7 @@ from tfguard.static.analysis.run_merging import (
     mergeable_pair_in_helper,
     reread_across_an_update,
     run_between,
+    runs_inside,
     shared_feed,
 )
 from tfguard.static.analysis.scopes import position
@@ -70,9 +72,20 @@ class SplitSessionRun(NodeRule):
                     if mergeable(module, run, later) and not reread_across_an_update(every_run, run, later)
                     and not ((changes_state(run) or changes_state(later)) and run_between(every_run, run, later))
                 ]
-                if not earlier or feeds_on(steps, loop, earlier, later.node):
-                    continue
+                if not earlier or feeds_on(steps, loop, earlier, later.node) or runs_inside(later.node, runs):
+                    continue  # the later run needs an earlier result (a nested run: it is reported itself)
                 first = earlier[0]
+                again = _same_variable_read(later, earlier)
+                if again is not None:
+                    yield self.finding(
+                        module, later.node,
+                        f"`{describe(later.node)}` reads `{_variables_text(later)}` again on every step of "
+                        f"{steps.loop_text(loop)}: line {again.node.lineno} read the same value (no update or "
+                        "assignment ran since); keep that value, or fetch it once with the other fetches: each "
+                        "extra call is another round trip through the runtime",
+                        later.sites[0].chain,
+                    )
+                    continue
                 cost = (
                     "each extra call is another round trip through the runtime"
                     if only_reads_variables(later) or copy_sources(later) is not None
@@ -142,3 +155,22 @@ def _runs(module: ModuleAnalysis) -> Iterable[GraphRun]:
         reached = effects.through_helpers(call, GRAPH_RUN)
         if reached:
             yield GraphRun(call, tuple(reached))
+
+
+def _variables_text(run: GraphRun) -> str:
+    """The variables a direct run reads, as written (``global_step``); "" for other runs."""
+    if run.through_helper or not run.sites:
+        return ""
+    site = run.sites[0]
+    return ", ".join(item.as_string() for item in fetched_items(site))
+
+
+def _same_variable_read(later: GraphRun, earlier: List[GraphRun]) -> Optional[GraphRun]:
+    """An earlier run that read the very variables ``later`` reads (``sess.run([global_step])[0]`` in the
+    loop's test, then again as an argument, in a ``print``, in a feed): one value, read by several runs."""
+    if not only_reads_variables(later):
+        return None
+    text = _variables_text(later)
+    if not text:
+        return None
+    return next((run for run in earlier if only_reads_variables(run) and _variables_text(run) == text), None)
