@@ -143,9 +143,29 @@ def _feeds_conflict(module: ModuleAnalysis, earlier: GraphRun, later: GraphRun) 
     if first is _OPAQUE or second is _OPAQUE:
         return True
     if isinstance(first, nodes.Dict) and isinstance(second, nodes.Dict):
-        fed = {key.as_string(): value.as_string() for key, value in first.items}
-        return any(fed.get(key.as_string(), value.as_string()) != value.as_string() for key, value in second.items)
+        fed = {key.as_string(): value for key, value in first.items}
+        for key, value in second.items:
+            other = fed.get(key.as_string())
+            if other is None:
+                continue
+            if other.as_string() != value.as_string() or _fresh_per_run(module, value):
+                return True
+        return False
     return first.as_string() != second.as_string()
+
+
+def _fresh_per_run(module: ModuleAnalysis, value: nodes.NodeNG) -> bool:
+    """A fed value computed anew by each run's call: ``{z: generate_z(batch_size)}`` or
+    ``{z: np.random.uniform(...)}`` in two runs feeds two different values, whatever the text."""
+    for call in (value, *value.nodes_of_class(nodes.Call)):
+        if not isinstance(call, nodes.Call):
+            continue
+        if module.called_function(call) is not None:
+            return True
+        name = module.call_qualname(call) or call.func.as_string()
+        if "random" in name:
+            return True
+    return False
 
 
 _OPAQUE = object()
