@@ -35,7 +35,8 @@ def test_two_runs_fed_by_a_fresh_call_each_feed_two_values():
 
 
 def test_two_runs_fed_the_same_name_are_still_one_feed():
-    source = GAN_LOOP.replace("        for i in range(200):\n", "        for i in range(200):\n            b = generate_z()\n")
+    loop = "        for i in range(200):\n"
+    source = GAN_LOOP.replace(loop, loop + "            b = generate_z()\n")
     assert found(source.replace("{fed}", "b"), "TFG203") == [(12, "TFG203")]
 
 
