@@ -130,3 +130,17 @@ def test_a_variable_list_sorted_in_place_is_still_a_variable_list():
                 sess.run(train)
         """
     assert found(source, "TFG108") == [(13, "TFG108")]
+
+
+def test_a_pipeline_bound_in_two_branches_names_both_starts():
+    source = """\
+        import tensorflow as tf
+        files = tf.placeholder(tf.string, [None])
+        if FORMAT == "tfrecords":
+            ds = tf.data.TFRecordDataset(files).batch(64)
+        else:
+            ds = tf.data.TextLineDataset(files).batch(64)
+        it = ds.make_initializable_iterator()
+        """
+    findings = [f for f in tfguard.check_source(textwrap.dedent(source), "s.py") if f.code == "TFG205"]
+    assert len(findings) == 1 and "started at line 4 or line 6" in findings[0].message
