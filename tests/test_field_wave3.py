@@ -144,3 +144,23 @@ def test_a_pipeline_bound_in_two_branches_names_both_starts():
         """
     findings = [f for f in tfguard.check_source(textwrap.dedent(source), "s.py") if f.code == "TFG205"]
     assert len(findings) == 1 and "started at line 4 or line 6" in findings[0].message
+
+
+def test_sess_run_in_a_class_that_defines_run_is_the_sessions_run():
+    # a thread worker's ``run(self, sess, coord)``: ``sess.run(...)`` in it is no call of ``Worker.run``
+    source = """\
+        import tensorflow as tf
+        class Worker(object):
+            def __init__(self, writer=None):
+                self.writer = writer
+                self.loss = tf.reduce_mean(tf.random_normal([4]))
+                self.summaries = tf.summary.merge([tf.summary.histogram("h", self.loss)])
+            def run(self, sess, coord):
+                while not coord.should_stop():
+                    self.update(sess)
+            def update(self, sess):
+                s = sess.run(self.summaries)
+                if self.writer is not None:
+                    self.writer.add_summary(s)
+        """
+    assert found(source, "TFG201") == [(9, "TFG201")]
