@@ -146,9 +146,10 @@ def _run(argv: Optional[Sequence[str]], swallowed: list) -> int:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
         args = parser.parse_args(argv)
-        refusal = checker_python_error(args.command, sys.version_info)
-        if refusal:
-            raise UsageError(refusal)
+        if checker_python_error(args.command, sys.version_info):  # Python 3.7: the checker runs from a newer one
+            from tfguard.cli import checker_python
+
+            return checker_python.run_elsewhere(args.command, sys.argv[1:] if argv is None else list(argv))
         if args.command != "run":  # `tfguard run` leaves the streams and hooks to the script it runs, as python would
             escape_what_the_streams_cannot_carry()
             _quiet_interrupts(swallowed)
