@@ -11,7 +11,6 @@ from tfguard.cli import adoption, fixing
 from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, UsageError
 from tfguard.cli.options import comma_list, flatten, jobs
 from tfguard.static.cache import CACHE_DIR_NAME, default_cache_dir
-from tfguard.static.catalog import DEFAULT_DOCS_URL
 from tfguard.static.config import Settings, docs_url, normalize_codes, override, validate_selectors
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
 from tfguard.static.discovery import is_excluded_with_parents
@@ -61,8 +60,9 @@ def add_parser(commands: Any) -> None:
                              "always, never")
     output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
     output.add_argument("--docs-url", metavar="URL",
-                        help="base address of the docs site the SARIF report links each rule to (default: "
-                             f"{DEFAULT_DOCS_URL}, or docs-url in [tool.tfguard])")
+                        help="base address of a docs site (mkdocs build) the SARIF report links each rule to "
+                             "(default: docs-url in [tool.tfguard], else the file:// address of the rule's page "
+                             "that ships with tfguard)")
     output.add_argument("--exit-zero", action="store_true",
                         help="exit 0 even when there are findings (2 still signals errors)")
     adoption.add_options(check)
