@@ -26,7 +26,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         """Print one line (no usage block: ``--help`` has it) and exit 2, as every bad input does."""
-        self.exit(EXIT_ERROR, "%s: error: %s\n" % (self.prog, message))
+        # PROG, not self.prog: a subcommand's parser would say `tfguard check: error:`; every error reads the same
+        self.exit(EXIT_ERROR, "%s: error: %s\n" % (PROG, message))
 
 
 def _suggestion(parser: argparse.ArgumentParser, parsed: argparse.Namespace, extras: Sequence[str]) -> str:
