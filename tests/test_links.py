@@ -73,3 +73,18 @@ def test_the_published_address_is_one_setting():
         if "readthedocs.io" in (ROOT / name).read_text(encoding="utf-8"):
             spelled.append(name)
     assert spelled == []
+
+
+def test_no_code_span_in_a_table_shows_an_escaped_bar():
+    """In a Markdown table, `a\\|b` inside backticks renders the backslash too (MkDocs, GitHub): write it otherwise."""
+    shown = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("|") and re.search(r"`[^`]*\\\|[^`]*`", line):
+                shown.append("%s:%d" % (page.relative_to(ROOT), number))
+    assert shown == []
+
+
+def test_the_output_formats_page_explains_the_json_fields_it_points_to():
+    text = (ROOT / "docs" / "checker" / "output-formats.md").read_text(encoding="utf-8")
+    assert "(see above)" not in text and "## The JSON report" in text and "(#the-json-report)" in text
