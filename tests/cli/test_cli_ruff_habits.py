@@ -90,3 +90,26 @@ def test_watch_checks_again_when_a_file_changes_until_interrupted(empty_project,
     assert "All checks passed (1 file)." in err
     assert run("check", "--watch", "--add-noqa", "train.py")[2].startswith(
         "tfguard: error: --watch cannot be combined with --add-noqa")
+
+
+def test_watch_keeps_watching_after_a_configuration_error(empty_project, run, monkeypatch):
+    from tfguard.cli import watching
+
+    Path("train.py").write_text(LOOP)
+    looks = []
+
+    def fake_sleep(seconds):  # a broken configuration, then a fixed one, then Ctrl-C
+        looks.append(seconds)
+        if len(looks) == 1:
+            Path("tfguard.toml").write_text("selct = ['TFG1']\n")
+        elif len(looks) == 2:
+            Path("tfguard.toml").write_text("ignore = ['TFG102']\n")
+        else:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(watching, "sleep", fake_sleep)
+    status, out, err = run("check", "--watch", "--no-cache", ".")
+    assert status == 130
+    assert "tfguard: error: tfguard.toml: unknown key 'selct'" in err
+    assert err.count("tfguard: watching . for changes (Ctrl-C stops)") == 3
+    assert "All checks passed (1 file)." in err

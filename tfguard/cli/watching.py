@@ -12,7 +12,8 @@ import sys
 import time
 from typing import Callable, Dict, Sequence, Tuple
 
-from tfguard.cli.errors import PROG
+from tfguard.cli.errors import PROG, UsageError
+from tfguard.static.config import ConfigError
 from tfguard.static.discovery import DEFAULT_EXCLUDE
 
 #: Seconds between two looks at the files.
@@ -58,7 +59,10 @@ def watch(check_once: Callable[[], int], paths: Sequence[str]) -> int:
     shown = ", ".join(paths)
     while True:
         before = snapshot(paths)
-        check_once()
+        try:
+            check_once()
+        except (UsageError, ConfigError) as exc:  # a configuration mistyped while watching: say it, keep watching
+            print(f"{PROG}: error: {exc}", file=sys.stderr)
         print(f"{PROG}: watching {shown} for changes (Ctrl-C stops)", file=sys.stderr)
         sys.stderr.flush()
         while True:
