@@ -96,11 +96,14 @@ class Plot:
 
     def segment(self, x0: float, x1: float, y: float, text: str, css: str = "verdict") -> None:
         """A horizontal segment at value `y` from `x0` to `x1` (a median over a span) with a label above it."""
-        py = self.sy(y)
+        py, left, right = self.sy(y), self.sx(x0), self.sx(x1)
+        # Anchored at the segment's inner end near an edge of the chart, so that the label stays inside it.
+        x, anchor = (left, "start") if left < WIDTH * 0.3 else (right, "end") if right > WIDTH * 0.7 else (
+            (left + right) / 2, "middle")
         self.marks.append('<line class="%s" x1="%s" x2="%s" y1="%s" y2="%s"/><text class="note %s" x="%s" '
-                          'y="%s" text-anchor="middle">%s</text>' % (
-                              css, _n(self.sx(x0)), _n(self.sx(x1)), _n(py), _n(py), css,
-                              _n((self.sx(x0) + self.sx(x1)) / 2), _n(max(TOP + 10, py - 5)), escape(text)))
+                          'y="%s" text-anchor="%s">%s</text>' % (
+                              css, _n(left), _n(right), _n(py), _n(py), css, _n(x), _n(max(TOP + 10, py - 5)),
+                              anchor, escape(text)))
 
     def shade(self, x0: float, x1: float, text: str, css: str = "warmup") -> None:
         """A shaded span of data positions with a label at its bottom."""
