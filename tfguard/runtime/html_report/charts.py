@@ -21,7 +21,10 @@ RUN_CLASSES = ("run-a", "run-b", "run-c", "run-d")
 
 
 def _ms(value: float) -> str:
-    return significant(value) + " ms" if value else "0"
+    """Milliseconds as a tick or label: `0`, `0.6 ms`, `500 ms`, `1.5 s`."""
+    if not value:
+        return "0"
+    return significant(value / 1e3) + " s" if value >= 1e3 else significant(value) + " ms"
 
 
 def _ops(value: float) -> str:

@@ -14,9 +14,11 @@ _SITES_SHOWN = 10
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]], css: str = "") -> str:
-    """An HTML table of already escaped cells, in a box that scrolls sideways on a narrow screen."""
+    """An HTML table of already escaped cells; on a narrow screen each row becomes a block of labelled cells."""
     head = "".join("<th>%s</th>" % escape(h) for h in headers)
-    body = "".join("<tr>%s</tr>" % "".join("<td>%s</td>" % cell for cell in row) for row in rows)
+    labels = [' data-label="%s"' % escape(h) if h else "" for h in headers]
+    body = "".join("<tr>%s</tr>" % "".join("<td%s>%s</td>" % (label, cell) for label, cell in zip(labels, row))
+                   for row in rows)
     return '<div class="scroll"><table class="%s"><thead><tr>%s</tr></thead><tbody>%s</tbody></table></div>' % (
         css, head, body)
 
@@ -81,7 +83,7 @@ def step_section(document: Dict[str, Any]) -> str:
         "%s -> %s (+%s)" % (document["nodes_start"], document["nodes_end"], document["nodes_added"])
         if document["nodes_added"] else "%s, no growth" % document["nodes_end"]), "too few runs to draw")
     sites = [s for s in document.get("growth_sites") or [] if s.get("kind") != "setup"]
-    rows = [["%s:%d" % (escape(display_path(s["path"])), s["line"]),
+    rows = [['<span class="where">%s:%d</span>' % (escape(display_path(s["path"])), s["line"]),
              '<code class="src">%s</code>' % escape((s.get("code") or "").strip()), escape(s.get("api") or ""),
              str(s["ops_added"]), str(s.get("events_in_loop", s.get("growth_events", 0))),
              escape(after_runs(s["first_step"], s["last_step"]) if s.get("first_step") is not None else ""),
@@ -106,7 +108,8 @@ def host_section(document: Dict[str, Any]) -> str:
     figure = _figure(charts.host_share_chart(document), caption, "too few runs to draw")
     host = document.get("host_time")
     if host and host.get("lines"):
-        rows = [["%s%%" % significant(100 * e["share"]), "%s:%d" % (escape(display_path(e["path"])), e["line"]),
+        rows = [["%s%%" % significant(100 * e["share"]),
+                 '<span class="where">%s:%d</span>' % (escape(display_path(e["path"])), e["line"]),
                  '<code class="src">%s</code>' % escape((e.get("code") or "").strip()), escape(e["cause"])]
                 for e in host["lines"]]
         lines = "<h3>Top source lines outside sess.run</h3>" + table(["share of wall time", "site", "code",
@@ -166,7 +169,8 @@ def traces_section(document: Dict[str, Any]) -> str:
     for entry in traces:
         where = "%s:%s" % (display_path(entry["path"]), entry["line"]) if entry.get("path") else ""
         changes = entry.get("changes") or []
-        rows.append([escape(entry.get("function") or "?"), escape(where), str(entry.get("traces", "-")),
+        rows.append([escape(entry.get("function") or "?"), '<span class="where">%s</span>' % escape(where),
+                     str(entry.get("traces", "-")),
                      str(entry.get("calls", "-")), escape(format_seconds(entry.get("trace_s"))),
                      escape(format_seconds(entry.get("run_s"))), escape("; ".join(str(c) for c in changes[:3]))])
     most = max(int(e.get("traces") or 0) for e in traces) or 1
