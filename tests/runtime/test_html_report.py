@@ -1,11 +1,13 @@
 """The HTML run report (tfguard.runtime.html_report) as a pure function of the run document: what the page says,
 that it needs nothing from outside, its size on a long run, and the side-by-side page. The browser tests are in
-tests/run/test_html_browser.py."""
+tests/run/test_html_browser.py. Also run on Python 3.7 (the TF 1.15 leg), where the renderer must work too."""
 
 from __future__ import annotations
 
 import re
 from html import escape
+
+import pytest
 
 from tests.runtime.html_documents import LABEL, SITE, run_document
 from tfguard.runtime.html_report import render_comparison, render_report
@@ -13,6 +15,7 @@ from tfguard.runtime.html_report.downsample import bucketed
 from tfguard.runtime.html_report.page import CSP, _asset
 from tfguard.runtime.html_report.verdict import headline
 
+pytestmark = pytest.mark.tf1
 ONE_MB = 1 << 20
 
 
