@@ -154,3 +154,26 @@ def test_the_headline_is_the_first_clause_without_the_sites_and_advice():
     assert headline("steps of `a:0 <- b:0` got x2.24 slower; meanwhile the graph grew") == \
         "steps of `a:0 <- b:0` got x2.24 slower"
     assert SITE["path"] == "train.py"
+
+
+def test_other_sessions_and_diagnostics_across_sessions_are_shown():
+    document = run_document(100, growing=False)
+    other = run_document(30)
+    document["session_count"] = 2
+    document["other_sessions"] = [{"created_at": "eval.py:7", "session_number": 2, "graph_number": 1,
+                                   "graph_ran_before": True, "report": other}]
+    document["across_sessions"] = [{"code": "TFG901", "severity": "error", "message": "the graph keeps growing "
+                                    "across sessions: eval.py:9 `tf.add(w, 1.0)`: ..."}]
+    html = render_report(document)
+    assert "the graph keeps growing across sessions</p>" in html  # said once
+    sessions = html[html.index('id="sessions"'):]
+    assert '<td data-label="created at">eval.py:7</td><td data-label="runs">30</td>' in sessions
+    assert "TFG901 error" in sessions
+
+
+def test_a_bare_report_to_dict_makes_a_page_too():
+    document = run_document(60)
+    for key in ("command", "tensorflow_version", "exit_status", "session_count", "created_at"):
+        del document[key]
+    html = render_report(document)
+    assert "<title>tfguard runtime report</title>" in html and "TensorFlow ?" in html and _charts(html) == 3

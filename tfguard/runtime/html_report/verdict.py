@@ -48,7 +48,8 @@ def verdict_lines(document: Dict[str, Any]) -> str:
                    else "the graph did not grow (%d ops)" % document["nodes_end"]))
     return "\n".join('<p class="verdict %s">%s <span class="sev %s">%s</span> %s%s</p>' % (
         escape(d["severity"]), _code_link(d["code"]), escape(d["severity"]), escape(d["severity"]),
-        escape(headline(d["message"])), " (across sessions)" if d.get("across_sessions") else "") for d in found)
+        escape(headline(d["message"])), " (across sessions)" if d.get("across_sessions") and "across sessions"
+        not in headline(d["message"]) else "") for d in found)
 
 
 def _places(document: Dict[str, Any]) -> List[Dict[str, Any]]:
