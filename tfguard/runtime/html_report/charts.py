@@ -92,10 +92,8 @@ def _trend_line(plot: Plot, x0: float, y0: float, x1: float, y1: float) -> str:
 
 def _loop_start(plot: Plot, document: Dict[str, Any], dominant: bool) -> None:
     start = int(document.get("loop_start") or 0)
-    if dominant:  # the training step's first run is where the loop starts
-        plot.vline(1, "loop starts (run %d)" % (start + 1))
-    elif start:
-        plot.vline(start + 1, "loop starts (run %d)" % (start + 1))
+    # On the training step's own runs, its first run is where the loop starts; on all runs, run `start + 1`.
+    plot.vline(1 if dominant else start + 1, "loop starts (run %d)" % (start + 1))
 
 
 def graph_size_chart(document: Dict[str, Any]) -> Optional[str]:
