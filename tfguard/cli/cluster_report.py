@@ -82,8 +82,10 @@ def run_several(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]],
     documents = [(path, load(path)) for path in paths]
     cluster = args.cluster or (not args.compare and any(is_cluster_task(p, d) for p, d in documents))
     if cluster:
-        if args.plot:
-            raise UsageError("--plot draws one report or a comparison of separate runs, not a cluster's tasks")
+        for option, value in (("--plot", args.plot), ("--html", getattr(args, "html", None))):
+            if value:
+                raise UsageError("%s draws one report or a comparison of separate runs, not a cluster's tasks"
+                                 % option)
         tasks = [Task(path, document) for path, document in documents]
         print(ClusterView(tasks, straggler_margin=straggler, hook_margin=hooks).render(resolve_width(width)))
         return 0
@@ -94,7 +96,15 @@ def run_several(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]],
             raise UsageError("%s has no session to plot" % missing[0])
         if not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
             raise UsageError("cannot write --plot %s: no such folder" % args.plot)
+    html = getattr(args, "html", None)
+    if html and len(runs) > 2:
+        raise UsageError("--html puts one report or two side by side on a page, not %d" % len(runs))
     print(comparison_table(runs, resolve_width(width)))
+    if html:
+        from tfguard.cli.html_page import write_html
+        from tfguard.runtime.output.html import render_comparison
+
+        write_html(html, render_comparison(runs))
     if args.plot:
         _plot_runs(runs, args.plot)
     return 0

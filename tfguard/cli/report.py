@@ -87,6 +87,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.plot:
         _check_plot_folder(args.plot)
     print(FORMATS["text"].render(document, width))
+    if args.html:
+        write_html(args.html, lambda: deliver("html", document, args.html))
     if args.plot:
         _plot(lambda: deliver("plot", document, args.plot), args.plot)
     return 0

@@ -9,6 +9,7 @@ import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 from tfguard.cli.errors import UsageError
+from tfguard.cli.html_page import check_html_path, write_html
 from tfguard.cli.progress import Progress
 from tfguard.cli.progress import wanted as progress_wanted
 from tfguard.runtime.judge import fail_on_codes, fail_on_name
@@ -40,6 +41,9 @@ def add_parser(commands: Any) -> None:
                      "warnings; information, such as one-time graph growth, never fails (comma-separated: %s)"
                      % ", ".join("%s=%s" % item for item in FAIL_ON.items()))
     run.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE")
+    run.add_argument("--html", metavar="FILE", help="also write the report as one self-contained HTML page to FILE "
+                     "(verdict, diagnostics with their lines, charts of step time, graph size, host share and "
+                     "costs; opens offline)")
     run.add_argument("--json-dir", metavar="DIR", help="also write the report as JSON into DIR, named "
                      "<job>-<task>.json by the cluster task (TF_CONFIG, or the tf.distribute.Server the script "
                      "creates), else <host>-<pid>.json; `tfguard report DIR` puts the tasks side by side")
@@ -161,6 +165,8 @@ def _check_paths(args: argparse.Namespace) -> None:
         folder = os.path.dirname(os.path.abspath(args.json))
         if not os.path.isdir(folder) or os.path.isdir(args.json):
             raise UsageError("cannot write --json %s: no such folder" % args.json)
+    if args.html:
+        check_html_path(args.html)
     if args.json_dir and os.path.exists(args.json_dir) and not os.path.isdir(args.json_dir):
         raise UsageError("--json-dir %s is a file, not a folder" % args.json_dir)
     if args.tensorboard and os.path.isfile(args.tensorboard):
@@ -311,6 +317,12 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
             deliver("json", document, args.json)
         except OSError as exc:
             print("tfguard: error: cannot write %s: %s" % (args.json, exc.strerror or exc), file=sys.stderr)
+            return status or 2
+    if args.html:
+        try:
+            write_html(args.html, lambda: deliver("html", document, args.html), quiet=args.quiet)
+        except UsageError as exc:
+            print("tfguard: error: %s" % exc, file=sys.stderr)
             return status or 2
     if tasks is not None and not tasks.write(document, quiet=args.quiet):
         return status or 2

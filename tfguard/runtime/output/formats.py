@@ -64,6 +64,12 @@ def _tensorboard(document: Dict[str, Any], path: str) -> None:
     export.close(document)
 
 
+def _html(document: Dict[str, Any], path: str) -> None:
+    from tfguard.runtime.output.html import render_report, write_page
+
+    write_page(path, render_report(document))
+
+
 #: Format name -> format, in the order the help lists them.
 FORMATS: Dict[str, OutputFormat] = {
     "text": OutputFormat("tfguard run (stderr, unless -q), tfguard report FILE", "the report tables", render=_text),
@@ -72,6 +78,8 @@ FORMATS: Dict[str, OutputFormat] = {
                          write=_plot),
     "tensorboard": OutputFormat("tfguard run --tensorboard LOGDIR", "tfguard/step_interval, tfguard/graph_ops and "
                                 "tfguard/host_fraction as TensorBoard scalars", write=_tensorboard),
+    "html": OutputFormat("tfguard run --html FILE, tfguard report FILE [FILE] --html FILE", "the report as one "
+                         "offline HTML page (verdicts, diagnostics with their lines, charts)", write=_html),
 }
 
 

@@ -1,0 +1,114 @@
+"""The HTML run report in a real browser (headless Chromium, every network request refused): `tfguard run --html`
+on the growing example, a 5,000-step run's page, and two reports side by side; the DOM after the scripts ran and
+screenshots at 1280 px and at phone width. Skips in one line when Chromium is missing (tests/run/browser.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.run.browser import chromium, dump_dom, page_requests, root_attribute, screenshot, with_measure
+from tests.run.conftest import REPO_ROOT, tfguard
+from tests.runtime.html_documents import run_document
+from tfguard.runtime.output.html import render_report
+
+pytestmark = pytest.mark.slow
+PHONE = 390
+
+
+@pytest.fixture(scope="module")
+def growing_page(tmp_path_factory):
+    """`tfguard run --html` (and --json) on examples/train.py, in a folder of its own."""
+    pytest.importorskip("tensorflow")
+    out = tmp_path_factory.mktemp("growing")
+    done = tfguard("run", "-q", "--html", out / "page.html", "--json", out / "doc.json", "examples/train.py",
+                   cwd=REPO_ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+def test_tfguard_run_html_writes_one_file_with_tfg901_its_line_and_plots(growing_page):
+    assert sorted(p.name for p in growing_page.iterdir()) == ["doc.json", "page.html"]  # no sidecar files
+    html = (growing_page / "page.html").read_text(encoding="utf-8")
+    assert 'class="verdict error"' in html and ">TFG901</a>" in html
+    assert '<span class="where">examples/train.py:10</span> <code class="src">sess.run(y + 1.0, {x: float(step)})' \
+        in html
+    assert html.count('<svg class="chart"') >= 2
+    # The page is the JSON document's: the same page from `tfguard report doc.json --html`.
+    document = json.loads((growing_page / "doc.json").read_text(encoding="utf-8"))
+    assert render_report(document) == html
+
+
+def test_the_page_renders_offline_with_its_scripts_run(growing_page, tmp_path):
+    chromium()
+    page = with_measure(growing_page / "page.html", tmp_path / "page.html")
+    dom = dump_dom(page, tmp_path)
+    assert root_attribute(dom, "data-ready") == "1"
+    assert int(root_attribute(dom, "data-charts")) >= 2
+    assert root_attribute(dom, "data-refused") is None  # the page's policy refused nothing: it asked for nothing
+    assert root_attribute(dom, "data-overflow") == "0"
+    assert dom.count("point at the chart to read its values") >= 2  # the read-outs the script fills in
+    # Without its own policy too, the page asks the network for nothing (Chromium's network log says).
+    bare = with_measure(growing_page / "page.html", tmp_path / "bare.html", strip_csp=True)
+    netlog = tmp_path / "net.json"
+    dump_dom(bare, tmp_path, netlog=netlog)
+    assert page_requests(netlog) == []
+
+
+def test_the_offline_checks_see_a_page_that_needs_the_network(growing_page, tmp_path):
+    chromium()
+    html = (growing_page / "page.html").read_text(encoding="utf-8")
+    needy = tmp_path / "needy.html"
+    needy.write_text(html.replace("<footer>", '<img src="https://example.com/logo.png"><footer>'), encoding="utf-8")
+    dom = dump_dom(needy, tmp_path)
+    assert root_attribute(dom, "data-refused") == "1"
+    bare = with_measure(needy, tmp_path / "bare.html", strip_csp=True)
+    netlog = tmp_path / "net.json"
+    dump_dom(bare, tmp_path, netlog=netlog)
+    assert page_requests(netlog) == ["https://example.com/logo.png"]
+
+
+def test_screenshots_at_1280_px_and_at_phone_width(growing_page, tmp_path):
+    chromium()
+    page = with_measure(growing_page / "page.html", tmp_path / "page.html")
+    assert screenshot(page, tmp_path, tmp_path / "wide.png", 1280, 1600) == (1280, 1600)
+    assert screenshot(page, tmp_path, tmp_path / "phone.png", PHONE, 2400) == (PHONE, 2400)
+    assert root_attribute(dump_dom(page, tmp_path, width=PHONE), "data-overflow") == "0"  # nothing wider than a phone
+    # Kept for a look (TFGUARD_KEEP_SCREENSHOTS=DIR): the docs' picture is made the same way.
+    import os
+
+    keep = os.environ.get("TFGUARD_KEEP_SCREENSHOTS")
+    if keep:
+        for name in ("wide.png", "phone.png"):
+            shutil.copy(tmp_path / name, os.path.join(keep, name))
+
+
+def test_a_5000_step_runs_page_is_under_1_mb_and_renders(tmp_path):
+    chromium()
+    page = tmp_path / "long.html"
+    page.write_text(render_report(run_document(5000, spike_at=3000, signatures=256, saves=40)), encoding="utf-8")
+    assert page.stat().st_size < 1 << 20
+    dom = dump_dom(with_measure(page, tmp_path / "measured.html"), tmp_path)
+    assert root_attribute(dom, "data-ready") == "1" and root_attribute(dom, "data-charts") == "3"
+    assert root_attribute(dom, "data-refused") is None
+
+
+def test_two_reports_side_by_side(tmp_path):
+    chromium()
+    for name, growing in (("bad.json", True), ("fixed.json", False)):
+        (tmp_path / name).write_text(json.dumps(run_document(300, growing=growing)), encoding="utf-8")
+    done = tfguard("report", "bad.json", "fixed.json", "--html", "ab.html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "bad.json" in done.stdout and "fixed.json" in done.stdout  # the text comparison still prints
+    page = with_measure(tmp_path / "ab.html", tmp_path / "measured.html")
+    wide = dump_dom(page, tmp_path, width=1280)
+    assert root_attribute(wide, "data-charts") == "8"  # 2 shared + 3 per run
+    (a_left, a_top, _), (b_left, b_top, _) = json.loads(root_attribute(wide, "data-columns").replace("&quot;", '"'))
+    assert a_top == b_top and b_left > a_left  # side by side at 1280 px
+    narrow = dump_dom(page, tmp_path, width=PHONE)
+    (a_left, _, a_bottom), (b_left, b_top, _) = json.loads(root_attribute(narrow, "data-columns").replace(
+        "&quot;", '"'))
+    assert a_left == b_left and b_top >= a_bottom  # one above the other on a phone
+    assert root_attribute(narrow, "data-overflow") == "0"

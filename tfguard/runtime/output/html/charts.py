@@ -1,0 +1,181 @@
+"""The report's charts, each drawn from the run document alone: step time with the verdict's trend, graph size,
+host share, and where the wall time went (sess.run, summaries, Saver.save, outside sess.run).
+
+Every function returns the chart's SVG, or None when the document has too little to draw (the page says so).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from tfguard.runtime.document import significant
+from tfguard.runtime.output.html.downsample import bucketed, is_flat
+from tfguard.runtime.output.html.svg import Plot, stacked_bar
+from tfguard.runtime.record.series import host_fraction_series, trend_series
+from tfguard.runtime.record.stats import MIN_TREND_POINTS, median_of, warmup_points
+from tfguard.runtime.judge.summary_cost import summary_cost
+
+#: CSS classes of the runs of a comparison, in order (A, B, ...).
+RUN_CLASSES = ("run-a", "run-b", "run-c", "run-d")
+
+
+def _ms(value: float) -> str:
+    """Milliseconds as a tick or label: `0`, `0.6 ms`, `500 ms`, `1.5 s`."""
+    if not value:
+        return "0"
+    return significant(value / 1e3) + " s" if value >= 1e3 else significant(value) + " ms"
+
+
+def _ops(value: float) -> str:
+    return "{:,}".format(int(value))
+
+
+def _percent(value: float) -> str:
+    return "%s%%" % significant(value)
+
+
+def trend_x_name(document: Dict[str, Any]) -> str:
+    """What the step-time chart's x axis counts: runs of the dominant fetch, or all runs."""
+    label = document.get("dominant_signature") or "(all runs)"
+    return "run (all runs)" if label == "(all runs)" else "run of the training step"
+
+
+def verdict_edges(values: Sequence[float]) -> Optional[Tuple[int, int, int, float, float]]:
+    """(warm-up points, first-edge end, last-edge start, first median, last median) of a step series, as the
+    slowdown ratio takes them (stats.step_trend: the medians of the first and last 20% after warm-up)."""
+    skip = warmup_points(len(values))
+    body = list(values[skip:])
+    if len(body) < MIN_TREND_POINTS:
+        return None
+    edge = max(1, int(math.ceil(len(body) * 0.2)))
+    first, last = median_of(body[:edge]), median_of(body[-edge:])
+    if first is None or last is None:
+        return None
+    return skip, skip + edge - 1, len(values) - edge, first, last
+
+
+def step_time_chart(document: Dict[str, Any], slowdown_text: str = "") -> Optional[str]:
+    """Step time over the run: the series the slowdown verdict judged (mean per bucket, min/max band), the warm-up
+    it skips, the medians of its first and last fifth joined by the trend they give, and where the loop started."""
+    series = trend_series(document)
+    if len(series.steps) < 2:
+        return None
+    xs = [s + 1 for s in series.steps]
+    values = [v * 1e3 for v in series.values]
+    buckets = bucketed(xs, values)
+    edges = verdict_edges(values)
+    # The scale fits the points the verdict judged: a slow first step (start-up, autotuning) would flatten the
+    # rest; it is drawn cut at the top, its height said in the warm-up span's tooltip.
+    judged = [b.high for b in buckets if edges is None or b.x >= xs[edges[0]]] or [b.high for b in buckets]
+    plot = Plot((xs[0], xs[-1]), (0.0, max(judged)), _ms, "ms", trend_x_name(document))
+    if edges is not None:
+        skip, first_end, last_start, first, last = edges
+        plot.shade(xs[0], xs[skip], "warm-up: %d points the verdict skips (up to %s)" % (
+            skip, _ms(max(values[:skip]))))
+    if not is_flat(buckets):
+        plot.band(buckets, "time")
+    plot.line([(b.x, b.mean) for b in buckets], "time", "step time")
+    if edges is not None:
+        plot.segment(xs[skip], xs[first_end], first, "first 20%%: %s" % _ms(first))
+        plot.segment(xs[last_start], xs[-1], last, "last 20%%: %s" % _ms(last))
+        plot.marks.append(_trend_line(plot, (xs[skip] + xs[first_end]) / 2.0, first,
+                                      (xs[last_start] + xs[-1]) / 2.0, last))
+    _loop_start(plot, document, dominant=series.label != "(all runs)")
+    return plot.svg("step time over the run%s" % (": " + slowdown_text if slowdown_text else ""))
+
+
+def _trend_line(plot: Plot, x0: float, y0: float, x1: float, y1: float) -> str:
+    return '<line class="trend" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>' % (
+        plot.sx(x0), plot.sx(x1), plot.sy(y0), plot.sy(y1))
+
+
+def _loop_start(plot: Plot, document: Dict[str, Any], dominant: bool) -> None:
+    start = int(document.get("loop_start") or 0)
+    # On the training step's own runs, its first run is where the loop starts; on all runs, run `start + 1`.
+    plot.vline(1 if dominant else start + 1, "loop starts (run %d)" % (start + 1))
+
+
+def graph_size_chart(document: Dict[str, Any]) -> Optional[str]:
+    """Graph size (ops) over all runs, with the loop start and a dot where each growth site first grew."""
+    points = (document.get("all_runs_series") or {}).get("points") or []
+    if len(points) < 2:
+        return None
+    xs = [int(p[0]) + 1 for p in points]
+    nodes = [int(p[2]) for p in points]
+    buckets = bucketed(xs, nodes)
+    plot = Plot((xs[0], xs[-1]), (0.0, max(nodes) * 1.05 or 1.0), _ops, "ops", "run (all runs)")
+    plot.line([(b.x, b.high) for b in buckets], "ops", "graph ops", step=True)
+    sites = [s for s in document.get("growth_sites", []) if s.get("kind") != "setup"]
+    for site in sites[:8]:
+        run = (site.get("first_step") or 0) + 1
+        index = min(range(len(xs)), key=lambda i: abs(xs[i] - run))
+        plot.dot(xs[index], nodes[index], "%s:%s first grew after run %d (+%d ops, %s)" % (
+            site["path"], site["line"], run - 1, site["ops_added"], site["kind"]))
+    _loop_start(plot, document, dominant=False)
+    return plot.svg("graph size over the run: %s to %s ops" % (_ops(nodes[0]), _ops(nodes[-1])))
+
+
+def host_share_chart(document: Dict[str, Any]) -> Optional[str]:
+    """The share of each step interval spent outside sess.run, over all runs, with the TFG903 threshold."""
+    series = host_fraction_series(document)
+    if len(series.steps) < 2:
+        return None
+    xs = [s + 1 for s in series.steps]
+    buckets = bucketed(xs, [v * 100 for v in series.values])
+    plot = Plot((xs[0], xs[-1]), (0.0, 100.0), _percent, "%", "run (all runs)")
+    threshold = (document.get("options") or {}).get("host_threshold")
+    if threshold:
+        plot.segment(xs[0], xs[-1], threshold * 100, "TFG903 at %s" % _percent(threshold * 100), "threshold")
+    if not is_flat(buckets):
+        plot.band(buckets, "host")
+    plot.line([(b.x, b.mean) for b in buckets], "host", "outside sess.run")
+    _loop_start(plot, document, dominant=False)
+    return plot.svg("share of each step spent outside sess.run")
+
+
+def time_parts(document: Dict[str, Any]) -> List[Tuple[str, float, str]]:
+    """Where the wall time went: [(name, seconds, css class)], in sess.run (less the summaries' extra run time),
+    the summaries (their extra run time and FileWriter time), Saver.save, and the rest outside sess.run."""
+    wall = float(document.get("wall_s") or 0.0)
+    run = float(document.get("run_s") or 0.0)
+    save = float(document.get("save_s") or 0.0)
+    cost = summary_cost(document)
+    extra = cost["extra_run_s"] or 0.0
+    writer = cost["writer_s"]
+    parts = [("in sess.run", max(0.0, run - extra), "run"), ("summaries", extra + writer, "summaries"),
+             ("Saver.save", save, "save")]
+    parts.append(("outside sess.run", max(0.0, wall - run - save - writer), "outside"))
+    return parts
+
+
+def cost_bar(document: Dict[str, Any]) -> Optional[str]:
+    """The wall time as one stacked bar of :func:`time_parts`."""
+    wall = float(document.get("wall_s") or 0.0)
+    return stacked_bar(time_parts(document), wall, "where the wall time went") or None
+
+
+def comparison_charts(runs: Sequence[Tuple[str, Dict[str, Any]]]) -> List[Tuple[str, str]]:
+    """[(caption, svg)]: the runs' step times and graph sizes on shared axes (their training steps from 1)."""
+    step_lines = []
+    for name, document in runs:
+        if "mode" not in document:
+            continue
+        series = trend_series(document)
+        xs = [s + 1 for s in series.steps]
+        if len(xs) >= 2:
+            step_lines.append((name, bucketed(xs, [v * 1e3 for v in series.values]),
+                               bucketed(xs, series.nodes)))
+    charts = []
+    if step_lines:
+        x1 = max(line[1][-1].x for line in step_lines)
+        top = max(b.high for line in step_lines for b in line[1])
+        time_plot = Plot((1, x1), (0.0, top), _ms, "ms", "run of the training step")
+        most = max(b.high for line in step_lines for b in line[2])
+        size_plot = Plot((1, x1), (0.0, most * 1.05 or 1.0), _ops, "ops", "run of the training step")
+        for (name, times, sizes), css in zip(step_lines, RUN_CLASSES * len(step_lines)):
+            time_plot.line([(b.x, b.mean) for b in times], css, name)
+            size_plot.line([(b.x, b.high) for b in sizes], css, name, step=True)
+        charts.append(("step time, each run's training step", time_plot.svg("step time of the runs compared")))
+        charts.append(("graph size (ops) at each training step", size_plot.svg("graph size of the runs compared")))
+    return charts

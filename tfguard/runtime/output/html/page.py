@@ -1,0 +1,56 @@
+"""Page assembly: one HTML file with its CSS, script and charts inline, and a Content-Security-Policy that lets it
+load nothing from anywhere (opened from disk, mailed, attached to a CI run: it shows the same)."""
+
+from __future__ import annotations
+
+import os
+from html import escape
+from typing import Any, Dict
+
+from tfguard.runtime.output.html import evidence, verdict
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+#: Nothing but the page's own inline style and script: any image, font, frame or request is refused.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+# Counts what the policy refused (the browser tests read it): set before anything else on the page loads.
+_WATCH = ("document.addEventListener('securitypolicyviolation',function(e){var r=document.documentElement;"
+          "r.setAttribute('data-refused',String(+(r.getAttribute('data-refused')||0)+1));"
+          "r.setAttribute('data-refused-last',String(e.blockedURI||e.violatedDirective));});")
+
+
+def _asset(name: str) -> str:
+    with open(os.path.join(_HERE, name), encoding="utf-8") as handle:
+        return handle.read()
+
+
+def html_page(title: str, subtitle: str, body: str) -> str:
+    """The whole HTML document around `body` (already HTML)."""
+    # "</" cannot end the inline script or style early: neither asset contains it (checked by a test).
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta http-equiv="Content-Security-Policy" content="%s">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="generator" content="tfguard"><title>%s</title><script>%s</script><style>%s</style></head>'
+            '<body><main><header><h1>%s</h1><p class="sub">%s</p></header>%s'
+            '<footer>Written by tfguard from the run\'s JSON report; every figure on this page is in it.</footer>'
+            '</main><script>%s</script></body></html>\n' % (
+                CSP, escape(title), _WATCH, _asset("style.css"), escape(title), escape(subtitle), body,
+                _asset("page.js")))
+
+
+def report_body(document: Dict[str, Any]) -> str:
+    """One run's sections, from its verdict down to its other sessions."""
+    parts = ['<section class="verdicts">%s</section>' % verdict.verdict_lines(document)]
+    parts.append(verdict.diagnostics_section(document))
+    if "mode" in document:
+        parts += [evidence.step_section(document), evidence.host_section(document),
+                  evidence.costs_section(document), evidence.traces_section(document)]
+    parts.append(evidence.facts_section(document))
+    if "mode" in document:
+        parts += [evidence.devices_section(document), evidence.sessions_section(document)]
+    return "".join(parts)
+
+
+def title_of(document: Dict[str, Any]) -> str:
+    """``tfguard run train.py --steps 5`` for a run document, else ``tfguard runtime report``."""
+    command = document.get("command")
+    return "tfguard run " + " ".join(command) if command else "tfguard runtime report"
