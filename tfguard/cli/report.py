@@ -14,6 +14,7 @@ from typing import Any, Dict
 
 from tfguard.cli import cluster_report
 from tfguard.cli.errors import UsageError
+from tfguard.cli.html_page import check_html_path, write_html
 
 
 def add_parser(commands: Any) -> None:
@@ -27,6 +28,9 @@ def add_parser(commands: Any) -> None:
     report.add_argument("--plot", metavar="PNG", help="also draw step interval and graph size against step "
                                                       "into this PNG file, one picture of all the runs compared "
                                                       "(needs matplotlib)")
+    report.add_argument("--html", metavar="FILE", help="also write the report as one self-contained HTML page to "
+                                                       "FILE; two reports of separate runs: side by side on one "
+                                                       "page (opens offline)")
     report.add_argument("--wide", action="store_true", help="print lines and cells in full (by default they fit "
                                                             "80 columns, or COLUMNS)")
     cluster_report.add_arguments(report)
@@ -78,6 +82,8 @@ def run_command(args: argparse.Namespace) -> int:
     from tfguard.runtime.output.formats import FORMATS, deliver
 
     width = 0 if args.wide else None
+    if args.html:
+        check_html_path(args.html)
     if cluster_report.is_cluster(args.file) or args.cluster or args.compare:
         return cluster_report.run_several(args, load_document, width)
     args.file = args.file[0]

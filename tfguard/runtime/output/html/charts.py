@@ -10,11 +10,11 @@ import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.document import significant
+from tfguard.runtime.judge.summary_cost import summary_cost
 from tfguard.runtime.output.html.downsample import bucketed, is_flat
 from tfguard.runtime.output.html.svg import Plot, stacked_bar
 from tfguard.runtime.record.series import host_fraction_series, trend_series
 from tfguard.runtime.record.stats import MIN_TREND_POINTS, median_of, warmup_points
-from tfguard.runtime.judge.summary_cost import summary_cost
 
 #: CSS classes of the runs of a comparison, in order (A, B, ...).
 RUN_CLASSES = ("run-a", "run-b", "run-c", "run-d")
