@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tfguard.catalog import PUBLISHED_DOCS_URL
 from tfguard.cli import rule_rows
-from tfguard.static.catalog import PUBLISHED_DOCS_URL
 from tfguard.static.reporters.sarif import rule_descriptors
 
 pytest.importorskip("mkdocs", reason="mkdocs is not installed: pip install \".[docs]\" (the test extra has it)")

@@ -200,7 +200,9 @@ def device_section(report: Dict[str, Any]) -> str:
     no_gpu = bool(placement) and not placement.get("gpus_visible")
     if no_gpu:  # the script pins its model to /gpu:0 for GPU machines: on this one that is no mistake to report
         placement["fallbacks"] = []
-        diagnostics = [d for d in diagnostics if d["code"] != "TFG906"]
+        from tfguard.runtime.judge.gpu_op_on_cpu import DIAGNOSTIC as GPU_OP_ON_CPU
+
+        diagnostics = [d for d in diagnostics if d["code"] != GPU_OP_ON_CPU.code]
         shown.pop("gpu", None)
     from tfguard.runtime.output.fit import terminal_width, wrap_lines
 

@@ -9,8 +9,8 @@ import sys
 import textwrap
 from typing import Any, List, Sequence
 
+from tfguard.catalog import rule_folder, rule_readme
 from tfguard.cli.errors import EXIT_CLEAN, UsageError
-from tfguard.static.catalog import rule_folder, rule_readme
 from tfguard.static.fixes.availability import AVAILABLE, fix_line
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 

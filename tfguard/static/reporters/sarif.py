@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional
 from urllib.parse import quote
 
 from tfguard import __version__
-from tfguard.static.catalog import rule_page_url, rule_readme
+from tfguard.catalog import rule_page_url, rule_readme
 from tfguard.static.finding import CheckResult, Finding
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 
@@ -51,7 +51,7 @@ def _rule_descriptor(code: str, name: str, summary: str, severity: str, enabled:
 
 def rule_page_uri(code: str, docs_url: str = "") -> Optional[str]:
     """The address of a rule's page for SARIF's ``helpUri`` (``docs_url``: a docs site's base address; default
-    :data:`tfguard.static.catalog.PUBLISHED_DOCS_URL`, else the page's file); None for a code without a page."""
+    :data:`tfguard.catalog.PUBLISHED_DOCS_URL`, else the page's file); None for a code without a page."""
     return rule_page_url(code, docs_url)
 
 

@@ -10,6 +10,7 @@ import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.document import significant
+from tfguard.runtime.judge.input_bound import DIAGNOSTIC as INPUT_BOUND
 from tfguard.runtime.judge.summary_cost import summary_cost
 from tfguard.runtime.output.html.downsample import bucketed, is_flat
 from tfguard.runtime.output.html.svg import Plot, stacked_bar
@@ -117,7 +118,7 @@ def graph_size_chart(document: Dict[str, Any]) -> Optional[str]:
 
 
 def host_share_chart(document: Dict[str, Any]) -> Optional[str]:
-    """The share of each step interval spent outside sess.run, over all runs, with the TFG903 threshold."""
+    """The share of each step interval spent outside sess.run, over all runs, with the input-bound threshold."""
     series = host_fraction_series(document)
     if len(series.steps) < 2:
         return None
@@ -126,7 +127,8 @@ def host_share_chart(document: Dict[str, Any]) -> Optional[str]:
     plot = Plot((xs[0], xs[-1]), (0.0, 100.0), _percent, "%", "run (all runs)")
     threshold = (document.get("options") or {}).get("host_threshold")
     if threshold:
-        plot.segment(xs[0], xs[-1], threshold * 100, "TFG903 at %s" % _percent(threshold * 100), "threshold")
+        plot.segment(xs[0], xs[-1], threshold * 100, "%s at %s" % (INPUT_BOUND.code, _percent(threshold * 100)),
+                     "threshold")
     if not is_flat(buckets):
         plot.band(buckets, "host")
     plot.line([(b.x, b.mean) for b in buckets], "host", "outside sess.run")

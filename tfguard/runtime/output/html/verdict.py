@@ -6,11 +6,10 @@ import re
 from html import escape
 from typing import Any, Dict, List, Optional, Tuple
 
+from tfguard.catalog import rule_page_url
 from tfguard.runtime.document import display_path
+from tfguard.runtime.judge.graph_growth import DIAGNOSTIC as GRAPH_GROWTH
 
-#: The docs site's rule pages (tfguard.static.catalog.DEFAULT_DOCS_URL + ``rules/<CODE>/``; the runtime does not
-#: import the checker).
-RULE_PAGE = "https://tfguard.readthedocs.io/en/latest/rules/%s/"
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # Where a message's headline ends: its advice (" — "), its next clause ("; ") or the sites it lists (": a.py:3").
 _HEADLINE_END = re.compile(r" \u2014 |; |: (?=\S+\.py:\d+)")
@@ -32,7 +31,10 @@ def headline(message: str) -> str:
 
 
 def _code_link(code: str) -> str:
-    return '<a class="code" href="%s">%s</a>' % (escape(RULE_PAGE % code), escape(code))
+    href = rule_page_url(code)
+    if href is None:
+        return '<span class="code">%s</span>' % escape(code)
+    return '<a class="code" href="%s">%s</a>' % (escape(href), escape(code))
 
 
 def verdict_lines(document: Dict[str, Any]) -> str:
@@ -85,11 +87,11 @@ def blamed_lines(document: Dict[str, Any], diagnostic: Dict[str, Any]) -> List[D
 
 def message_and_help(document: Dict[str, Any], diagnostic: Dict[str, Any]) -> Tuple[str, Optional[str]]:
     """The message to show and what to do: its own ``help`` field when it has one, a repeated growth site's fix for
-    TFG901, else the advice after the message's dash (then left out of the message shown, not said twice)."""
+    graph growth, else the advice after the message's dash (then left out of the message shown, not said twice)."""
     message = diagnostic["message"]
     if diagnostic.get("help"):
         return message, diagnostic["help"]
-    if diagnostic["code"] == "TFG901" and diagnostic["severity"] == "error":
+    if diagnostic["code"] == GRAPH_GROWTH.code and diagnostic["severity"] == "error":
         for site in document.get("growth_sites") or []:
             if site.get("kind") == "repeated" and site.get("fix"):
                 return message, site["fix"]

@@ -1,11 +1,12 @@
-"""Finding the rule catalog (``rules/`` in a checkout, ``tfguard/_catalog/`` when installed)."""
+"""Finding the rule catalog (``rules/`` in a checkout, ``tfguard/_catalog/`` when installed) and the address of a
+rule's page; shared by the checker and the runtime (standard library only)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Optional
 
-_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # tfguard/
+_PACKAGE_DIR = Path(__file__).resolve().parent  # tfguard/
 
 #: THE setting to change when the documentation site is published: its base address, e.g.
 #: ``"https://tfguard.example.org/latest/"`` (then also put it as ``site_url`` in mkdocs.yml and as
