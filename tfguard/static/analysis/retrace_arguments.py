@@ -240,3 +240,27 @@ def tensor_uses(module, traced: TracedFunction, parameter: str) -> Optional[Froz
         if assign.name == parameter and not isinstance(assign.parent, nodes.Arguments):
             return None  # rebound: what the Python value was used for is not followed
     return frozenset(uses or {"unused"})
+
+
+def is_int_counter(expr: nodes.NodeNG, call: nodes.Call) -> bool:
+    """Whether ``expr`` is a loop counter that holds Python ints: a ``range``/``enumerate`` index, or a name
+    started at an int literal and counted up by int literals."""
+    if not isinstance(expr, nodes.Name):
+        return False
+    for loop in loops_around(call):
+        if expr.name in loop_targets(loop):
+            return _counter(loop, expr.name) is not None
+        for aug in loop.nodes_of_class(nodes.AugAssign):
+            if isinstance(aug.target, nodes.AssignName) and aug.target.name == expr.name and _runs_in(aug, loop):
+                return isinstance(aug.value, nodes.Const) and type(aug.value.value) is int \
+                    and _initialised_to_int(aug, expr.name)
+    return False
+
+
+def _initialised_to_int(aug: nodes.AugAssign, name: str) -> bool:
+    scope = aug.scope()
+    values = [
+        assign.value for assign in scope.nodes_of_class(nodes.Assign)
+        if assign.scope() is scope and any(isinstance(t, nodes.AssignName) and t.name == name for t in assign.targets)
+    ]
+    return bool(values) and all(isinstance(v, nodes.Const) and type(v.value) is int for v in values)

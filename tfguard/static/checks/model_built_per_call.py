@@ -45,8 +45,8 @@ class ModelBuiltPerCall(NodeRule):
                         module, call,
                         f"a new Keras model is built on every iteration of the loop at line {loop.lineno} and "
                         f"`.{method}()` is called on it: every new model traces its {method} function again "
-                        "(Keras 2 and 3 alike; the old graphs stay until `clear_session()`); build or load the model "
-                        "once, before the loop, and reuse it (`set_weights`/`load_weights` to change its weights)",
+                        "(Keras 2 and 3 alike, and the old graphs stay until `clear_session()`); build or load the "
+                        "model once, before the loop, and reuse it (`load_weights`/`set_weights` change its weights)",
                     )
                 continue
             helper = self._predicting_helper(module, call)
