@@ -132,6 +132,17 @@ def _use_in(facts, function: nodes.NodeNG, traced: TracedFunction) -> Optional[s
     return None
 
 
+def options_vary(traced: TracedFunction, owner: nodes.NodeNG) -> bool:
+    """Whether the ``tf.function(...)`` options read names bound in ``owner`` (its parameters or locals): each
+    creation is then a different function on purpose (``experimental_implements`` naming the call's seeds)."""
+    creation = traced.creation
+    if not isinstance(creation, nodes.Call):
+        return False
+    options = [k.value for k in creation.keywords or ()] + list(creation.args[1:])
+    bound = set(owner.locals) if isinstance(owner, FUNCTIONS) else set()
+    return any(n.name in bound for option in options for n in option.nodes_of_class(nodes.Name))
+
+
 def fresh_objects(module, statements: List[nodes.NodeNG]) -> Set[str]:
     """Return the names that ``statements`` (a loop body, a function body) bind to a newly made object."""
     names: Set[str] = set()

@@ -7,11 +7,12 @@ one the code shows changing from call to call of the loop around the call:
 * a loop counter: the target of ``for i in range(...)``, the index of ``for i, x in enumerate(...)``;
 * a name counted in the loop (``step += 1``) or assigned there from Python arithmetic on a varying value
   (``lr = base * 0.9 ** epoch``, ``t = max(1.0, 10 * 0.99 ** step)``, a local schedule function doing the same,
-  ``float(...)``, ``int(...)``, ``x.numpy()``, ``x.item()``, an f-string);
+  ``float(...)``, ``int(...)``, ``x.item()``, an f-string);
 * such an expression written in the call itself (``step + 1``).
 
-Constants (``train_step(x, 0.2)``) and Tensors (``tf.constant(epoch)``, a ``tf.Variable``, ``Dataset.enumerate()``
-indices) are not: a Python value is varying only when the code shows it is Python and that it changes.
+Constants (``train_step(x, 0.2)``), Tensors (``tf.constant(epoch)``, a ``tf.Variable``, ``Dataset.enumerate()``
+indices) and NumPy values (``np.exp(...)``, ``t.numpy()``: traced as Tensors) are not: a value is varying only
+when the code shows it is Python and that it changes.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from tfguard.static.analysis.tf_functions import TracedFunction, loop_targets, l
 
 #: Builtins that return a Python number or string.
 PY_SCALAR_BUILTINS = frozenset({"float", "int", "round", "len", "abs", "max", "min", "str", "bool", "sum", "pow"})
-#: Methods that turn a Tensor or NumPy value into a Python scalar.
-TO_PYTHON_METHODS = frozenset({"numpy", "item", "format"})
+#: Methods that turn a Tensor or NumPy value into a Python scalar (``.numpy()`` gives a NumPy value, which
+#: tf.function traces as a Tensor: measured on TF 2.21, NumPy scalars of 6 values traced once).
+TO_PYTHON_METHODS = frozenset({"item", "format"})
 #: Python modules whose functions return Python numbers.
 PY_MATH_MODULES = frozenset({"math", "random", "time"})
-_MAX_DEPTH = 4
+_MAX_DEPTH = 10
 
 
 def varying_scalar(module, expr: nodes.NodeNG, call: nodes.Call) -> Optional[str]:
@@ -71,7 +73,7 @@ def _varying(module, expr: nodes.NodeNG, loops, depth: int) -> Optional[str]:
             inner = _varying(module, argument, loops, depth + 1)
             if inner is not None:
                 return f"`{expr.as_string()}`, a Python number from {inner}"
-        if isinstance(expr.func, nodes.Attribute) and expr.func.attrname in ("numpy", "item"):
+        if isinstance(expr.func, nodes.Attribute) and expr.func.attrname == "item":
             return f"`{expr.as_string()}`, a Python value read back from a tensor on each iteration"
     return None
 

@@ -25,12 +25,13 @@ from astroid import nodes
 
 from tfguard.static.analysis.scopes import FUNCTIONS
 
-TF_FUNCTION = frozenset({"tensorflow.function"})
+#: ``tf.function``; ``tensorflow.compat.v2`` names are not canonicalised (they are TF 2 names only), so spelled here.
+TF_FUNCTION = frozenset({"tensorflow.function", "tensorflow.compat.v2.function"})
 #: Keywords of ``tf.function`` that relax shapes (``experimental_relax_shapes``: ``reduce_retracing`` before TF 2.9).
 RELAXING = frozenset({"reduce_retracing", "experimental_relax_shapes"})
 LOOPS = (nodes.For, nodes.While)
 #: Canonical prefixes of the Keras namespaces (tf.keras / tf_keras / Keras 3's ``keras``).
-KERAS_PREFIXES = ("tensorflow.keras.", "keras.", "tf_keras.")
+KERAS_PREFIXES = ("tensorflow.keras.", "keras.", "tf_keras.", "tensorflow.compat.v2.keras.")
 #: Calls that make a Keras model (each new model traces its own call / predict / evaluate functions).
 MODEL_FACTORY_LEAVES = frozenset({"Sequential", "Model", "load_model", "clone_model", "model_from_json",
                                   "model_from_config", "model_from_yaml"})
@@ -317,7 +318,7 @@ def constructs_object(module, expr: Optional[nodes.NodeNG]) -> bool:
     qualname = module.call_qualname(expr)
     if qualname is not None:
         leaf = qualname.rsplit(".", 1)[-1]
-        if qualname in {"tensorflow.Variable", "tensorflow.Module"}:
+        if qualname in {"tensorflow.Variable", "tensorflow.Module", "tensorflow.compat.v2.Variable"}:
             return True
         keras_class = is_keras_name(qualname) and leaf[:1].isupper()
         return keras_class or qualname.startswith("tensorflow.distribute.") and leaf[:1].isupper()

@@ -43,10 +43,61 @@ def varying_batches(module, loop: nodes.NodeNG) -> Optional[str]:
             and iterable.func.attrname in ("enumerate", "take", "repeat", "prefetch", "shuffle") \
             and not iterable.args[1:]:
         iterable = iterable.func.expr
-    chain = datasets(module).chain(iterable)
+    chain = datasets(module).chain(iterable) or _method_calls(module, iterable, 0)
     if not chain:
         return None
     return _varying_step(module, chain)
+
+
+#: How far names, method chains and returned tuples are followed when the pipeline's source is not a known one.
+_MAX_FOLLOW = 12
+
+
+def _method_calls(module, expr: Optional[nodes.NodeNG], depth: int) -> List[nodes.Call]:
+    """The method calls that built ``expr``, newest first, followed through names, subscripts and the items of
+    tuples that project functions return: for pipelines whose source tfguard does not know as a dataset
+    (``tfds.load(...)['train']``), where ``padded_batch`` and the bucketing methods are recognised by name."""
+    if expr is None or depth > _MAX_FOLLOW:
+        return []
+    if isinstance(expr, nodes.Subscript):
+        return _method_calls(module, expr.value, depth + 1)
+    if isinstance(expr, nodes.Call):
+        if isinstance(expr.func, nodes.Attribute):
+            return [expr, *_method_calls(module, expr.func.expr, depth + 1)]
+        return _returned(module, expr, None, depth)
+    if isinstance(expr, nodes.Name):
+        binding = module.dataflow.reaching_definition(expr)
+        if not isinstance(binding, nodes.AssignName):
+            return []
+        parent = binding.parent
+        if isinstance(parent, nodes.Assign):
+            return _method_calls(module, parent.value, depth + 1)
+        if isinstance(parent, nodes.Tuple) and isinstance(parent.parent, nodes.Assign) and binding in parent.elts:
+            return _returned(module, parent.parent.value, parent.elts.index(binding), depth)
+    return []
+
+
+def _returned(module, call: nodes.NodeNG, index: Optional[int], depth: int) -> List[nodes.Call]:
+    from tfguard.static.analysis.function_creation import analysis_of  # a sibling built on the same layer
+
+    if not isinstance(call, nodes.Call) or module.call_qualname(call) is not None:
+        return []
+    function = module.called_function(call)
+    owner = analysis_of(module, function) if function is not None else None
+    if owner is None or not isinstance(function, (nodes.FunctionDef, nodes.AsyncFunctionDef)):
+        return []
+    for node in function.nodes_of_class(nodes.Return):
+        value = node.value
+        if value is None or node.scope() is not function:
+            continue
+        if index is not None:
+            if not isinstance(value, (nodes.Tuple, nodes.List)) or index >= len(value.elts):
+                continue
+            value = value.elts[index]
+        found = _method_calls(owner, value, depth + 1)
+        if found:
+            return found
+    return []
 
 
 def _varying_step(module, chain: List[nodes.Call]) -> Optional[str]:

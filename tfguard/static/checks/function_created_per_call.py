@@ -13,6 +13,7 @@ from tfguard.static.analysis.function_creation import (
     is_cached,
     nested_functions,
     object_parameters,
+    options_vary,
     per_call_creations,
     used_names,
 )
@@ -102,7 +103,7 @@ class FunctionCreatedPerCall(NodeRule):
 
     def _unavoidable(self, owner: ModuleAnalysis, callee: nodes.NodeNG, traced) -> bool:
         """Whether each call builds (or is handed) the objects the function works on, so it must trace anyway."""
-        if object_parameters(callee, traced.function):
+        if object_parameters(callee, traced.function) or options_vary(traced, callee):
             return True
         fresh = fresh_objects(owner, callee.body)
         return bool(fresh & used_names(traced.function, nested_functions(callee.body)))

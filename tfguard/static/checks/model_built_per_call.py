@@ -84,6 +84,8 @@ class ModelBuiltPerCall(NodeRule):
 def _predicted_in(module: ModuleAnalysis, build: nodes.Call, statements: List[nodes.NodeNG]) -> Optional[str]:
     """Return the traced Keras method called on the model ``build`` makes, within ``statements``, unless the
     model is trained there too; None when it is not predicted (or is trained)."""
+    if _trained_by_builder(module, build):
+        return None
     parent = build.parent
     if isinstance(parent, nodes.Attribute) and parent.attrname in TRACED_METHODS:
         return parent.attrname  # ``load_model(path).predict(x)``
@@ -101,3 +103,15 @@ def _predicted_in(module: ModuleAnalysis, build: nodes.Call, statements: List[no
             if node.attrname in TRACED_METHODS and method is None:
                 method = node.attrname
     return method
+
+
+def _trained_by_builder(module: ModuleAnalysis, build: nodes.Call) -> bool:
+    """Whether ``build`` calls a local function that trains the model it returns (``model = training(data)``:
+    a model per fold or trial, fitted inside the helper)."""
+    value = module.value(build.func)
+    if value is None or value.kind != "function" or not isinstance(value.node, FUNCTIONS):
+        return False
+    for node in value.node.nodes_of_class(nodes.Attribute):
+        if node.attrname in TRAINING_METHODS or node.attrname in ("apply_gradients", "minimize"):
+            return True
+    return False
