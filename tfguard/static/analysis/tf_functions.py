@@ -74,12 +74,13 @@ class TfFunctions:
             for decorator in function.decorators.nodes if function.decorators else ():
                 traced = self._from_decorator(decorator, function)
                 if traced is not None:
-                    self._add(traced)
+                    self._add(traced, decorated=True)
         for call in module.calls_to(TF_FUNCTION):
             if call.args:
-                self._add(_traced(call, call, self._python_function(call.args[0])))
-        # A function that is only ever handed to strategy.run / tf.function while tracing runs inside the trace.
-        for traced in self.by_function.values():
+                self._add(_traced(call, call, self._python_function(call.args[0])), decorated=False)
+        # The body of a function handed to tf.function runs while it traces (a direct call of it runs eagerly,
+        # which only makes the rules quieter there).
+        for traced in self.by_creation.values():
             if traced.function is not None:
                 self._traced_scopes.add(id(traced.function))
 
@@ -102,9 +103,9 @@ class TfFunctions:
             return value.node
         return None
 
-    def _add(self, traced: TracedFunction) -> None:
+    def _add(self, traced: TracedFunction, decorated: bool) -> None:
         self.by_creation[id(traced.creation)] = traced
-        if traced.function is not None:
+        if decorated and traced.function is not None:  # the name of a decorated def is the tf.function itself
             self.by_function.setdefault(id(traced.function), traced)
 
     # -- queries ----------------------------------------------------------------
