@@ -32,6 +32,7 @@ TO_PYTHON_METHODS = frozenset({"item", "format"})
 #: Python modules whose functions return Python numbers.
 PY_MATH_MODULES = frozenset({"math", "random", "time"})
 _MAX_DEPTH = 10
+_ARITHMETIC = ", Python arithmetic on "
 
 
 def varying_scalar(module, expr: nodes.NodeNG, call: nodes.Call) -> Optional[str]:
@@ -60,7 +61,8 @@ def _varying(module, expr: nodes.NodeNG, loops, depth: int) -> Optional[str]:
         right = _varying(module, expr.right, loops, depth + 1)
         if (left or right) and _is_python(module, expr.left, loops, depth) and _is_python(module, expr.right, loops,
                                                                                              depth):
-            return f"`{expr.as_string()}`, Python arithmetic on {left or right}"
+            root = (left or right).split(_ARITHMETIC, 1)[-1]  # name the varying value, not each step to it
+            return f"`{expr.as_string()}`{_ARITHMETIC}{root}"
         return None
     if isinstance(expr, nodes.JoinedStr):
         for value in expr.nodes_of_class(nodes.FormattedValue):

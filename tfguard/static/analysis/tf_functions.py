@@ -70,6 +70,7 @@ class TfFunctions:
         self.by_function: Dict[int, TracedFunction] = {}
         self.by_creation: Dict[int, TracedFunction] = {}
         self._traced_scopes: Set[int] = set()
+        self._class_members: Dict[int, Dict[str, Optional[TracedFunction]]] = {}
         for function in module.nodes_of(nodes.FunctionDef, nodes.AsyncFunctionDef):
             for decorator in function.decorators.nodes if function.decorators else ():
                 traced = self._from_decorator(decorator, function)
@@ -151,19 +152,29 @@ class TfFunctions:
             cls = cls.parent
         if cls is None:
             return None
-        found: Optional[TracedFunction] = None
+        members = self._class_members.get(id(cls))
+        if members is None:
+            members = self._class_members[id(cls)] = self._members(cls)
+        return members.get(func.attrname)
+
+    def _members(self, cls: nodes.ClassDef) -> Dict[str, Optional[TracedFunction]]:
+        """Map each method or ``self.`` attribute name of ``cls`` to its tf.function, None when some binding of
+        the name is something else (then it is not known to be a tf.function)."""
+        members: Dict[str, Optional[TracedFunction]] = {}
+
+        def bind(name: str, traced: Optional[TracedFunction]) -> None:
+            if traced is None or (name in members and members[name] is None):
+                members[name] = None
+            else:
+                members[name] = traced
+
         for member in cls.body:
-            if isinstance(member, FUNCTIONS) and member.name == func.attrname:
-                found = self.by_function.get(id(member))
-                if found is None:
-                    return None
+            if isinstance(member, FUNCTIONS):
+                bind(member.name, self.by_function.get(id(member)))
         for assign in cls.nodes_of_class(nodes.AssignAttr):
-            if assign.attrname == func.attrname and isinstance(assign.parent, nodes.Assign):
-                traced = self.by_creation.get(id(assign.parent.value))
-                if traced is None:
-                    return None
-                found = traced
-        return found
+            if isinstance(assign.parent, nodes.Assign):
+                bind(assign.attrname, self.by_creation.get(id(assign.parent.value)))
+        return members
 
     def inside_trace(self, node: nodes.NodeNG) -> bool:
         """Return whether ``node`` runs only while some tf.function traces (in its body or a function nested there)."""
@@ -347,9 +358,13 @@ def _tf2_code(module) -> bool:
     if module.calls_to(eager.GRAPH_MODE_APIS):
         return False
     for call in module.nodes_of(nodes.Call):
+        # ``U.function([x], [loss])``: only a call named ``function`` can be a runner factory (resolved then)
+        if not isinstance(call.func, nodes.Attribute) or call.func.attrname != "function":
+            continue
         callee = module.value(call.func)
         if callee is not None and callee.kind == "module" and eager.is_runner_factory(callee.api):
             return False
-    names = {node.name for node in module.nodes_of(nodes.Name, nodes.AssignName)}
-    names.update(node.attrname for node in module.nodes_of(nodes.Attribute, nodes.AssignAttr))
+    # One type at a time: nodes_of() of several types sorts them, which costs more than the scan itself.
+    names = {node.name for kind in (nodes.Name, nodes.AssignName) for node in module.nodes_of(kind)}
+    names.update(node.attrname for kind in (nodes.Attribute, nodes.AssignAttr) for node in module.nodes_of(kind))
     return not any(eager._SESSION_NAME.search(name) for name in names)

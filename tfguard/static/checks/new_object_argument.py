@@ -29,9 +29,9 @@ class NewObjectArgument(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report arguments of a tf.function called in a loop that are objects made anew in that same iteration."""
-        if not tf2_code(module):
-            return
         facts = tf_functions(module)
+        if not facts.all() or not tf2_code(module):
+            return  # no tf.function here to call (the cheap test first)
         for call in module.nodes_of(nodes.Call):
             loop = enclosing_loop(call)
             if loop is None or repeats_a_bounded_handful(loop) or facts.inside_trace(call):

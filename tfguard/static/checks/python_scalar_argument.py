@@ -24,9 +24,9 @@ class PythonScalarArgument(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each varying Python scalar argument of a tf.function called in a loop (no ``input_signature``)."""
-        if not tf2_code(module):
-            return
         facts = tf_functions(module)
+        if not facts.all() or not tf2_code(module):
+            return  # no tf.function here to call (the cheap test first)
         for call in module.nodes_of(nodes.Call):
             loop = enclosing_loop(call)
             if loop is None or repeats_a_bounded_handful(loop) or facts.inside_trace(call):

@@ -24,9 +24,9 @@ class VaryingInputShape(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report calls, in a loop, of an unrelaxed tf.function fed batches or images whose shape varies."""
-        if not tf2_code(module):
-            return
         facts = tf_functions(module)
+        if not facts.all() or not tf2_code(module):
+            return  # no tf.function here to call (the cheap test first)
         for call in module.nodes_of(nodes.Call):
             traced = facts.traced_of(call)
             if traced is None or traced.has_signature or traced.relaxes_shapes or facts.inside_trace(call):
