@@ -148,11 +148,22 @@ def fresh_objects(module, statements: List[nodes.NodeNG]) -> Set[str]:
     names: Set[str] = set()
     for statement in statements:
         for assign in _own(statement, nodes.Assign):
-            if not constructs_object(module, assign.value) and not _tuple_of_objects(module, assign.value):
+            if not constructs_object(module, assign.value) and not _tuple_of_objects(module, assign.value) \
+                    and not _unknown_model_builder(module, assign.value):
                 continue
             for target in assign.targets:
                 names.update(n.name for n in target.nodes_of_class(nodes.AssignName))
     return names
+
+
+def _unknown_model_builder(module, value: nodes.NodeNG) -> bool:
+    """``model = make_model()`` where tfguard cannot read ``make_model``: it may well build a new model, and a
+    fresh-state silence errs on the quiet side (it only ever silences)."""
+    if not isinstance(value, nodes.Call) or module.value(value.func) is not None:
+        return False
+    func = value.func
+    leaf = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+    return "model" in leaf.lower() or "net" in leaf.lower().split("_")
 
 
 def _tuple_of_objects(module, value: nodes.NodeNG) -> bool:

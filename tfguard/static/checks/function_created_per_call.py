@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Iterable, Optional
 
 from astroid import nodes
@@ -23,6 +24,9 @@ from tfguard.static.analysis.tf_functions import enclosing_loop, tf2_code, tf_fu
 from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
+
+
+_BUILTINS = frozenset(dir(builtins))
 
 
 class FunctionCreatedPerCall(NodeRule):
@@ -63,7 +67,10 @@ class FunctionCreatedPerCall(NodeRule):
         fresh = fresh_objects(module, loop.body)
         if not fresh:
             return False
-        return bool(fresh & used_names(traced.function, nested_functions(loop.body)))
+        used = used_names(traced.function, nested_functions(loop.body))
+        # The function may reach the new model through a helper tfguard cannot read (``strategy.run(step_fn)``
+        # with ``step_fn`` defined elsewhere): a new model in the iteration is enough to stay silent.
+        return bool(fresh & used) or bool(used - set(module.module.locals) - _BUILTINS)
 
     def _call_in_loop(self, module: ModuleAnalysis, facts, call: nodes.Call) -> Optional[Finding]:
         loop = enclosing_loop(call)
