@@ -210,3 +210,24 @@ def test_a_model_built_by_a_helper_that_trains_it_is_silent():
             model = training(fold.x, fold.y)
             print(model.evaluate(fold.x, fold.y))
     """) == []
+
+
+def test_a_loop_of_a_few_iterations_named_by_a_constant_is_a_bounded_handful():
+    # qhbm-library's tests: `num_rerolls = 5`, `for _ in range(num_rerolls)`.
+    assert codes("""
+        num_rerolls = 5
+        for _ in range(num_rerolls):
+            fidelity = tf.function(lambda a: a * 2)
+            fidelity(1.0)
+    """) == []
+
+
+def test_a_function_made_per_iteration_for_the_objects_that_iteration_makes_is_silent():
+    # qhbm-library's tests: new Keras objects per configuration, handed to a tf.function of an unreadable helper.
+    assert codes("""
+        for n in sizes:
+            data_h, data_infer = make_objects(n)
+            data_h.set_weights(weights)
+            loss = tf.function(library.loss)
+            loss(data_infer, data_h)  # and TFG405 leaves the new objects to TFG401's judgement
+    """) == []

@@ -156,14 +156,28 @@ def fresh_objects(module, statements: List[nodes.NodeNG]) -> Set[str]:
     return names
 
 
+#: Methods only a Keras model or layer has: a name bound from an unknown call and used so holds one.
+_MODEL_METHODS = frozenset({"set_weights", "get_weights", "load_weights", "trainable_variables", "fit", "compile"})
+
+
 def _unknown_model_builder(module, value: nodes.NodeNG) -> bool:
     """``model = make_model()`` where tfguard cannot read ``make_model``: it may well build a new model, and a
     fresh-state silence errs on the quiet side (it only ever silences)."""
-    if not isinstance(value, nodes.Call) or module.value(value.func) is not None:
+    if not isinstance(value, nodes.Call):
         return False
     func = value.func
     leaf = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
-    return "model" in leaf.lower() or "net" in leaf.lower().split("_")
+    if module.value(func) is None and ("model" in leaf.lower() or "net" in leaf.lower().split("_")):
+        return True
+    # ``data_h, data_infer = get_random_hamiltonian(...)`` then ``data_h.set_weights(...)``: a Keras object made by
+    # a call (read or not) in this iteration
+    assign = value.parent
+    bound = {n.name for t in getattr(assign, "targets", ()) for n in t.nodes_of_class(nodes.AssignName)}
+    scope = assign.parent if assign is not None else None
+    return bool(bound) and scope is not None and any(
+        isinstance(a.expr, nodes.Name) and a.expr.name in bound and a.attrname in _MODEL_METHODS
+        for a in scope.nodes_of_class(nodes.Attribute)
+    )
 
 
 def _tuple_of_objects(module, value: nodes.NodeNG) -> bool:

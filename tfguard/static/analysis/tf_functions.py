@@ -234,6 +234,26 @@ def loops_around(node: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
         loop = enclosing_loop(loop)
 
 
+def bounded_loop(loop: nodes.NodeNG) -> bool:
+    """Whether ``loop`` (and the loops around it) make a bounded handful of iterations: literally
+    (:func:`~tfguard.static.analysis.trip_counts.repeats_a_bounded_handful`), or ``for _ in range(n)`` with ``n``
+    bound once in the same function to an int literal of at most 10 (``num_rerolls = 5``)."""
+    from tfguard.static.analysis.trip_counts import SMALL_TRIP_COUNT, repeats_a_bounded_handful
+
+    if repeats_a_bounded_handful(loop):
+        return True
+    iterable = getattr(loop, "iter", None)
+    if not (isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name) and iterable.func.name == "range"
+            and len(iterable.args) == 1 and isinstance(iterable.args[0], nodes.Name)):
+        return False
+    name = iterable.args[0]
+    scope = loop.scope()
+    values = [a.value for a in scope.nodes_of_class(nodes.Assign) if a.scope() is scope
+              and any(isinstance(t, nodes.AssignName) and t.name == name.name for t in a.targets)]
+    return len(values) == 1 and isinstance(values[0], nodes.Const) and type(values[0].value) is int \
+        and values[0].value <= SMALL_TRIP_COUNT and enclosing_loop(loop) is None
+
+
 def loop_targets(loop: nodes.NodeNG) -> FrozenSet[str]:
     """Return the names a ``for`` loop binds each iteration."""
     target = getattr(loop, "target", None)

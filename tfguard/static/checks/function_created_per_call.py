@@ -20,11 +20,9 @@ from tfguard.static.analysis.function_creation import (
 )
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import function_label
-from tfguard.static.analysis.tf_functions import enclosing_loop, tf2_code, tf_functions
-from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
+from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
-
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -47,7 +45,7 @@ class FunctionCreatedPerCall(NodeRule):
             loop = enclosing_loop(node)
             if loop is None or facts.inside_trace(node) or is_cached(module, traced):
                 continue
-            if repeats_a_bounded_handful(loop) or self._fresh_in_loop(module, loop, traced):
+            if bounded_loop(loop) or self._fresh_in_loop(module, loop, traced):
                 continue
             decorated = node is traced.function
             what = f"`@tf.function def {traced.label}`" if decorated else f"`{traced.creation.as_string()}`"
@@ -67,14 +65,26 @@ class FunctionCreatedPerCall(NodeRule):
         fresh = fresh_objects(module, loop.body)
         if not fresh:
             return False
-        used = used_names(traced.function, nested_functions(loop.body))
+        used = used_names(traced.function, nested_functions(loop.body)) | self._passed_to(loop, traced)
         # The function may reach the new model through a helper tfguard cannot read (``strategy.run(step_fn)``
         # with ``step_fn`` defined elsewhere): a new model in the iteration is enough to stay silent.
         return bool(fresh & used) or bool(used - set(module.module.locals) - _BUILTINS)
 
+    def _passed_to(self, loop: nodes.NodeNG, traced) -> set:
+        """The names the loop passes to calls of the tf.function made at ``traced`` (``f = tf.function(g)``)."""
+        creation = traced.creation
+        target = creation.parent.targets[0] if isinstance(creation.parent, nodes.Assign) else None
+        name = target.name if isinstance(target, nodes.AssignName) else getattr(traced.function, "name", None)
+        passed = set()
+        for call in loop.nodes_of_class(nodes.Call):
+            if isinstance(call.func, nodes.Name) and call.func.name == name:
+                passed.update(a.name for a in [*call.args, *(k.value for k in call.keywords or ())]
+                              if isinstance(a, nodes.Name))
+        return passed
+
     def _call_in_loop(self, module: ModuleAnalysis, facts, call: nodes.Call) -> Optional[Finding]:
         loop = enclosing_loop(call)
-        if loop is None or facts.inside_trace(call) or repeats_a_bounded_handful(loop):
+        if loop is None or facts.inside_trace(call) or bounded_loop(loop):
             return None
         callee = module.called_function(call)
         if callee is None or not isinstance(callee, (nodes.FunctionDef, nodes.AsyncFunctionDef)):

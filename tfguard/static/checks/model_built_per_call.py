@@ -9,8 +9,7 @@ from astroid import nodes
 from tfguard.static.analysis.function_creation import analysis_of
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label
-from tfguard.static.analysis.tf_functions import builds_model, enclosing_loop, tf2_code, tf_functions
-from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
+from tfguard.static.analysis.tf_functions import bounded_loop, builds_model, enclosing_loop, tf2_code, tf_functions
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -36,7 +35,7 @@ class ModelBuiltPerCall(NodeRule):
         facts = tf_functions(module)
         for call in module.nodes_of(nodes.Call):
             loop = enclosing_loop(call)
-            if loop is None or facts.inside_trace(call) or repeats_a_bounded_handful(loop):
+            if loop is None or facts.inside_trace(call) or bounded_loop(loop):
                 continue
             if builds_model(module, call):
                 method = _predicted_in(module, call, loop.body)

@@ -8,13 +8,13 @@ from astroid import nodes
 
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.tf_functions import (
+    bounded_loop,
     builds_model,
     constructs_object,
     enclosing_loop,
     tf2_code,
     tf_functions,
 )
-from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -34,11 +34,13 @@ class NewObjectArgument(NodeRule):
             return  # no tf.function here to call (the cheap test first)
         for call in module.nodes_of(nodes.Call):
             loop = enclosing_loop(call)
-            if loop is None or repeats_a_bounded_handful(loop) or facts.inside_trace(call):
+            if loop is None or bounded_loop(loop) or facts.inside_trace(call):
                 continue
             traced = facts.traced_of(call)
             if traced is None or traced.has_signature:
                 continue  # with an input_signature a non-Tensor argument is an error, not a retrace
+            if _made_in(traced, loop):
+                continue  # a tf.function made in the same iteration traces anyway: TFG401's matter
             for argument in [*call.args, *(k.value for k in call.keywords or ())]:
                 made = self._made_per_call(module, loop, argument)
                 if made is None:
@@ -69,6 +71,13 @@ class NewObjectArgument(NodeRule):
         # A model built per iteration is the iteration's own model (a trial, a fold): TFG402's matter when it is
         # only predicted; passing it to a step function defined once is how per-fold training should be written.
         return constructs_object(module, expr) and not builds_model(module, expr)
+
+
+def _made_in(traced, loop: nodes.NodeNG) -> bool:
+    node = traced.creation
+    while node is not None and node is not loop:
+        node = node.parent
+    return node is loop
 
 
 def _short(node: nodes.NodeNG) -> str:

@@ -8,8 +8,7 @@ from astroid import nodes
 
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.retrace_arguments import varying_scalar
-from tfguard.static.analysis.tf_functions import enclosing_loop, tf2_code, tf_functions
-from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
+from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -29,7 +28,7 @@ class PythonScalarArgument(NodeRule):
             return  # no tf.function here to call (the cheap test first)
         for call in module.nodes_of(nodes.Call):
             loop = enclosing_loop(call)
-            if loop is None or repeats_a_bounded_handful(loop) or facts.inside_trace(call):
+            if loop is None or bounded_loop(loop) or facts.inside_trace(call):
                 continue
             traced = facts.traced_of(call)
             if traced is None or traced.has_signature:
