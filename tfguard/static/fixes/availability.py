@@ -21,6 +21,9 @@ AVAILABLE: Dict[str, Tuple[str, str]] = {
     "TFG204": ("safe", "passes `num_parallel_calls=tf.data.experimental.AUTOTUNE`; unsafe when the map function "
                        "draws random numbers"),
     "TFG205": ("safe", "ends the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"),
+    "TFG403": ("safe", "passes `tf.constant(value)` when the function uses the parameter only as a tensor (unused, "
+                       "`tf.cast`, a summary `step=`); none otherwise"),
+    "TFG404": ("unsafe", "passes `reduce_retracing=True` to the tf.function (static shapes read in it become None)"),
 }
 
 

@@ -1,0 +1,46 @@
+"""TFG403: a Python number or string that changes from call to call, passed to a ``tf.function``."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from astroid import nodes
+
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.retrace_arguments import varying_scalar
+from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
+from tfguard.static.checks._node_rule import NodeRule
+from tfguard.static.finding import Finding
+
+
+class PythonScalarArgument(NodeRule):
+    """tf.function keys its graphs on Python values: every new epoch number, learning rate or string traces."""
+
+    code = "TFG403"
+    name = "python-scalar-argument"
+    severity = "warning"
+    summary = "a varying Python number or string is passed to a `tf.function`: every new value traces a new graph"
+
+    def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """Report each varying Python scalar argument of a tf.function called in a loop (no ``input_signature``)."""
+        facts = tf_functions(module)
+        if not facts.all() or not tf2_code(module):
+            return  # no tf.function here to call (the cheap test first)
+        for call in module.nodes_of(nodes.Call):
+            loop = enclosing_loop(call)
+            if loop is None or bounded_loop(loop) or facts.inside_trace(call):
+                continue
+            traced = facts.traced_of(call)
+            if traced is None or traced.has_signature:
+                continue
+            for argument in [*call.args, *(k.value for k in call.keywords or ())]:
+                reason = varying_scalar(module, argument, call)
+                if reason is None:
+                    continue
+                yield self.finding(
+                    module, argument,
+                    f"{reason}, is passed to tf.function `{traced.label}` as a Python value: each new value traces "
+                    f"a new graph (tf.function keys its graphs on Python values, Tensors only on dtype and shape); "
+                    f"pass a Tensor instead, `tf.constant({argument.as_string()})` (or a `tf.Variable` you "
+                    "`assign`), or give the function an `input_signature`",
+                )

@@ -1,0 +1,56 @@
+"""TFG404: Tensors whose shape changes from call to call, passed to a ``tf.function`` that keys on every shape."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from astroid import nodes
+
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.tf_functions import loops_around, tf2_code, tf_functions
+from tfguard.static.analysis.varying_shapes import decoded_per_item, fed_by_loop, varying_batches
+from tfguard.static.checks._node_rule import NodeRule
+from tfguard.static.finding import Finding
+
+
+class VaryingInputShape(NodeRule):
+    """Without ``input_signature`` or ``reduce_retracing=True`` every new input shape is a new trace."""
+
+    code = "TFG404"
+    name = "varying-input-shape"
+    severity = "warning"
+    summary = ("a `tf.function` without `input_signature` or `reduce_retracing=True` gets inputs whose shape "
+               "varies (padded or bucketed batches, images at their own size)")
+
+    def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """Report calls, in a loop, of an unrelaxed tf.function fed batches or images whose shape varies."""
+        facts = tf_functions(module)
+        if not facts.all() or not tf2_code(module):
+            return  # no tf.function here to call (the cheap test first)
+        for call in module.nodes_of(nodes.Call):
+            traced = facts.traced_of(call)
+            if traced is None or traced.has_signature or traced.relaxes_shapes or facts.inside_trace(call):
+                continue
+            reason = self._varying(module, call)
+            if reason is None:
+                continue
+            yield self.finding(
+                module, call,
+                f"tf.function `{traced.label}` gets inputs whose shape varies: {reason}, and every new shape "
+                f"traces a new graph; give `{traced.label}` an `input_signature` with `None` for the varying "
+                "dimensions (`tf.TensorSpec([None, None], tf.int64)`), or pass `reduce_retracing=True`",
+            )
+
+    def _varying(self, module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:
+        arguments = [*call.args, *(k.value for k in call.keywords or ())]
+        for loop in loops_around(call):
+            if not isinstance(loop, nodes.For):
+                continue
+            batches = varying_batches(module, loop)
+            if batches is not None and any(fed_by_loop(loop, a) for a in arguments):
+                return batches
+            for argument in arguments:
+                decoded = decoded_per_item(module, loop, argument)
+                if decoded is not None:
+                    return decoded
+        return None
