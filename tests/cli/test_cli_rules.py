@@ -6,7 +6,7 @@ import json
 
 import tfguard
 from tfguard.cli import check as cli_check
-from tfguard.static import catalog
+from tfguard import catalog
 
 
 def test_rules_table_lists_builtin_and_registered_rules(test_rules, run):
