@@ -1,8 +1,9 @@
-"""The codes of the runtime diagnostics (TFG901-TFG907): names, severities and one-line summaries.
+"""The codes of the runtime diagnostics (TFG901-TFG908): names, severities and one-line summaries.
 
 ``tfguard rules`` lists them after the static rules and ``tfguard rule TFG901`` prints their pages
 (``rules/TFG901-graph-growth/README.md``), so every code tfguard prints is documented. Pure data: the
-verdicts themselves are computed in :mod:`tfguard.runtime.recorder` and :mod:`tfguard.runtime.placement`.
+verdicts themselves are computed in :mod:`tfguard.runtime.recorder`, :mod:`tfguard.runtime.placement` and
+:mod:`tfguard.runtime.retracing`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ RUNTIME_CODES: Dict[str, RuntimeCode] = {
                           "(`--placement`).", "cpu-fallback"),
     "TFG907": RuntimeCode("cross-device-copies", "info", "Many tensors crossed devices in the traced step "
                           "(`--placement`).", ""),
+    "TFG908": RuntimeCode("function-retracing", "warning", "A `tf.function` keeps retracing as calls go by "
+                          "(warning), or traced a bounded handful of times (info).", "retracing"),
 }
 
 

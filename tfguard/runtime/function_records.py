@@ -53,9 +53,10 @@ def describe(trace_type: Any) -> Argument:
         return Argument("value", _short(repr(trace_type.value)))
     if name == "Weakref":
         target = _weak_target(trace_type)
-        if target is not None:
-            return Argument("object", "object of class %s" % type(target).__name__,
-                            "%s@%x" % (type(target).__name__, id(target)))
+        if target is None:  # freed already
+            return Argument("object", "object (freed)", "freed@%x" % id(trace_type))
+        return Argument("object", "object of class %s" % type(target).__name__,
+                        "%s@%x" % (type(target).__name__, id(target)))
     if name in ("Tuple", "List", "Dict", "NamedTuple", "Attrs"):
         return Argument("structure", _short(_ADDRESS.sub("", str(trace_type))), str(trace_type))
     return Argument("type", _short(_ADDRESS.sub("", str(trace_type))), str(trace_type))

@@ -108,7 +108,19 @@ SESSIONS_SHOWN_PER_GRAPH = 2
 
 def render_document(document: Dict[str, Any], width: Optional[int] = None) -> str:
     """Report tables of a run document (or of a bare `report.to_dict()`), fit to `width` columns (None: 80 or
-    `COLUMNS`; 0: wide)."""
+    `COLUMNS`; 0: wide): its sessions, then its tf.functions (TFG908) when any traced."""
+    functions = document.get("functions") or {}
+    if not functions.get("functions"):
+        return _render_sessions(document, width)
+    from tfguard.runtime.function_watch import render
+
+    traced = render(functions, width)
+    if "mode" not in document and not document.get("unguarded_sessions"):
+        return traced  # a TF2 program with no session: its functions are the report
+    return _render_sessions(document, width) + "\n\n" + traced
+
+
+def _render_sessions(document: Dict[str, Any], width: Optional[int] = None) -> str:
     from tfguard.runtime.report import Report
 
     command = " ".join(document.get("command") or [])
@@ -156,9 +168,10 @@ def render_document(document: Dict[str, Any], width: Optional[int] = None) -> st
 
 
 def fired_codes(document: Dict[str, Any]) -> set:
-    """Codes of the error and warning diagnostics of every session in a run document (information,
+    """Codes of the error and warning diagnostics of every session and tf.function in a run document (information,
     such as one-time graph growth, never fails a run)."""
     diagnostics = list(document.get("diagnostics", [])) + list(document.get("across_sessions", []))
+    diagnostics += (document.get("functions") or {}).get("diagnostics", [])  # TFG908
     for other in document.get("other_sessions", []):
         diagnostics += other["report"]["diagnostics"]
     return {d["code"] for d in diagnostics if d["severity"] != "info"}
