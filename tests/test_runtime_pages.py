@@ -1,4 +1,4 @@
-"""Every code the runtime guard prints (TFG901-TFG907) has a page and a row, as ruff documents every code."""
+"""Every code the runtime guard prints (TFG901-TFG908) has a page and a row, as ruff documents every code."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 
 from tests.catalog_paths import RULES_DIR, runtime_folders
 from tests.console import tfguard_script
+from tfguard.runtime import retracing
 from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
 from tfguard.runtime.growth import REPEATED_EVENTS
 from tfguard.runtime.placement import DEFAULT_COPIES_THRESHOLD
@@ -25,6 +26,8 @@ THRESHOLDS = {
                f"min_saves = {DEFAULT_OPTIONS['min_saves']}"],
     "TFG906": [],
     "TFG907": [f"copies_threshold = {DEFAULT_COPIES_THRESHOLD}"],
+    "TFG908": [f"RETRACE_THRESHOLD = {retracing.RETRACE_THRESHOLD}", f"LATE_TRACES = {retracing.LATE_TRACES}",
+               f"CALLS_PER_NEW_TRACE = {retracing.CALLS_PER_NEW_TRACE}", f"ALERT_TRACES = {retracing.ALERT_TRACES}"],
 }
 
 
