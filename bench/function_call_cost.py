@@ -3,7 +3,7 @@
 Two figures from one run, each the least block time of `--blocks` rounds of (bare, watched) blocks, per call:
 
 1. the guard's own Python work per call: the patched `Function.__call__` around a do-nothing call (the counter,
-   the clock, the sink), on the thread's CPU clock, `--calls` x 10 calls a block; the figure that code changes
+   the clock, the sink), on the thread's CPU clock, `--calls` x 10 calls a block (a fast block escapes the other jobs); the figure that code changes
    and Python versions move, and the one a busy machine disturbs least;
 2. a real traced-once `tf.function` (`x + 1.0`, so that the guard's part is as large a share as it can be),
    `--calls` calls a block, on the wall clock: TensorFlow's own call costs tens to hundreds of microseconds,
@@ -11,7 +11,7 @@ Two figures from one run, each the least block time of `--blocks` rounds of (bar
 
 Issue 38's budget: at most about 5 us more per call.
 
-    python bench/function_call_cost.py [--blocks 15] [--calls 2000]
+    python bench/function_call_cost.py [--blocks 200] [--calls 100]
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 def main() -> int:
     """Time bare and watched blocks in turn and print the least of each, per call."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--blocks", type=int, default=15, help="rounds of (bare, watched) blocks")
-    parser.add_argument("--calls", type=int, default=2000, help="calls per block")
+    parser.add_argument("--blocks", type=int, default=200, help="rounds of (bare, watched) blocks")
+    parser.add_argument("--calls", type=int, default=100, help="calls per block")
     args = parser.parse_args()
     if args.blocks < 1 or args.calls < 1:
         print("error: --blocks and --calls must be positive", file=sys.stderr)

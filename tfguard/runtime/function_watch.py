@@ -17,9 +17,10 @@ from typing import Any, Dict, List, Optional
 
 from tfguard.runtime import function_capture, retracing
 from tfguard.runtime.alerts import emit
-from tfguard.runtime.document import display_path, format_seconds
+from tfguard.runtime.document import format_seconds
 from tfguard.runtime.errors import RetracingWarning
 from tfguard.runtime.function_records import FunctionRecord, describe
+from tfguard.runtime.retracing import where
 from tfguard.runtime.tf_import import OnTensorFlowImport
 
 _IGNORED = object()
@@ -162,7 +163,7 @@ def render(data: Dict[str, Any], width: Optional[int] = None) -> str:
     for diagnostic in data.get("diagnostics") or []:
         line = "%s %s: %s" % (diagnostic["code"], diagnostic["severity"], diagnostic["message"])
         lines.extend(wrap_lines(line, columns, subsequent="    ") if columns else [line])
-    rows = [[f["function"], "%s:%d" % (display_path(f["path"]), f["line"]), f["traced_calls"], f["calls"],
+    rows = [[f["function"], where(f["path"], f["line"]), f["traced_calls"], f["calls"],
              format_seconds(f["trace_seconds"]), format_seconds(f["run_seconds"])]
             for f in functions[:FUNCTIONS_SHOWN]]
     if rows:

@@ -17,6 +17,7 @@ conditions hold at that moment.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Optional
 
 from tfguard.runtime.document import display_path, format_seconds
@@ -75,8 +76,11 @@ def severity(record: FunctionRecord) -> Optional[str]:
     return "warning" if keeps_retracing(record) else "info"
 
 
-def _where(path: str, line: int) -> str:
-    return "%s:%d" % (display_path(path), line)
+def where(path: str, line: int) -> str:
+    """`train.py:12`; a library's file from its package on (`keras/src/backend/tensorflow/trainer.py:279`)."""
+    marker = "site-packages" + os.sep
+    shown = path.split(marker, 1)[1] if marker in path else display_path(path)
+    return "%s:%d" % (shown, line)
 
 
 def _changes_text(record: FunctionRecord, limit: int = 2) -> str:
@@ -100,9 +104,9 @@ def _cost(record: FunctionRecord) -> str:
 def message(record: FunctionRecord, level: str) -> str:
     """The diagnostic's one-line message."""
     site = record.top_site()
-    called = " called from %s" % _where(*site) if site else ""
+    called = " called from %s" % where(*site) if site else ""
     last = record.traced_calls[-1] if record.traced_calls else 0
-    head = "`%s` (defined at %s)%s" % (record.name, _where(record.path, record.line), called)
+    head = "`%s` (defined at %s)%s" % (record.name, where(record.path, record.line), called)
     counts = "%d traces in %d calls" % (record.traced_call_count, record.calls)
     if record.objects > 1:
         counts += " of %d tf.function objects" % record.objects
@@ -118,8 +122,8 @@ def alert_message(record: FunctionRecord) -> str:
     """The live alert, when a function's traced calls cross ALERT_TRACES."""
     site = record.top_site()
     return "tfguard: TFG908 `%s` (defined at %s) keeps retracing: %d traces in %d calls so far%s; what changed: %s" % (
-        record.name, _where(record.path, record.line), record.traced_call_count, record.calls + 1,
-        ", called from %s" % _where(*site) if site else "", _changes_text(record, 1))
+        record.name, where(record.path, record.line), record.traced_call_count, record.calls + 1,
+        ", called from %s" % where(*site) if site else "", _changes_text(record, 1))
 
 
 def diagnostics(records: List[FunctionRecord]) -> List[Dict[str, Any]]:
