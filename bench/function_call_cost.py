@@ -3,7 +3,7 @@
 Two figures from one run, each the least block time of `--blocks` rounds of (bare, watched) blocks, per call:
 
 1. the guard's own Python work per call: the patched `Function.__call__` around a do-nothing call (the counter,
-   the clock, the sink), on the thread's CPU clock, `--calls` x 10 calls a block (a fast block escapes the other jobs); the figure that code changes
+   the clock, the sink), on the thread's CPU clock, `--calls` x 10 calls a block; the figure that code changes
    and Python versions move, and the one a busy machine disturbs least;
 2. a real traced-once `tf.function` (`x + 1.0`, so that the guard's part is as large a share as it can be),
    `--calls` calls a block, on the wall clock: TensorFlow's own call costs tens to hundreds of microseconds,

@@ -1,7 +1,7 @@
 """A Keras model built for every request and then predicted: new traced functions per call (TFG908)."""
 
-import numpy as np
 import keras
+import numpy as np
 
 
 def build():

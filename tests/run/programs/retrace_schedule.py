@@ -13,6 +13,6 @@ def train_step(x, lr):
 
 for epoch in range(20):
     lr = 0.1 / (epoch + 1)  # a schedule value: a new Python float each epoch
-    for batch in range(5):
+    for _batch in range(5):
         loss = train_step(tf.ones([32, 10]), lr)
 print("loss %.3f" % float(loss))
