@@ -121,7 +121,7 @@ class TestGuard:
             self._watcher.install()
             from tfguard.runtime.function_watch import FunctionWatch
 
-            self._functions = FunctionWatch()
+            self._functions = FunctionWatch(alerts_through_warnings=False)  # as its sessions: alerts on stderr
             self._functions.start()
 
     def guard(self, session: Any, frozen: bool = False, **options: Any) -> "ExplicitGuard":
