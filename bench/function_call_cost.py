@@ -81,8 +81,8 @@ def main() -> int:
 def _own_cost(blocks: int, calls: int, key: object) -> tuple:
     """Least per-call time of a do-nothing `__call__`, bare and wrapped as function_capture wraps it (with a sink
     attached, so the counted path runs)."""
-    from tfguard.runtime import function_capture
-    from tfguard.runtime.function_watch import FunctionWatch
+    from tfguard.runtime.capture import function_calls as function_capture
+    from tfguard.runtime.run.function_watch import FunctionWatch
 
     class Stand:
         _key_for_call_stats = key

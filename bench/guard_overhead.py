@@ -51,7 +51,7 @@ def main() -> int:
     import tensorflow as tf
 
     import tfguard
-    from tfguard.runtime import host_sampler
+    from tfguard.runtime.capture import host_sampler
 
     v1 = tf.compat.v1
     graph = v1.Graph()

@@ -9,11 +9,12 @@ import pytest
 
 from tests.catalog_paths import RULES_DIR, runtime_folders
 from tests.console import tfguard_script
-from tfguard.runtime import retracing
-from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
-from tfguard.runtime.growth import REPEATED_EVENTS
-from tfguard.runtime.placement import DEFAULT_COPIES_THRESHOLD
-from tfguard.runtime.recorder import DEFAULT_OPTIONS
+from tfguard.runtime.devices.placement import DEFAULT_COPIES_THRESHOLD
+from tfguard.runtime.judge import all_diagnostics, function_retracing
+from tfguard.runtime.record.growth import REPEATED_EVENTS
+from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
+
+RUNTIME_CODES = all_diagnostics()
 
 SECTIONS = ["## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Thresholds"]
 #: The thresholds each page must state, with the values the code uses.
@@ -26,19 +27,21 @@ THRESHOLDS = {
                f"min_saves = {DEFAULT_OPTIONS['min_saves']}"],
     "TFG906": [],
     "TFG907": [f"copies_threshold = {DEFAULT_COPIES_THRESHOLD}"],
-    "TFG908": [f"RETRACE_THRESHOLD = {retracing.RETRACE_THRESHOLD}", f"LATE_TRACES = {retracing.LATE_TRACES}",
-               f"CALLS_PER_NEW_TRACE = {retracing.CALLS_PER_NEW_TRACE}", f"ALERT_TRACES = {retracing.ALERT_TRACES}"],
+    "TFG908": [f"RETRACE_THRESHOLD = {function_retracing.RETRACE_THRESHOLD}",
+               f"LATE_TRACES = {function_retracing.LATE_TRACES}",
+               f"CALLS_PER_NEW_TRACE = {function_retracing.CALLS_PER_NEW_TRACE}",
+               f"ALERT_TRACES = {function_retracing.ALERT_TRACES}"],
 }
 
 
 def test_every_runtime_code_has_a_page_and_nothing_else():
-    assert [folder.name for folder in runtime_folders()] == [catalog_slug(code) for code in RUNTIME_CODES]
+    assert [folder.name for folder in runtime_folders()] == [RUNTIME_CODES[code].slug for code in RUNTIME_CODES]
     assert sorted(THRESHOLDS) == sorted(RUNTIME_CODES)
 
 
 @pytest.mark.parametrize("code", list(RUNTIME_CODES))
 def test_page_follows_the_template_and_states_the_thresholds(code):
-    folder = RULES_DIR / catalog_slug(code)
+    folder = RULES_DIR / RUNTIME_CODES[code].slug
     assert sorted(path.name for path in folder.iterdir()) == ["README.md"]
     text = (folder / "README.md").read_text(encoding="utf-8")
     lines = text.splitlines()

@@ -59,6 +59,7 @@ def test_the_wheel_carries_the_licence(tmp_path):
         names = archive.namelist()
         info = next(name.split("/")[0] for name in names if name.endswith(".dist-info/METADATA"))
         metadata = archive.read(f"{info}/METADATA").decode("utf-8")
+        assert "tfguard/runtime/output/run-report.schema.json" in names  # the run document's JSON Schema
         licence = next(name for name in names if name.startswith(f"{info}/") and name.endswith("LICENSE"))
         assert archive.read(licence) == (REPO_ROOT / "LICENSE").read_bytes()
     headers = metadata.split("\n\n", 1)[0].splitlines()

@@ -7,8 +7,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from tfguard.static.engine import CheckResult, FileError
-from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.finding import ChainLink, CheckResult, FileError, Finding
 from tfguard.static.reporters import REPORTERS, text
 
 

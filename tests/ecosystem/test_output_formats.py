@@ -9,8 +9,7 @@ import jsonschema
 import pytest
 from eco_sources import CLEAN, TRAIN
 
-from tfguard.static.engine import CheckResult, FileError
-from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.finding import ChainLink, CheckResult, FileError, Finding
 from tfguard.static.registry import all_rules
 from tfguard.static.reporters import github, sarif
 

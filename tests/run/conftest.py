@@ -22,6 +22,16 @@ def tfguard(*args, cwd=None, timeout=300):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
 
 
+def valid_document(document):
+    """`document` (a `tfguard run --json` document), after checking it against the JSON Schema the package ships."""
+    import jsonschema
+
+    from tfguard.runtime.output.formats import document_schema
+
+    jsonschema.Draft202012Validator(document_schema()).validate(document)
+    return document
+
+
 @pytest.fixture(scope="session")
 def tensorflow_installed():
     """Skip when TensorFlow is missing (the run tests execute real TF scripts)."""

@@ -187,7 +187,9 @@ def tensorflow_state() -> List[Tuple[Any, str, Any]]:
 
 def reset(saved: List[Tuple[Any, str, Any]]) -> None:
     """Put back `tensorflow_state()` and tfguard's registries of patched objects."""
-    from tfguard.runtime.patches import GraphPatch, SaverPatch, SessionTap
+    from tfguard.runtime.capture.graph_patch import GraphPatch
+    from tfguard.runtime.capture.saver_patch import SaverPatch
+    from tfguard.runtime.capture.session_tap import SessionTap
 
     for owner, name, value in saved:
         setattr(owner, name, value)

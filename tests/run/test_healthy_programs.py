@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.run.conftest import tfguard
+from tests.run.conftest import tfguard, valid_document
 
 pytestmark = pytest.mark.usefixtures("tensorflow_installed")
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -16,7 +16,7 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 def _run(tmp_path, script, *args, fail_on="growth,slowdown,saves"):
     out = tmp_path / "run.json"
     done = tfguard("run", "--fail-on", fail_on, "--json", out, PROGRAMS / script, *args)
-    return done, json.loads(out.read_text(encoding="utf-8"))
+    return done, valid_document(json.loads(out.read_text(encoding="utf-8")))
 
 
 def _line(script, marker):
@@ -49,6 +49,9 @@ def test_mnist_style_leak_fails_on_its_line_with_a_readable_report(tmp_path):
     site = document["growth_sites"][0]
     assert (site["line"], site["kind"]) == (_line("mnist_style.py", "# the leak"), "repeated")
     assert site["api"] == "tf.math.reduce_mean" and "Mean" in site["op_types"]
+    growth = next(d for d in document["diagnostics"] if d["code"] == "TFG901" and d["severity"] == "error")
+    assert (growth["path"], growth["line"]) == (site["path"], site["line"])  # located: the line it blames
+    assert growth["evidence"]["sites"][0]["ops_added"] == site["ops_added"]
     report = done.stderr[done.stderr.index("tfguard runtime report"):]
     assert report.index("diagnostics") < report.index("graph growth") < report.index("fetch signatures")
     assert "more signatures (all in the JSON report)" in report

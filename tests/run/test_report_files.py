@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from tests.run.conftest import DEMO_DIR, tfguard
-from tfguard.runtime.report import Report
+from tfguard.runtime.output.report import Report
 
 pytestmark = pytest.mark.usefixtures("tensorflow_installed")
 PNG_HEADER = b"\x89PNG\r\n\x1a\n"

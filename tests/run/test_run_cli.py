@@ -102,3 +102,29 @@ def test_program_without_session(tmp_path):
     assert done.returncode == 0
     assert "plain ['a']" in done.stdout
     assert "created no TensorFlow session" in done.stderr
+
+
+@pytest.mark.slow
+def test_live_alerts_wrap_to_columns_and_the_programs_own_lines_do_not(tmp_path, monkeypatch):
+    """The growth alert, a line of ~330 characters, wraps to COLUMNS as the report does; a long line the program
+    prints itself stays one line (the guard never changes what the program writes)."""
+    script = tmp_path / "grows.py"
+    own = "own line " + "x" * 150
+    script.write_text(
+        "import tensorflow.compat.v1 as tf\n"
+        "tf.disable_eager_execution()\n"
+        "w = tf.Variable(1.0)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    for step in range(12):\n"
+        "        sess.run(w + float(step))  # a new op every step\n"
+        "print(%r)\n" % own, encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "70")
+    done = tfguard("run", "-q", script)
+    assert done.returncode == 0, done.stderr
+    assert own in done.stdout.splitlines()
+    start = done.stderr.index("GraphGrowthWarning: tfguard: the graph keeps growing")
+    alert = done.stderr[start:].splitlines()
+    continued = [line for line in alert[1:] if line.startswith("    ")]
+    assert continued and all(len(line) <= 70 for line in [alert[0]] + continued)
+    assert "a new op every step" in " ".join(line.strip() for line in [alert[0]] + continued)

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.run.conftest import REPO_ROOT, tfguard
+from tests.run.conftest import REPO_ROOT, tfguard, valid_document
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("tensorflow_installed")]
 
@@ -71,11 +71,12 @@ def test_a_retracing_program_is_reported_and_runs_as_without_the_guard(tmp_path,
     definition = _line(RETRACING, "@tf.function")
     assert "TFG908 warning: `step` (defined at train.py:%d) called from train.py:%d keeps retracing" % (
         definition, line) in guarded.stderr.replace("\n    ", " ")
-    document = json.loads(report.read_text(encoding="utf-8"))
+    document = valid_document(json.loads(report.read_text(encoding="utf-8")))
     (function,) = document["functions"]["functions"]
     assert (function["function"], function["traced_calls"], function["calls"]) == ("step", 12, 12)
     (diagnostic,) = document["functions"]["diagnostics"]
-    assert (diagnostic["path"], diagnostic["line"], diagnostic["definition_line"]) == (str(script), line, definition)
+    assert (diagnostic["path"], diagnostic["line"], diagnostic["evidence"]["definition_line"]) == (
+        str(script), line, definition)
 
 
 def test_fail_on_retracing_fails_a_retracing_program_only(tmp_path):

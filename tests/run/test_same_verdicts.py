@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.run.conftest import DEMO_DIR, REPO_ROOT, tfguard
+from tests.run.conftest import DEMO_DIR, REPO_ROOT, tfguard, valid_document
 
 pytestmark = [pytest.mark.usefixtures("tensorflow_installed"), pytest.mark.tf1]
 PROGRAMS = REPO_ROOT / "tests" / "run" / "programs"
@@ -20,7 +20,7 @@ PROGRAMS = REPO_ROOT / "tests" / "run" / "programs"
 def _run(tmp_path: Path, script: Path, *args: str):
     out = tmp_path / ("%s.json" % script.stem)
     done = tfguard("run", "--fail-on", "growth", "--json", out, script, *args)
-    return done, json.loads(out.read_text(encoding="utf-8"))
+    return done, valid_document(json.loads(out.read_text(encoding="utf-8")))
 
 
 def _codes(document, severity):

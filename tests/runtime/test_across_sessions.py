@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tfguard.runtime.across_sessions import folded_sessions, growth_across_sessions
+from tfguard.runtime.judge.across_sessions import folded_sessions, growth_across_sessions
 
 
 def _site(line, ops, kind="setup"):

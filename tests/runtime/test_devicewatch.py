@@ -10,9 +10,9 @@ import sys
 import pytest
 
 import tfguard
-from tfguard.runtime.devicewatch import DeviceWatch
-from tfguard.runtime.gpu import GpuSampler, GpuStats
-from tfguard.runtime.report import Report
+from tfguard.runtime.devices.devicewatch import DeviceWatch
+from tfguard.runtime.devices.gpu import GpuSampler, GpuStats
+from tfguard.runtime.output.report import Report
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -117,7 +117,7 @@ def test_no_gpu_is_one_line_and_nothing_fails(tf, graph, sess):
 
 def test_without_nvidia_ml_py_the_reason_says_how_to_install():
     code = ("import sys; sys.modules['pynvml'] = None\n"
-            "from tfguard.runtime.gpu import GpuSampler\n"
+            "from tfguard.runtime.devices.gpu import GpuSampler\n"
             "s = GpuSampler().start(); s.stop(); print(s.summary()['reason'])")
     done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT),
                           capture_output=True, text=True, timeout=60)
@@ -169,7 +169,7 @@ def test_nvml_samples_every_visible_gpu():
 def test_placement_names_load_without_tensorflow():
     code = ("import sys, tfguard\n"
             "tfguard.placement, tfguard.PlacementReport\n"
-            "import tfguard.runtime.devicewatch, tfguard.runtime.gpu\n"
+            "import tfguard.runtime.devices.devicewatch, tfguard.runtime.devices.gpu\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'pynvml')))")
     done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT),
                           capture_output=True, text=True, timeout=60)

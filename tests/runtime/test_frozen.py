@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import tfguard
-from tfguard.runtime.patches import SessionTap
+from tfguard.runtime.capture.session_tap import SessionTap
 
 
 def _session_state(sess):

@@ -10,7 +10,8 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 
 import tfguard  # noqa: E402
-from tfguard.runtime import function_capture, tf_access  # noqa: E402
+from tfguard.runtime import tf_access  # noqa: E402
+from tfguard.runtime.capture import function_calls  # noqa: E402
 
 pytestmark = pytest.mark.skipif(tf_access.function_hooks() is None, reason="needs TensorFlow 2.13+")
 
@@ -41,8 +42,9 @@ def test_a_python_scalar_argument_is_named_with_its_lines():
     (diagnostic,) = functions.report().diagnostics
     assert diagnostic["severity"] == "warning" and diagnostic["code"] == "TFG908"
     assert diagnostic["line"] == call_line and diagnostic["path"] == __file__
-    assert diagnostic["definition_line"] == _line_of(_retracing_scalar, "@tf.function")
-    assert diagnostic["traces"] == 12 and diagnostic["calls"] == 12
+    evidence = diagnostic["evidence"]
+    assert evidence["definition_line"] == _line_of(_retracing_scalar, "@tf.function")
+    assert evidence["traces"] == 12 and evidence["calls"] == 12
     assert "argument `n`: Python value 10 -> 11 (11 times)" in diagnostic["message"]
     assert "tracing took" in diagnostic["message"] and "running" in diagnostic["message"]
     alerts = [w for w in caught if issubclass(w.category, tfguard.RetracingWarning)]
@@ -149,7 +151,7 @@ def test_the_patches_are_undone_after_the_block():
             pass
         assert hooks.function_class.__call__ is not call
     assert hooks.function_class.__call__ is call and getattr(hooks.tracing_module, hooks.trace_name) is trace
-    assert functions.available and not function_capture._sinks
+    assert functions.available and not function_calls._sinks
 
 
 def test_an_internal_error_stops_the_watch_not_the_program(capsys):

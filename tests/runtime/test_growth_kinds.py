@@ -106,8 +106,8 @@ def test_one_save_is_not_saving_too_often(tf, graph, sess, tmp_path):
     assert report.saves == 1 and "TFG905" not in _codes(report)
     # however large that one save's share is (a busy machine makes the block's wall time anything), one save is
     # not saving too often: the verdict on the same record with the save at half the wall time
-    from tfguard.runtime.recorder import DEFAULT_OPTIONS
-    from tfguard.runtime.verdicts import diagnose
+    from tfguard.runtime.judge.judgement import diagnose
+    from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 
     data = dict(report.to_dict(), save_s=report.wall_s * 0.5)
     assert "TFG905" not in {d["code"] for d in diagnose(data, dict(DEFAULT_OPTIONS, min_share_s=0))}

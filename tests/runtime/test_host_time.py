@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tfguard
-from tfguard.runtime.host_time import (
+from tfguard.runtime.record.host_time import (
     INPUT,
     LOGGING,
     OTHER,

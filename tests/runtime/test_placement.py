@@ -13,7 +13,7 @@ import json
 import pytest
 
 import tfguard
-from tfguard.runtime.placement import PlacementReport, device_type, short_device
+from tfguard.runtime.devices.placement import PlacementReport, device_type, short_device
 
 
 def _line_of(marker):

@@ -7,7 +7,9 @@ import tracemalloc
 
 import pytest
 
-from tfguard.runtime.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
+from tfguard.runtime.judge.slowdown import slowdown_of
+from tfguard.runtime.record.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
+from tfguard.runtime.run.reporting import report_of
 
 
 class _Graph:
@@ -40,7 +42,7 @@ def test_a_long_run_keeps_memory_bounded():
         tracemalloc.stop()
     assert grown < 2_000_000, grown
     assert recorder.runs == 320000
-    report = recorder.report().to_dict()
+    report = report_of(recorder).to_dict()
     (sig,) = report["signatures"]
     assert sig["count"] == 320000 and sig["interval"]["count"] == 319999
     assert abs(sig["interval"]["median"] - 3e-4) < 3e-6 and abs(sig["run_time"]["median"] - 2e-4) < 2e-6
@@ -87,6 +89,6 @@ def _rising_recorder() -> Recorder:
 def test_a_run_too_short_for_the_clock_marks_gives_no_slowdown():
     """2,000 runs that get x2 slower within 1 s: whatever the trend, under MIN_VERDICT_S there is no verdict."""
     recorder = _rising_recorder()
-    verdict = recorder.slowdown()
+    verdict = slowdown_of(recorder.recording())
     assert verdict["slowdown"] > 1.5 and not verdict["slowdown_significant"]
     assert verdict["verdict_window_s"] is None

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tfguard.runtime import retracing
-from tfguard.runtime.function_records import Argument, FunctionRecord, changes_between, describe
-from tfguard.runtime.retracing import ALERT_TRACES, CALLS_PER_NEW_TRACE, LATE_TRACES, RETRACE_THRESHOLD
+from tfguard.runtime.judge import function_retracing as retracing
+from tfguard.runtime.judge.function_retracing import ALERT_TRACES, CALLS_PER_NEW_TRACE, LATE_TRACES, RETRACE_THRESHOLD
+from tfguard.runtime.record.functions import Argument, FunctionRecord, changes_between, describe
 
 
 def _record(traced_at, calls, objects=None, arguments=None):
@@ -67,7 +67,7 @@ def test_a_training_flag_is_information():
 
 def test_traced_once_is_not_reported():
     assert retracing.severity(_record([1], 50)) is None
-    assert retracing.diagnostics([_record([1], 50)]) == []
+    assert retracing.judge([_record([1], 50)]) == []
 
 
 def test_a_new_object_per_fold_fit_for_many_steps_is_information():
@@ -118,10 +118,12 @@ def test_the_live_alert_waits_for_more_traces_than_the_verdict():
 
 
 def test_diagnostics_are_located_at_the_calling_line_warnings_first():
-    found = retracing.diagnostics([_record([1, 2], 50), _record(range(1, 31), 30)])
+    found = retracing.judge([_record([1, 2], 50), _record(range(1, 31), 30)])
     assert [d["severity"] for d in found] == ["warning", "info"]
     assert found[0]["path"] == "/p/train.py" and found[0]["line"] == 20
-    assert found[0]["definition_line"] == 3 and found[0]["traces"] == 30 and found[0]["calls"] == 30
+    evidence = found[0]["evidence"]
+    assert evidence["definition_line"] == 3 and evidence["traces"] == 30 and evidence["calls"] == 30
+    assert found[0]["code"] == retracing.DIAGNOSTIC.code == "TFG908" and evidence["function"] == "step"
 
 
 def test_what_changed_in_words():

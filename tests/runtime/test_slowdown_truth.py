@@ -17,7 +17,7 @@ import warnings
 import pytest
 
 import tfguard
-from tfguard.runtime.clocks import MIN_VERDICT_S
+from tfguard.runtime.record.clocks import MIN_VERDICT_S
 
 #: Seconds each guarded loop runs: past clocks.MIN_VERDICT_S, so that a verdict is given at all.
 _LOOP_SECONDS = 2.0

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tfguard.runtime.stats import (
+from tfguard.runtime.record.stats import (
     LEVEL_SHIFT,
     TREND,
     DecimatedSeries,

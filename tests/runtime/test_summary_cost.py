@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tfguard.runtime.recorder import DEFAULT_OPTIONS
-from tfguard.runtime.summary_cost import like_step, summary_cost
-from tfguard.runtime.verdicts import diagnose
+from tfguard.runtime.judge.judgement import diagnose
+from tfguard.runtime.judge.summary_cost import like_step, summary_cost
+from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 
 
 def _sig(label, count, median, summary_ops=()):

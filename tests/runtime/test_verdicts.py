@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from tfguard.runtime import verdicts
-from tfguard.runtime.clocks import MIN_VERDICT_S, ClockMarks, compare, feed_bytes
+from tfguard.runtime.judge import slowdown as slowdown_judge
+from tfguard.runtime.judge import slowing_steps
+from tfguard.runtime.record.clocks import MIN_VERDICT_S, ClockMarks, compare, feed_bytes
 
 
 def _marks(wall, run=None, process=None, thread=None, queue=None, others=0.0, feed=None, probe=2e-5, marks=20,
@@ -37,7 +38,7 @@ def _rising(n=400, ratio=2.0, seed=0):
 
 
 def _judge(marks, sites=()):
-    return verdicts.judge_slowdown(_rising(), 1.2, compare(marks), list(sites))
+    return slowdown_judge.judge_slowdown(_rising(), 1.2, compare(marks), list(sites))
 
 
 def _ramp(start, end):
@@ -58,9 +59,9 @@ def test_a_thread_waiting_longer_for_a_cpu_is_contention():
 
 def test_a_growing_wait_outside_sess_run_is_the_programs_own_slowdown():
     verdict = _judge(_marks(_ramp(2e-3, 4.5e-3), run=5e-4, process=4e-4, thread=1e-4))
-    assert verdict["slowdown_significant"] and verdict["slowdown_cause"] == verdicts.HOST_WAIT
+    assert verdict["slowdown_significant"] and verdict["slowdown_cause"] == slowdown_judge.HOST_WAIT
     assert verdict["host_per_run_growth"] > 2.0
-    message = verdicts.slowdown_message(dict(verdict, slowdown_measure="step interval", dominant_signature="y:0"),
+    message = slowing_steps.slowdown_message(dict(verdict, slowdown_measure="step interval", dominant_signature="y:0"),
                                         [], 2000)
     assert "the process is waiting, not computing" in message
 
@@ -68,27 +69,27 @@ def test_a_growing_wait_outside_sess_run_is_the_programs_own_slowdown():
 def test_growing_python_work_is_caught_even_while_other_jobs_take_the_cpus():
     verdict = _judge(_marks(_ramp(1e-3, 2.5e-3), run=5e-4, process=_ramp(6e-4, 2e-3), thread=_ramp(4e-4, 1.8e-3),
                             others=_ramp(0.5, 1.0)))
-    assert verdict["slowdown_significant"] and verdict["slowdown_cause"] == verdicts.PYTHON_WORK
+    assert verdict["slowdown_significant"] and verdict["slowdown_cause"] == slowdown_judge.PYTHON_WORK
 
 
 def test_growing_host_work_on_a_saturated_machine_is_python_work_not_a_wait():
     """A third of a CPU for the program: its growing host work shows as thread CPU plus a wait for a CPU."""
     verdict = _judge(_marks(_ramp(3e-3, 9e-3), run=1.5e-3, process=_ramp(6e-4, 2.6e-3), thread=_ramp(5e-4, 2.5e-3),
                             queue=_ramp(1e-3, 5e-3)))
-    assert verdict["slowdown_cause"] == verdicts.PYTHON_WORK
+    assert verdict["slowdown_cause"] == slowdown_judge.PYTHON_WORK
 
 
 def test_a_feed_that_grows_is_named_with_its_bytes():
     verdict = _judge(_marks(_ramp(1e-3, 3e-3), feed=lambda x: int(4000 * (1 + 3 * x))))
-    assert verdict["slowdown_cause"] == verdicts.GROWING_FEED and verdict["feed_bytes_growth"] > 2.5
-    message = verdicts.slowdown_message(dict(verdict, slowdown_measure="step interval", dominant_signature="y:0"),
+    assert verdict["slowdown_cause"] == slowdown_judge.GROWING_FEED and verdict["feed_bytes_growth"] > 2.5
+    message = slowing_steps.slowdown_message(dict(verdict, slowdown_measure="step interval", dominant_signature="y:0"),
                                         [], 2000)
     assert "kB fed per run at the start" in message and "TensorFlow works on all of it" in message
 
 
 def test_tensorflow_work_counts_only_when_it_rose_as_much_as_wall_time_under_contention():
     quiet = _judge(_marks(_ramp(1e-3, 2e-3)))
-    assert quiet["slowdown_cause"] == verdicts.TENSORFLOW_WORK and not quiet["contention"]
+    assert quiet["slowdown_cause"] == slowdown_judge.TENSORFLOW_WORK and not quiet["contention"]
     busy = _judge(_marks(_ramp(1e-3, 2e-3), process=_ramp(9e-4, 1.5e-3), others=_ramp(0.0, 0.6)))
     assert busy["slowdown_cause"] is None and busy["contention"]
 
@@ -96,7 +97,7 @@ def test_tensorflow_work_counts_only_when_it_rose_as_much_as_wall_time_under_con
 def test_growth_sites_in_the_window_explain_a_slowdown():
     verdict = _judge(_marks(_ramp(1e-3, 2e-3), process=_ramp(1e-3, 1.2e-3), others=_ramp(0.0, 1.0)),
                      sites=[{"kind": "repeated"}])
-    assert verdict["slowdown_cause"] == verdicts.GRAPH_GROWTH and verdict["slowdown_significant"]
+    assert verdict["slowdown_cause"] == slowdown_judge.GRAPH_GROWTH and verdict["slowdown_significant"]
 
 
 def test_cpu_time_that_rose_as_much_as_the_cpus_got_slower_is_not_more_work():
@@ -107,7 +108,7 @@ def test_cpu_time_that_rose_as_much_as_the_cpus_got_slower_is_not_more_work():
     assert verdict["cpu_speed_change"] > 1.6 and verdict["slowdown_cause"] is None
     assert verdict["thread_cpu_per_run_growth"] < 1.1
     assert _judge(_marks(_ramp(1e-3, 2e-3), run=5e-4, process=_ramp(9e-4, 1.8e-3),
-                         thread=_ramp(8e-4, 1.6e-3)))["slowdown_cause"] == verdicts.PYTHON_WORK
+                         thread=_ramp(8e-4, 1.6e-3)))["slowdown_cause"] == slowdown_judge.PYTHON_WORK
 
 
 def test_a_passing_bump_is_no_slowdown():
@@ -118,7 +119,7 @@ def test_a_passing_bump_is_no_slowdown():
 def test_a_run_shorter_than_the_minimum_gets_no_verdict():
     short = _marks(_ramp(1e-5, 5e-5))  # 2,000 runs in well under MIN_VERDICT_S
     assert short[-1][1] < MIN_VERDICT_S and compare(short) is None
-    verdict = verdicts.judge_slowdown(_rising(), 1.2, None, [])
+    verdict = slowdown_judge.judge_slowdown(_rising(), 1.2, None, [])
     assert not verdict["slowdown_significant"] and verdict["verdict_window_s"] is None
 
 
@@ -148,4 +149,4 @@ def test_tensorflow_work_is_not_inferred_when_the_probe_got_much_faster():
     faster = _judge(_marks(_ramp(1e-3, 2e-3), probe=_ramp(2e-5, 1e-5)))
     assert faster["slowdown_cause"] is None and not faster["slowdown_significant"]
     steady = _judge(_marks(_ramp(1e-3, 2e-3), probe=_ramp(2e-5, 1.9e-5)))
-    assert steady["slowdown_cause"] == verdicts.TENSORFLOW_WORK
+    assert steady["slowdown_cause"] == slowdown_judge.TENSORFLOW_WORK

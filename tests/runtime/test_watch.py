@@ -11,7 +11,7 @@ import pytest
 
 import tfguard
 from tfguard.runtime.document import display_path
-from tfguard.runtime.report import Report
+from tfguard.runtime.output.report import Report
 
 
 def _codes(report):
@@ -42,16 +42,18 @@ def test_saver_in_loop_is_top_growth_site(tf, graph, sess):
 
 
 def test_a_significant_slowdown_is_tfg902_and_one_warning_at_the_users_line(tf, monkeypatch):
-    """What a slowdown verdict becomes, whatever the machine's load: the verdict (verdicts.judge_slowdown, tested on
-    synthetic series) is made significant here; a real ramp is the timing test below."""
-    from tfguard.runtime import recorder, verdicts
+    """What a slowdown verdict becomes, whatever the machine's load: the verdict (judge/slowdown.py's judge_slowdown,
+    tested on synthetic series) is made significant here; a real ramp is the timing test below."""
+    from tfguard.runtime.judge import slowdown as slowdown_judge
+
+    judge_slowdown = slowdown_judge.judge_slowdown
 
     def significant(values, threshold, windows, growing):
-        verdict = verdicts.judge_slowdown(values, threshold, windows, growing)
-        verdict.update(slowdown=2.0, slowdown_significant=True, slowdown_cause=verdicts.GRAPH_GROWTH)
+        verdict = judge_slowdown(values, threshold, windows, growing)
+        verdict.update(slowdown=2.0, slowdown_significant=True, slowdown_cause=slowdown_judge.GRAPH_GROWTH)
         return verdict
 
-    monkeypatch.setattr(recorder, "judge_slowdown", significant)
+    monkeypatch.setattr(slowdown_judge, "judge_slowdown", significant)
     g = tf.Graph()
     with g.as_default():
         base = tf.constant(1.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from tfguard.runtime.autowatch import SessionWatcher
+from tfguard.runtime.run.autowatch import SessionWatcher
 
 
 def _trial(tf, close):

@@ -12,7 +12,7 @@ from typing import Counter, Optional, Sequence, Tuple
 
 from tfguard.static.baseline import BaselineKey, apply_baseline, load_baseline, write_baseline
 from tfguard.static.config import Settings
-from tfguard.static.engine import CheckResult
+from tfguard.static.finding import CheckResult
 from tfguard.static.reporters import statistics
 
 

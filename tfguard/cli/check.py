@@ -15,7 +15,7 @@ from tfguard.static.catalog import DEFAULT_DOCS_URL
 from tfguard.static.config import Settings, docs_url, normalize_codes, override, validate_selectors
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
 from tfguard.static.discovery import is_excluded_with_parents
-from tfguard.static.engine import CheckResult, FileError
+from tfguard.static.finding import CheckResult, FileError
 from tfguard.static.reporters import REPORTERS, sarif, text
 from tfguard.static.reporters.text import fixable_summary, summary
 from tfguard.static.settings_resolver import SettingsResolver, describe
@@ -89,12 +89,13 @@ def add_parser(commands: Any) -> None:
 
 def explain_runtime_code(selector: str) -> Optional[str]:
     """Say where a runtime diagnostic's code is chosen when one is given to the checker (``--select TFG901``)."""
-    from tfguard.runtime.codes import RUNTIME_CODES  # only on this error: importing the runtime costs time
+    from tfguard.runtime.judge import all_diagnostics  # only on this error: importing the runtime costs time
 
-    codes = [code for code in RUNTIME_CODES if code.startswith(selector)]
+    runtime_codes = all_diagnostics()
+    codes = [code for code in runtime_codes if code.startswith(selector)]
     if not codes:
         return None
-    names = [RUNTIME_CODES[code].fail_on for code in codes if RUNTIME_CODES[code].fail_on]
+    names = [runtime_codes[code].fail_on for code in codes if runtime_codes[code].fail_on]
     choose = (" (--fail-on %s)" % ",".join(names)) if names else ""
     what = f"{selector} is a runtime diagnostic" if codes == [selector] else \
         f"{selector} names runtime diagnostics ({', '.join(codes)})"

@@ -74,7 +74,7 @@ def run_several(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]],
     return the exit status."""
     from tfguard.reports.cluster import ClusterView, Task, is_cluster_task
     from tfguard.reports.compare import comparison_table
-    from tfguard.runtime.fit import resolve_width
+    from tfguard.runtime.output.fit import resolve_width
 
     straggler = _margin(args.straggler_margin, "--straggler-margin", 1.0, float("inf"))
     hooks = _margin(args.hook_margin, "--hook-margin", 0.0, 1.0)
@@ -104,7 +104,7 @@ def _plot_runs(runs: List[Any], path: str) -> None:
     """One picture of the compared runs (step interval and graph size against step)."""
     import sys
 
-    from tfguard.runtime.plot import PlotUnavailable, plot_comparison
+    from tfguard.runtime.output.plot import PlotUnavailable, plot_comparison
 
     try:
         plot_comparison(runs, path, title="tfguard report: %s" % " vs ".join(name for name, _ in runs))

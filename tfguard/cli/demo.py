@@ -76,7 +76,7 @@ def run_command(args: argparse.Namespace) -> int:
             reports[script] = run_guarded(script, steps, work)
         print(comparison_table(reports[BAD_SCRIPT], reports[FIXED_SCRIPT]))
         if args.plot:
-            from tfguard.runtime.plot import plot_comparison
+            from tfguard.runtime.output.plot import plot_comparison
 
             path = os.path.join(args.plot, "seed003_comparison.png")
             plot_comparison([(script, reports[script]) for script in (BAD_SCRIPT, FIXED_SCRIPT)], path,
@@ -167,14 +167,14 @@ def _demo_relative(text: str) -> str:
 def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
     """Bad and fixed seed 003 reports side by side (the table `tfguard report a.json b.json` prints)."""
     from tfguard.reports.compare import comparison_table as side_by_side
-    from tfguard.runtime.fit import terminal_width
+    from tfguard.runtime.output.fit import terminal_width
 
     return side_by_side([(BAD_SCRIPT, bad), (FIXED_SCRIPT, fixed)], terminal_width(), relative=_demo_relative)
 
 
 def device_section(report: Dict[str, Any]) -> str:
     """The placement tables and GPU lines of a `tfguard run --placement` report, and its diagnostics."""
-    from tfguard.runtime.devicewatch import device_blocks
+    from tfguard.runtime.devices.devicewatch import device_blocks
 
     shown = json.loads(json.dumps(report))
     for fallback in (shown.get("placement") or {}).get("fallbacks", []):

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Tuple
 
 from tfguard.cli.errors import PROG
 from tfguard.static.config import Settings
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import SAFE, Finding
+from tfguard.static.finding import SAFE, CheckResult, Finding
 
 if TYPE_CHECKING:  # pragma: no cover
     from tfguard.static.fixes.runner import FileFix

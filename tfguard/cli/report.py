@@ -34,7 +34,7 @@ def add_parser(commands: Any) -> None:
 
 def load_document(path: str) -> Dict[str, Any]:
     """Read and check a saved report; bad files raise a one-line UsageError."""
-    from tfguard.runtime.report import REPORT_VERSION
+    from tfguard.runtime.output.report import REPORT_VERSION, Report
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -45,7 +45,7 @@ def load_document(path: str) -> Dict[str, Any]:
         raise UsageError("cannot read %s: %s" % (path, getattr(exc, "strerror", None) or exc)) from None
     except ValueError as exc:
         raise UsageError("%s is not JSON: %s" % (path, exc)) from None
-    if not isinstance(data, dict) or data.get("version") != REPORT_VERSION:
+    if not isinstance(data, dict) or data.get("version") not in (REPORT_VERSION,) + Report.READS:
         raise UsageError("%s is not a tfguard runtime report (version %s)" % (path, REPORT_VERSION))
     needed = ("runs", "signatures", "growth_sites", "diagnostics")
     if "mode" in data and not all(key in data for key in needed):
@@ -62,7 +62,7 @@ def _check_plot_folder(plot: str) -> None:
 
 def _plot(draw: Any, path: str) -> None:
     """Call `draw()` (which writes `path`), one line for what went wrong."""
-    from tfguard.runtime.plot import PlotUnavailable
+    from tfguard.runtime.output.plot import PlotUnavailable
 
     try:
         draw()
@@ -75,7 +75,7 @@ def _plot(draw: Any, path: str) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard report``; return the exit status."""
-    from tfguard.runtime.runner import render_document
+    from tfguard.runtime.output.formats import FORMATS, deliver
 
     width = 0 if args.wide else None
     if cluster_report.is_cluster(args.file) or args.cluster or args.compare:
@@ -86,10 +86,7 @@ def run_command(args: argparse.Namespace) -> int:
         raise UsageError("%s has no session to plot" % args.file)
     if args.plot:
         _check_plot_folder(args.plot)
-    print(render_document(document, width))
+    print(FORMATS["text"].render(document, width))
     if args.plot:
-        from tfguard.runtime.plot import plot_report
-
-        title = "tfguard run " + " ".join(document["command"]) if document.get("command") else None
-        _plot(lambda: plot_report(document, args.plot, title=title), args.plot)
+        _plot(lambda: deliver("plot", document, args.plot), args.plot)
     return 0

@@ -29,13 +29,13 @@ def rule_rows() -> List[dict]:
     diagnostics of ``tfguard run`` (``kind``: ``static`` or ``runtime``; a runtime code is always on)."""
     rows = [dict(code=PARSE_ERROR_CODE, name=PARSE_ERROR_NAME, default_enabled=True, severity="error",
                  summary=PARSE_ERROR_SUMMARY, kind="static")]
-    from tfguard.runtime.codes import RUNTIME_CODES
+    from tfguard.runtime.judge import all_diagnostics
 
     static = all_rules()
     for code, rule in static.items():
         rows.append(dict(code=code, name=rule.name, default_enabled=bool(rule.default_enabled),
                          severity=rule.severity, summary=rule.summary, kind="static"))
-    for code, runtime in RUNTIME_CODES.items():
+    for code, runtime in all_diagnostics().items():
         if code not in static:
             rows.append(dict(code=code, name=runtime.name, default_enabled=True, severity=runtime.severity,
                              summary=runtime.summary, kind="runtime"))
@@ -66,13 +66,14 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def rules_markdown(rows: Sequence[dict]) -> str:
     """Return the rule table of README.md, each code linked to its catalog page."""
-    from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+    from tfguard.runtime.judge import all_diagnostics
 
+    runtime = all_diagnostics()
     lines = ["| code | name | default | severity | what it flags |", "|---|---|---|---|---|"]
     for row in rows:
         code = row["code"]
         rule = all_rules().get(code)
-        slug = rule.catalog_slug() if rule is not None else catalog_slug(code) if code in RUNTIME_CODES else None
+        slug = rule.catalog_slug() if rule is not None else runtime[code].slug if code in runtime else None
         if code == PARSE_ERROR_CODE and rule_folder(code) is not None:
             slug = rule_folder(code).name
         link = f"[{code}](rules/{slug}/README.md)" if slug is not None else code
@@ -91,16 +92,17 @@ def run_rule(args: argparse.Namespace) -> int:
         text = rule_readme(PARSE_ERROR_CODE)
         print(text if text is not None else f"# {PARSE_ERROR_CODE} {PARSE_ERROR_NAME}\n\n{PARSE_ERROR_SUMMARY}")
         return EXIT_CLEAN
-    from tfguard.runtime.codes import RUNTIME_CODES, catalog_slug
+    from tfguard.runtime.judge import all_diagnostics
 
-    runtime_by_name = {runtime.name: runtime_code for runtime_code, runtime in RUNTIME_CODES.items()}
+    runtime_codes = all_diagnostics()
+    runtime_by_name = {runtime.name: runtime_code for runtime_code, runtime in runtime_codes.items()}
     code = runtime_by_name.get(wanted, code)
-    if code in RUNTIME_CODES and code not in all_rules():
+    if code in runtime_codes and code not in all_rules():
         text = rule_readme(code)
         if text is None:
-            raise UsageError(f"{code} has no catalog page (rules/{catalog_slug(code)}/README.md)")
+            raise UsageError(f"{code} has no catalog page ({runtime_codes[code].page})")
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        fail_on = RUNTIME_CODES[code].fail_on
+        fail_on = runtime_codes[code].fail_on
         print("\nReported by `tfguard run` (and tfguard.watch/frozen/GuardHook); "
               + (f"`tfguard run --fail-on {fail_on}` fails on it." if fail_on else "it never fails a run."))
         return EXIT_CLEAN

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
@@ -12,11 +11,10 @@ from typing import Any, Dict, List, Optional, Tuple
 from tfguard.cli.errors import UsageError
 from tfguard.cli.progress import Progress
 from tfguard.cli.progress import wanted as progress_wanted
+from tfguard.runtime.judge import fail_on_codes, fail_on_name
 
-#: --fail-on names and the runtime diagnostics they stand for.
-#: (tfguard.runtime.codes says the same; it is not imported here, as importing tfguard.runtime loads tabulate.)
-FAIL_ON = {"growth": "TFG901", "slowdown": "TFG902", "input-bound": "TFG903", "summaries": "TFG904",
-           "saves": "TFG905", "cpu-fallback": "TFG906", "retracing": "TFG908"}
+#: --fail-on names and the runtime diagnostics they stand for, as each diagnostic declares them (runtime/judge/).
+FAIL_ON = fail_on_codes()
 #: Seconds a program runs before the progress line appears.
 PROGRESS_DELAY_S = 5
 #: The run `--placement` traces when no N is given (`--placement=N`).
@@ -102,15 +100,6 @@ def _count(value: Optional[str], option: str) -> Optional[int]:
     if number < 1:
         raise UsageError("%s needs a positive whole number, got %r" % (option, value))
     return number
-
-
-def fail_on_name(word: str) -> str:
-    """Return the ``--fail-on`` name a word stands for: a name (``growth``) or its code (``TFG901``), any case."""
-    word = word.strip()
-    for name, code in FAIL_ON.items():
-        if word.upper() == code:
-            return name
-    return word.lower()
 
 
 def _fail_on_codes(value: Optional[str]) -> Dict[str, str]:
@@ -212,8 +201,8 @@ def run_command(args: argparse.Namespace) -> int:
     fail_on = _fail_on_codes(args.fail_on)
     _check_paths(args)
     from tfguard.runtime import safety
-    from tfguard.runtime.autowatch import MaxStepsReached, SessionWatcher
-    from tfguard.runtime.runner import execute
+    from tfguard.runtime.run.autowatch import MaxStepsReached, SessionWatcher
+    from tfguard.runtime.run.runner import execute
 
     failures_before = len(safety.failures)
     watcher = tasks = None
@@ -233,13 +222,14 @@ def run_command(args: argparse.Namespace) -> int:
     indicator: Any = contextlib.nullcontext()
     try:
         if watcher is not None:
-            from tfguard.runtime import alerts
+            from tfguard.runtime.output import alerts
 
             watched = watcher
             indicator = Progress(sys.stderr, lambda: _progress_text(watched), delay_s=PROGRESS_DELAY_S,
                                  enabled=progress_wanted(sys.stderr, None if args.progress == "auto"
                                                          else args.progress == "always"))
             alerts.before_write = indicator.clear  # a live alert starts on a clean line
+            alerts.width = 0 if args.wide else None
     except Exception as exc:
         safety.internal_error("tfguard run's progress line", exc, "showing progress")
     try:
@@ -278,7 +268,7 @@ def run_command(args: argparse.Namespace) -> int:
 def _watch_functions() -> Any:
     """The watch of the program's tf.functions (TFG908), alerts on stderr; None when it could not start."""
     from tfguard.runtime import safety
-    from tfguard.runtime.function_watch import FunctionWatch
+    from tfguard.runtime.run.function_watch import FunctionWatch
 
     functions = FunctionWatch(alerts_through_warnings=False)  # the program's behaviour must not change
     try:
@@ -303,9 +293,11 @@ def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:
 
 def _finish(watcher: Any, tasks: Any) -> List[Any]:
     """End the watch once the program has ended (shielded: the program's status is already known)."""
-    from tfguard.runtime import alerts, safety
+    from tfguard.runtime import safety
+    from tfguard.runtime.output import alerts
 
     alerts.before_write = None
+    alerts.width = None
     sessions: List[Any] = []
     try:
         if getattr(watcher, "functions", None) is not None:
@@ -322,7 +314,8 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
 def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status: int, max_steps: Optional[int],
             fail_on: Dict[str, str], tasks: Any) -> Optional[int]:
     """Print and write the run's report; the exit status it decides (None: the program's)."""
-    from tfguard.runtime.runner import fired_codes, render_document, run_document
+    from tfguard.runtime.output.formats import FORMATS, deliver
+    from tfguard.runtime.run.runner import fired_codes, run_document
 
     command = (["-m"] if args.module else []) + list(args.target)
     if watcher.stopped_by_max_steps:
@@ -334,12 +327,10 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
     if functions is not None and functions.available:  # TF 2.13+: TFG908 (on TF 1.15 the document is as it was)
         document["functions"] = functions.report().to_dict()
     if not args.quiet:
-        print(render_document(document, 0 if args.wide else None), file=sys.stderr)
+        print(FORMATS["text"].render(document, 0 if args.wide else None), file=sys.stderr)
     if args.json:
         try:
-            with open(args.json, "w", encoding="utf-8") as handle:
-                json.dump(document, handle, indent=1)
-                handle.write("\n")
+            deliver("json", document, args.json)
         except OSError as exc:
             print("tfguard: error: cannot write %s: %s" % (args.json, exc.strerror or exc), file=sys.stderr)
             return status or 2

@@ -12,12 +12,13 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.integrations.guarded_test import DEFAULT_WARMUP_RUNS
 from tfguard.runtime.document import display_path
+from tfguard.runtime.judge import code_of
 
 #: The marker's keyword arguments, all optional.
 BUDGET_NAMES = ("max_new_ops", "warmup_runs", "max_step_ms", "max_input_bound")
-#: What a guarded test fails on without --tfguard-fail-on: the graph keeps growing (TFG901 error), a tf.function
-#: keeps retracing (TFG908 warning).
-DEFAULT_FAIL_ON = {"growth": "TFG901", "retracing": "TFG908"}
+#: What a guarded test fails on without --tfguard-fail-on: the graph keeps growing (graph-growth errors), a
+#: tf.function keeps retracing (function-retracing warnings).
+DEFAULT_FAIL_ON = {"growth": code_of("growth"), "retracing": code_of("retracing")}
 
 
 class BudgetError(ValueError):
@@ -124,7 +125,7 @@ def _grew(record: Dict[str, Any]) -> str:
 
 def _cause(code: str, message: str, record: Dict[str, Any]) -> str:
     """The short cause of a failing diagnostic, for pytest's one-line summary: what, where, then the code."""
-    if code == "TFG901" and _grew(record):
+    if code == DEFAULT_FAIL_ON["growth"] and _grew(record):
         return "%s (%s)" % (_grew(record), code)
     return "%s (%s)" % (message.split(" — ")[0].split("; ")[0], code)
 
@@ -145,7 +146,7 @@ def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: D
             given = " (--tfguard-fail-on %s)" % name if fail_on_given else ""
             failures.append("%s %s%s: %s" % (code, level, given, diagnostic["message"]))
             causes.append("`%s` keeps retracing, called from %s:%d (%s)" % (
-                diagnostic["function"], display_path(diagnostic["path"]), diagnostic["line"], code))
+                diagnostic["evidence"]["function"], display_path(diagnostic["path"]), diagnostic["line"], code))
     for record in sessions:
         for code, severity, message in record["diagnostics"]:
             if code in codes and severity != "info":

@@ -61,7 +61,7 @@ class GuardedSession:
 def _watcher_class() -> type:
     """The SessionWatcher that also counts each watched session's runs (imported on first use: TensorFlow's
     patches are only ever installed for a guarded test)."""
-    from tfguard.runtime.autowatch import SessionWatcher
+    from tfguard.runtime.run.autowatch import SessionWatcher
 
     class TestSessionWatcher(SessionWatcher):
         """`tfguard run`'s watcher, with a warm-up mark per session and the session's identity kept."""
@@ -119,7 +119,7 @@ class TestGuard:
         tf.function call and trace."""
         if self._watcher is not None:
             self._watcher.install()
-            from tfguard.runtime.function_watch import FunctionWatch
+            from tfguard.runtime.run.function_watch import FunctionWatch
 
             self._functions = FunctionWatch(alerts_through_warnings=False)  # as its sessions: alerts on stderr
             self._functions.start()

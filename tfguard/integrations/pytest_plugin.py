@@ -44,7 +44,9 @@ def pytest_addoption(parser: Any) -> None:
 
 def fail_on_codes(value: Optional[str]) -> Dict[str, str]:
     """``--tfguard-fail-on`` as {name: code}; a bad value raises pytest.UsageError."""
-    from tfguard.cli.run import FAIL_ON, fail_on_name
+    from tfguard.runtime.judge import fail_on_codes, fail_on_name
+
+    FAIL_ON = fail_on_codes()  # noqa: N806 - the table the command line's --fail-on reads too
 
     if value is None:
         return dict(DEFAULT_FAIL_ON)
@@ -223,7 +225,7 @@ def failure_text(result: Dict[str, Any]) -> str:
 def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
     """The end-of-run table: one row per test that used a session, and a count of the others."""
     from tfguard.runtime.document import format_seconds
-    from tfguard.runtime.fit import fit_records, terminal_width
+    from tfguard.runtime.output.fit import fit_records, terminal_width
 
     used = [v for v in verdicts if v["sessions"] or v.get("functions")]
     rows = []

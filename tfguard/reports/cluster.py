@@ -21,9 +21,9 @@ from tabulate import tabulate
 
 from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS
 from tfguard.runtime.document import display_path, format_seconds
-from tfguard.runtime.fit import fit_table, widest, wrap_lines
-from tfguard.runtime.report import Report
-from tfguard.runtime.summary_cost import summary_cost
+from tfguard.runtime.judge.summary_cost import summary_cost
+from tfguard.runtime.output.fit import fit_table, widest, wrap_lines
+from tfguard.runtime.output.report import Report
 
 _FILE_TASK = re.compile(r"^(?P<job>[A-Za-z_][A-Za-z0-9_]*)-(?P<index>\d+)$")
 _CHIEF_JOBS = ("chief", "master")

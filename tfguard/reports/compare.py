@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.document import display_path, format_seconds
-from tfguard.runtime.fit import fit_table, wrap_lines
-from tfguard.runtime.summary_cost import summary_cost
+from tfguard.runtime.judge.summary_cost import summary_cost
+from tfguard.runtime.output.fit import fit_table, wrap_lines
 
 
 def interval_edges(report: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
     """Median step interval of the first and last 20% after warm-up (as in the slowdown ratio)."""
-    from tfguard.runtime.series import trend_series
-    from tfguard.runtime.stats import median_of, warmup_points
+    from tfguard.runtime.record.series import trend_series
+    from tfguard.runtime.record.stats import median_of, warmup_points
 
     values = trend_series(report).values
     body = values[warmup_points(len(values)):]

@@ -1,7 +1,7 @@
 """``tfguard run --json-dir DIR``: one report file per cluster task, ``DIR/<job>-<index>.json``.
 
 The task comes from TF_CONFIG, else from the first ``tf.distribute.Server`` the program creates (see
-tfguard.runtime.cluster_task); a process that is no known task writes ``<host>-<pid>.json``. The document
+tfguard.runtime.run.cluster_task); a process that is no known task writes ``<host>-<pid>.json``. The document
 gets a ``task`` entry (job, index, chief, source) that ``tfguard report DIR`` reads.
 """
 
@@ -14,7 +14,7 @@ import socket
 import sys
 from typing import Any, Dict, Optional
 
-from tfguard.runtime.cluster_task import ServerWatch, task_from_tf_config
+from tfguard.runtime.run.cluster_task import ServerWatch, task_from_tf_config
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, ClassVar, Dict, Optional
+from typing import Any, ClassVar, Dict, Optional, Tuple
+
+#: The version of the guard's JSON document (``tfguard run --json``, ``Report.to_dict()``); its JSON Schema is
+#: output/run-report.schema.json. 3: each diagnostic has ``path``, ``line`` and ``evidence``.
+REPORT_VERSION = 3
 
 
 class DataReport:
@@ -13,6 +17,8 @@ class DataReport:
 
     #: The `version` a document must carry, and what the report is called in the error for another one.
     VERSION: ClassVar[int] = 0
+    #: Earlier versions a document may carry and still be read (their fields are a subset).
+    READS: ClassVar[Tuple[int, ...]] = ()
     KIND: ClassVar[str] = "report"
 
     def __init__(self, data: Dict[str, Any]) -> None:
@@ -21,7 +27,7 @@ class DataReport:
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> Any:
         """Rebuild a report from `to_dict()` output (e.g. loaded from JSON)."""
-        if not isinstance(data, dict) or data.get("version") != cls.VERSION:
+        if not isinstance(data, dict) or data.get("version") not in (cls.VERSION,) + cls.READS:
             raise ValueError("unsupported tfguard %s version: %r" % (
                 cls.KIND, data.get("version") if isinstance(data, dict) else data))
         return cls(json.loads(json.dumps(data)))
@@ -90,3 +96,13 @@ def display_path(path: str) -> str:
         return path
     relative = os.path.relpath(path)
     return path if relative.startswith(os.pardir) else relative
+
+
+def format_bytes(value: Optional[int]) -> str:
+    """`1.2 MiB` style; '-' for unknown."""
+    if value is None:
+        return "-"
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= size:
+            return "%.1f %s" % (value / size, unit)
+    return "%d B" % value

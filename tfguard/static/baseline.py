@@ -18,8 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from tfguard.static.config import ConfigError
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, Finding
 from tfguard.static.quiet import checked_code
 
 #: Bumped when the file layout or the fingerprint changes.

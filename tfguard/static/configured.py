@@ -16,8 +16,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from tfguard.static.cache import ResultCache
 from tfguard.static.config import Settings
 from tfguard.static.discovery import DEFAULT_EXCLUDE, is_excluded_with_parents, iter_python_files
-from tfguard.static.engine import CheckResult, FileError, check_files
-from tfguard.static.finding import Finding
+from tfguard.static.engine import check_files
+from tfguard.static.finding import CheckResult, FileError, Finding
 from tfguard.static.project_root import find_project_root
 from tfguard.static.settings_resolver import SettingsResolver
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from tfguard.static.cache import Dependency, ResultCache, content_hash, hash_dependencies
@@ -13,7 +13,7 @@ from tfguard.static.config import Settings
 from tfguard.static.deep_stack import call_with_deep_stack
 from tfguard.static.discovery import DEFAULT_EXCLUDE, iter_python_files, not_a_regular_file
 from tfguard.static.drivers import DriverScan
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, FileError, Finding
 from tfguard.static.project_root import find_project_root
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, SuppressionRule, all_rules
 from tfguard.static.workers import automatic_jobs, chunked_in_order, map_in_processes, worth_a_pool
@@ -32,27 +32,6 @@ TF_MARKER_BYTES = TF_MARKER.encode("ascii")
 #: Standalone Keras 2 (``from keras import backend as K``) builds and runs TensorFlow graphs too.
 KERAS_MARKER = "keras"
 KERAS_MARKER_BYTES = KERAS_MARKER.encode("ascii")
-
-
-@dataclass(frozen=True)
-class FileError:
-    """A file that could not be checked because of an internal or I/O error."""
-
-    path: str
-    message: str
-
-
-@dataclass
-class CheckResult:
-    """Everything one run of the checker found."""
-
-    findings: List[Finding] = field(default_factory=list)
-    errors: List[FileError] = field(default_factory=list)
-    files_checked: int = 0
-    #: Files that are not Python 3 and were checked as Python 2 (converted line for line), sorted.
-    python2_files: List[str] = field(default_factory=list)
-    #: Files and folders met while walking a folder that could not be checked (a FIFO, a broken link...), skipped.
-    skipped: List[FileError] = field(default_factory=list)
 
 
 def parse_error_finding(path: str, failure: ParseFailure) -> Finding:

@@ -1,9 +1,9 @@
-"""The one result type of the static checker."""
+"""The results of the static checker: one finding, a file it could not check, and a whole run."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -96,3 +96,24 @@ class Finding:
         data["fix"] = self.fix.to_dict() if self.fix is not None else None
         data["no_fix"] = self.no_fix or None if self.fix is None else None
         return data
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file that could not be checked because of an internal or I/O error."""
+
+    path: str
+    message: str
+
+
+@dataclass
+class CheckResult:
+    """Everything one run of the checker found."""
+
+    findings: List[Finding] = field(default_factory=list)
+    errors: List[FileError] = field(default_factory=list)
+    files_checked: int = 0
+    #: Files that are not Python 3 and were checked as Python 2 (converted line for line), sorted.
+    python2_files: List[str] = field(default_factory=list)
+    #: Files and folders met while walking a folder that could not be checked (a FIFO, a broken link...), skipped.
+    skipped: List[FileError] = field(default_factory=list)

@@ -1,6 +1,6 @@
 """Output formats of ``tfguard check``: one module per format, each a pure function of the result.
 
-A reporter takes the :class:`~tfguard.static.engine.CheckResult` and returns the
+A reporter takes the :class:`~tfguard.static.finding.CheckResult` and returns the
 whole report as text; the command line decides where it goes.  Adding a
 format is one module here plus one entry in :data:`REPORTERS`.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict
 
-from tfguard.static.engine import CheckResult
+from tfguard.static.finding import CheckResult
 from tfguard.static.reporters import concise, github, gitlab, grouped, json, junit, pylint, sarif, table, text
 
 Reporter = Callable[[CheckResult], str]

@@ -5,8 +5,7 @@ Nothing under the line (no ``help:``, no ``via``): the whole message stays on it
 
 from __future__ import annotations
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import SAFE, Finding
+from tfguard.static.finding import SAFE, CheckResult, Finding
 from tfguard.static.reporters.text import display_path
 
 

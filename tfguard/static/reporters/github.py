@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import List
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, Finding
 
 #: Finding severity -> workflow command.
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}

@@ -15,8 +15,7 @@ import os
 from collections import Counter
 from typing import Any, Dict, List, Tuple
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, Finding
 
 #: Finding severity -> Code Quality severity (info, minor, major, critical, blocker).
 SEVERITIES = {"error": "major", "warning": "minor", "info": "info"}

@@ -6,8 +6,7 @@ from __future__ import annotations
 from itertools import groupby
 from typing import List
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import SAFE, Finding
+from tfguard.static.finding import SAFE, CheckResult, Finding
 from tfguard.static.reporters.text import display_path
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, Finding
 
 #: Bumped when a key is renamed or removed; adding keys keeps the version.
 SCHEMA_VERSION = 1

@@ -7,8 +7,7 @@ from itertools import groupby
 from typing import Dict, List
 from xml.etree import ElementTree
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, Finding
 from tfguard.static.reporters.text import display_path
 
 #: The package name test cases are filed under (``tfguard.TFG102``).

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, Finding
 from tfguard.static.reporters.text import display_path
 
 

@@ -12,8 +12,7 @@ from urllib.parse import quote
 
 from tfguard import __version__
 from tfguard.static.catalog import rule_page_url, rule_readme
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, Finding
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tfguard.static.engine import CheckResult
+from tfguard.static.finding import CheckResult
 from tfguard.static.reporters.table import code_counts
 
 

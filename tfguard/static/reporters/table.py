@@ -8,8 +8,7 @@ from collections import Counter
 from itertools import groupby
 from typing import List
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import Finding
+from tfguard.static.finding import CheckResult, Finding
 from tfguard.static.reporters.text import display_path, split_message
 
 

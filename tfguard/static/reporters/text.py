@@ -10,8 +10,7 @@ import os
 from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
-from tfguard.static.engine import CheckResult
-from tfguard.static.finding import SAFE, UNSAFE, Finding
+from tfguard.static.finding import SAFE, UNSAFE, CheckResult, Finding
 from tfguard.static.registry import SEVERITIES
 
 #: ANSI styles of the coloured report.

@@ -1,0 +1,68 @@
+"""The JSON document against the JSON Schema the package ships (output/run-report.schema.json), in milliseconds:
+a synthetic recorder's report, every diagnostic located (path, line) with its evidence, and what the schema
+refuses. Real documents of real programs are checked in tests/run (valid_document)."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+from tests.runtime.test_verdict_texts import OPTIONS, _data, _site
+from tfguard.runtime.document import REPORT_VERSION
+from tfguard.runtime.judge import all_diagnostics
+from tfguard.runtime.judge.judgement import diagnose, judged_document
+from tfguard.runtime.output.formats import SCHEMA_PATH, document_schema
+from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
+from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, Violation
+
+VALIDATOR = jsonschema.Draft202012Validator(document_schema())
+
+
+def _recording(**changes):
+    values = dict(runs=100, wall_s=10.0, run_s=4.0, host_fraction=0.6, options=dict(DEFAULT_OPTIONS),
+                  signatures=[SignatureRecord("train:0 <- x:0", count=100, run_time={"count": 100, "total": 4.0},
+                                              interval={"count": 99, "total": 9.9})])
+    values.update(changes)
+    return Recording(**values)
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema_of_this_version():
+    jsonschema.Draft202012Validator.check_schema(document_schema())
+    assert document_schema()["properties"]["version"] == {"const": REPORT_VERSION}
+    assert SCHEMA_PATH.endswith("run-report.schema.json")
+
+
+def test_a_judged_recording_is_a_valid_document_with_every_diagnostic_located():
+    site = SiteRecord(**_site())
+    document = judged_document(_recording(growth_sites=[site], saves=4, save_s=2.5, wall_s=10.0,
+                                          frozen_violations=[Violation("train.py", 20, "x = 1", None, 3, "TFG102")]))
+    VALIDATOR.validate(document)
+    codes = [d["code"] for d in document["diagnostics"]]
+    assert codes == ["TFG901", "TFG903", "TFG905"]
+    growth, input_bound, saves = document["diagnostics"]
+    assert (growth["path"], growth["line"]) == ("train.py", 12)
+    assert growth["evidence"]["blocked"][0]["after_run"] == 3
+    assert input_bound["evidence"] == {"host_fraction": 0.6, "runs": 100}
+    assert (saves["path"], saves["line"]) == (None, None) and saves["evidence"]["saves"] == 4
+
+
+def test_a_one_time_site_is_blamed_by_the_info_line():
+    one_time = diagnose(_data(growth_sites=[_site(kind="one-time", first=3, last=4, line=7)]), OPTIONS)
+    assert [(d["severity"], d["path"], d["line"]) for d in one_time] == [("info", "train.py", 7)]
+
+
+@pytest.mark.parametrize("broken", [
+    {"code": "TFG9", "severity": "error", "message": "m", "path": None, "line": None, "evidence": {}},
+    {"code": "TFG901", "severity": "fatal", "message": "m", "path": None, "line": None, "evidence": {}},
+    {"code": "TFG901", "severity": "error", "message": "m", "evidence": {}},
+])
+def test_the_schema_refuses_a_diagnostic_without_its_location_or_with_a_bad_code(broken):
+    document = judged_document(_recording())
+    document["diagnostics"] = [broken]
+    with pytest.raises(jsonschema.ValidationError):
+        VALIDATOR.validate(document)
+
+
+def test_every_declared_diagnostic_has_a_code_the_schema_accepts():
+    pattern = document_schema()["$defs"]["diagnostic"]["properties"]["code"]["pattern"]
+    assert all(jsonschema.Draft202012Validator({"pattern": pattern}).is_valid(code) for code in all_diagnostics())

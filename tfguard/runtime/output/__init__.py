@@ -1,0 +1,1 @@
+"""output: what the runtime says, as text, JSON, plots, TensorBoard scalars and live alerts (formats.FORMATS)."""
