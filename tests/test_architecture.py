@@ -62,8 +62,16 @@ def test_reporters_depend_on_the_result_not_on_the_engine():
     assert not leaks
 
 
+def test_the_language_server_stands_on_the_static_side_and_only_its_command_imports_it():
+    assert not {name for name in _imports_of("server") if name.startswith(("tfguard.cli", "tfguard.integrations"))}
+    importers = {path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py")
+                 if not path.is_relative_to(PACKAGE / "server")
+                 and any(name.startswith("tfguard.server") for name in _imported_modules(path))}
+    assert importers == {"cli/server.py"}
+
+
 def test_commands_import_no_other_command():
-    commands = {"check", "rules", "run", "report", "demo"}
+    commands = {"check", "rules", "run", "report", "demo", "server"}
     for command in commands:
         imported = set(_imported_modules(PACKAGE / "cli" / f"{command}.py"))
         others = {f"tfguard.cli.{other}" for other in commands - {command}} | {"tfguard.cli.main"}

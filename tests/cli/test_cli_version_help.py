@@ -49,6 +49,6 @@ def test_bare_tfguard_prints_the_help_and_exits_2(tmp_path):
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.startswith("usage: tfguard ")
-    for command in ("check", "rules", "rule", "run", "report", "demo", "pre-commit-config"):
+    for command in ("check", "rules", "rule", "run", "report", "demo", "pre-commit-config", "server"):
         assert f"\n    {command} " in done.stderr or f"\n    {command}\n" in done.stderr, command
     assert "-V, --version" in done.stderr

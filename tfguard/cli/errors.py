@@ -18,7 +18,7 @@ class UsageError(Exception):
 
 
 #: Commands that load the checker, whose astroid 3 has no Python 3.7 release (docs/supported-versions.md).
-_CHECKER_COMMANDS = ("check", "rules", "rule")
+_CHECKER_COMMANDS = ("check", "rules", "rule", "server")
 _CHECKER_PYTHON = (3, 8)
 
 

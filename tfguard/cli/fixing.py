@@ -69,12 +69,11 @@ def run_fixes(args: argparse.Namespace, result: CheckResult, settings_for: Setti
     from tfguard.static.fixes.runner import Fixer
     from tfguard.static.project_root import find_project_root
 
-    unsafe = args.unsafe_fixes
-
     def choose(finding: Finding) -> bool:
         fix = finding.fix
-        return fix is not None and settings_for(finding.path).may_fix(finding.code) and (
-            unsafe or fix.applicability == SAFE)
+        settings = settings_for(finding.path)
+        return fix is not None and settings.may_fix(finding.code) and (
+            args.unsafe_fixes or settings.unsafe_fixes or fix.applicability == SAFE)
 
     paths = sorted({f.path for f in result.findings if choose(f)})
     run = FixRun()
@@ -111,7 +110,7 @@ def fix_stdin(args: argparse.Namespace, data: bytes, path: str, settings: Settin
     def choose(finding: Finding) -> bool:
         fix = finding.fix
         return fix is not None and settings.may_fix(finding.code) and (
-            args.unsafe_fixes or fix.applicability == SAFE)
+            args.unsafe_fixes or settings.unsafe_fixes or fix.applicability == SAFE)
 
     named = path != "-"
     project = Project(find_project_root(path if named else "."), [path] if named else [], python2=settings.python2)

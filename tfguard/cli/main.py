@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any, Optional, Sequence
 
-from tfguard.cli import check, demo, precommit, report, rules, run
+from tfguard.cli import check, demo, precommit, report, rules, run, server
 from tfguard.cli.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError, checker_python_error
 from tfguard.static.config import ConfigError
 from tfguard.static.engine import caused_by_interrupt
@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parser(commands)
     demo.add_parser(commands)
     precommit.add_parser(commands)
+    server.add_parser(commands)
     return parser
 
 
@@ -97,7 +98,7 @@ def escape_what_the_streams_cannot_carry() -> None:
 
 _COMMANDS = {"check": check.run_command, "rules": rules.run_rules, "rule": rules.run_rule,
              "run": run.run_command, "report": report.run_command, "demo": demo.run_command,
-             "pre-commit-config": precommit.run_command}
+             "pre-commit-config": precommit.run_command, "server": server.run_command}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -20,7 +20,8 @@ TABLE = "tool.tfguard"
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "fixable", "unfixable")
 _CODE_KEYS = ("select", "ignore", "extend-select", "fixable", "unfixable")
-_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore", "docs-url", "extend")
+_KNOWN_KEYS = _LIST_KEYS + ("per-file-ignores", "baseline", "py2", "respect-gitignore", "docs-url", "extend",
+                             "unsafe-fixes", "runtime-report")
 #: Configuration files, in the order one folder's are preferred (as ruff prefers .ruff.toml, ruff.toml, then
 #: pyproject.toml); the first two hold the settings at top level, pyproject.toml in ``[tool.tfguard]``.
 CONFIG_NAMES = (".tfguard.toml", "tfguard.toml", "pyproject.toml")
@@ -85,6 +86,10 @@ class Settings:
     unfixable: Tuple[str, ...] = ()
     respect_gitignore: bool = True
     docs_url: str = ""
+    #: ``unsafe-fixes = true``: ``--fix`` and the editor's code actions offer unsafe fixes too.
+    unsafe_fixes: bool = False
+    #: ``runtime-report``: the ``tfguard run --json`` report whose findings the language server shows (absolute).
+    runtime_report: str = ""
 
     def may_fix(self, code: str) -> bool:
         """Return whether ``--fix`` may apply fixes of ``code`` (``fixable``/``unfixable``)."""
@@ -291,6 +296,14 @@ def _table_values(table: Mapping[str, Any], where: str, root: str, table_name: s
         values["respect_gitignore"] = table["respect-gitignore"]
     if "docs-url" in table:
         values["docs_url"] = docs_url(table["docs-url"], f"{where}: 'docs-url'")
+    if "unsafe-fixes" in table:
+        if not isinstance(table["unsafe-fixes"], bool):
+            raise ConfigError(f"{where}: 'unsafe-fixes' must be true or false")
+        values["unsafe_fixes"] = table["unsafe-fixes"]
+    if "runtime-report" in table:
+        if not isinstance(table["runtime-report"], str) or not table["runtime-report"]:
+            raise ConfigError(f"{where}: 'runtime-report' must be the path of a `tfguard run --json` report")
+        values["runtime_report"] = os.path.join(root, os.path.expanduser(table["runtime-report"]))
     return values
 
 

@@ -106,14 +106,16 @@ def check_source(
 
 
 def _check_text(
-    source: str, path: str, settings: Settings, project: Optional[Project] = None, driver: bool = False
+    source: str, path: str, settings: Settings, project: Optional[Project] = None, driver: bool = False,
+    plan_fixes: bool = True,
 ) -> FileCheck:
     # Deep but valid code (a long elif chain) recurses further than the main thread's stack allows.
-    return call_with_deep_stack(_check_text_here, source, path, settings, project, driver)
+    return call_with_deep_stack(_check_text_here, source, path, settings, project, driver, plan_fixes)
 
 
 def _check_text_here(
-    source: str, path: str, settings: Settings, project: Optional[Project] = None, driver: bool = False
+    source: str, path: str, settings: Settings, project: Optional[Project] = None, driver: bool = False,
+    plan_fixes: bool = True,
 ) -> FileCheck:
     from tfguard.static.analysis.module import ModuleAnalysis
     from tfguard.static.parsing import ParseFailure, parse_module
@@ -148,6 +150,8 @@ def _check_text_here(
         audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
         kept.extend(_run_suppression_rules(audit))
     findings = tuple(sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key))
+    if not plan_fixes:  # the language server plans fixes only when a code action asks for them
+        return FileCheck(findings, dependencies, python2=conversion is not None)
     if analysis is not None and findings and conversion is None:  # a Python 2 file's text is not what was analysed
         from tfguard.static.fixes.planner import attach_fixes
 
@@ -181,13 +185,16 @@ def _run_suppression_rules(audit: SuppressionAudit) -> Iterable[Finding]:
 
 
 def check_bytes(
-    data: bytes, path: str, settings: Optional[Settings] = None, project: Optional[Project] = None
+    data: bytes, path: str, settings: Optional[Settings] = None, project: Optional[Project] = None,
+    plan_fixes: bool = True,
 ) -> FileCheck:
     """Check the bytes of one file; undecodable bytes yield a TFG000 finding.
 
     A file that never mentions TensorFlow is analysed only when, with a ``project``, it imports
     (directly or through other project modules) a project module that does: a driver script.
     Its result then depends on the project files its imports led to, which are in its dependencies.
+    ``plan_fixes=False`` leaves every finding without ``fix`` and ``no_fix`` (faster: the language server's
+    diagnostics as you type).
     """
     from tfguard.static.parsing import ParseFailure, decode_source
 
@@ -202,7 +209,7 @@ def check_bytes(
     except ParseFailure as failure:
         finding = parse_error_finding(path, failure)
         return FileCheck((finding,) if settings.is_enabled(finding.code, path) else (), driver_deps)
-    checked = _check_text(source, path, settings, project, driver=bool(driver_deps))
+    checked = _check_text(source, path, settings, project, driver=bool(driver_deps), plan_fixes=plan_fixes)
     if driver_deps:
         checked = replace(checked, dependencies=tuple(sorted({*checked.dependencies, *driver_deps})))
     return checked

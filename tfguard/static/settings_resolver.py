@@ -125,4 +125,6 @@ def describe(path: str, resolver: SettingsResolver) -> str:
     lines.append(f"py2 = {'on' if settings.python2 else 'off'}")
     lines.append(f"respect-gitignore = {'true' if settings.respect_gitignore else 'false'}")
     lines.append(f"docs-url = {settings.docs_url!r}")
+    lines.append(f"unsafe-fixes = {'true' if settings.unsafe_fixes else 'false'}")
+    lines.append(f"runtime-report = {settings.runtime_report!r}")
     return "\n".join(lines) + "\n"

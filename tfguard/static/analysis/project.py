@@ -83,13 +83,48 @@ class Project:
         self._followed[path] = None  # an import cycle sees "unknown" while parsing
         analysis: Optional[ModuleAnalysis] = None
         try:
-            with open(path, "rb") as handle:
-                source = decode_source(handle.read())
+            source = self.read_source(path)
             analysis = ModuleAnalysis(parse_module(source, path, self.python2), self.display_path(path), project=self)
         except (OSError, ParseFailure, RecursionError):
             analysis = None
         self._remember(path, analysis)
         return analysis
+
+    def read_source(self, path: str) -> str:
+        """Return the text of a project file that the analysis follows into (raises OSError, ParseFailure).
+
+        Read from disk; the language server's project reads the editor's unsaved buffers instead.
+        """
+        with open(path, "rb") as handle:
+            return decode_source(handle.read())
+
+    def cached_paths(self) -> List[str]:
+        """Return the absolute paths of the files whose analyses (or failures to parse) the project holds."""
+        return list(self._followed)
+
+    def forget(self, changed: Iterable[str]) -> None:
+        """Drop the analyses of the ``changed`` files and of every file whose analysis followed into one of them.
+
+        For a project that outlives one run (the language server's): its files change between checks.
+        Which files reach TensorFlow through their imports is worked out afresh too.
+        """
+        stale = {os.path.abspath(path) for path in changed}
+        if not stale:
+            return
+        grew = True
+        while grew:  # importers of stale files are stale, up the import graph
+            grew = False
+            for importer, imported in self._imports.items():
+                if importer not in stale and imported & stale:
+                    stale.add(importer)
+                    grew = True
+        for path in stale:
+            analysis = self._followed.pop(path, None)
+            if analysis is not None:
+                self.release(analysis)
+            self._imports.pop(path, None)
+        self.drivers = DriverScan(self.root)
+        self.search_paths = self.drivers.search_paths
 
     def checked_analysis(self, path: str, source: str) -> Optional["ModuleAnalysis"]:
         """Return the analysis made earlier in this run of a file now checked, if it fits.

@@ -1,0 +1,53 @@
+"""Hover: what the codes on a flagged line, or named by a ``# noqa: CODE`` comment, mean, with their pages."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from tfguard.static.reporters.sarif import rule_page_uri
+from tfguard.static.suppression import read_suppressions
+
+
+def code_summary(code: str) -> Optional[tuple]:
+    """Return (name, summary) of a code of the checker or of the runtime guard, None for an unknown code."""
+    from tfguard.runtime.codes import RUNTIME_CODES
+    from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
+
+    if code == PARSE_ERROR_CODE:
+        return PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY
+    rule = all_rules().get(code)
+    if rule is not None:
+        return rule.name, rule.summary
+    runtime = RUNTIME_CODES.get(code)
+    if runtime is not None:
+        return runtime.name, runtime.summary
+    return None
+
+
+def describe_codes(codes: Sequence[str], docs_url: str = "") -> Optional[str]:
+    """Return the hover's Markdown for ``codes`` (each once, in order), None when none is known."""
+    parts: List[str] = []
+    for code in dict.fromkeys(codes):
+        known = code_summary(code)
+        if known is None:
+            continue
+        name, summary = known
+        href = rule_page_uri(code, docs_url)
+        link = f"\n\n[{code} {name}]({href})" if href else ""
+        parts.append(f"**{code}** `{name}`: {summary}{link}")
+    return "\n\n---\n\n".join(parts) or None
+
+
+def noqa_codes_at(text: str, line: int, column: int) -> List[str]:
+    """Return the code a ``# noqa: CODES`` comment names under (1-based) ``line``/``column``, or every code
+    the comment names when the position is on the comment but not on one code."""
+    suppressions = read_suppressions(text)
+    on_line = [c for c in suppressions.codes if c.line == line]
+    under = [c.code for c in on_line if c.column <= column < c.end_column]
+    if under:
+        return under
+    comment_start = min((c.column for c in on_line), default=None)
+    if comment_start is None:
+        return []
+    hash_at = text.splitlines()[line - 1].rfind("#", 0, comment_start)
+    return [c.code for c in on_line] if hash_at >= 0 and column > hash_at else []
