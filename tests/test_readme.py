@@ -21,15 +21,24 @@ def test_rule_table_matches_the_registry():
     )
 
 
-def test_readme_starts_with_two_setup_commands():
+def test_readme_starts_with_a_virtual_environment_then_two_setup_commands():
     text = readme_text()
-    block = re.search(r"## Set up\n\n(?:<!-- commands -->\n)?```console\n(.*?)```", text, re.S)
+    block = re.search(r"## Set up\n\n(?:[^`#][^\n]*\n)*\n?(?:<!-- commands -->\n)?```console\n(.*?)```", text, re.S)
     assert block, "README.md must open with a '## Set up' console block"
-    commands = [line for line in block.group(1).splitlines() if line.strip()]
+    venv, *commands = [line for line in block.group(1).splitlines() if line.strip()]
+    assert venv.startswith("python3 -m venv .venv && . .venv/bin/activate")  # Debian's Python refuses pip install
     assert len(commands) == 2
-    assert commands[0].startswith("pip install ")
+    assert commands[0].startswith('pip install ".[demo]" && tfguard demo')
     assert commands[1] == 'pip install ".[test]" && pytest && tools/tf1_leg.sh'
     assert text.index("## Set up") < text.index("## Rules")
+
+
+def test_readme_leaves_the_contributor_material_to_contributing():
+    setup = readme_text().split("## Set up", 1)[1].split("\n## ", 1)[0]
+    assert ".ci/run" not in setup and "tf1_leg.sh" not in setup.split("```", 2)[2]
+    assert "protobuf<3.21" in setup
+    contributing = (README.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert ".ci/run" in contributing and "tools/tf1_leg.sh" in contributing
 
 
 def test_every_command_line_option_is_documented():
@@ -49,7 +58,7 @@ def test_every_command_line_option_is_documented():
     assert not missing, f"neither README.md nor docs/ mention: {missing}"
 
 
-def test_the_test_dependencies_listed_are_those_of_the_test_extra():
+def test_the_test_dependencies_contributing_lists_are_those_of_the_test_extra():
     try:
         import tomllib
     except ImportError:  # Python < 3.11
@@ -57,8 +66,9 @@ def test_the_test_dependencies_listed_are_those_of_the_test_extra():
     project = tomllib.loads((README.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     extra = project["optional-dependencies"]
     wanted = [re.split(r"[<>=!~;\[ ]", requirement)[0] for requirement in extra["test"]]
-    listed = re.search(r"the `test` extra of `pyproject.toml`: ([^)]*)\)", readme_text().replace("\n", " "))
-    assert listed, "README's Set up section names the test extra"
+    contributing = (README.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    listed = re.search(r"the `test` extra of `pyproject.toml`: ([^)]*)\)", contributing.replace("\n", " "))
+    assert listed, "CONTRIBUTING's set-up names the test extra"
     assert [name.strip() for name in listed.group(1).split(",")] == wanted
 
 

@@ -75,7 +75,8 @@ def on_files(files, config, **kwargs):
         files.append(File.generated(config, f"rules/{folder.name.split('-')[0]}.md", content=rule_page(folder)))
     files.append(File.generated(config, "index.md", content=home_page()))
     contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    contributing = contributing.replace("](docs/architecture.md)", "](architecture.md)")
+    contributing = contributing.replace("](README.md#architecture)", "](architecture.md)")
+    contributing = re.sub(r"\]\(docs/([^)]+)\)", r"](\1)", contributing)
     files.append(File.generated(config, "contributing.md", content=contributing))
     files.append(File.generated(config, "changelog.md", content=(ROOT / "CHANGELOG.md").read_text(encoding="utf-8")))
     return files

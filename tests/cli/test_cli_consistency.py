@@ -65,10 +65,10 @@ def test_fail_on_takes_names_or_codes_in_any_case():
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["check", "--output-format", "foo"], "tfguard check: error: argument --output-format/--format: invalid choice"),
-    (["check", "--color", "pink"], "tfguard check: error: argument --color: invalid choice"),
+    (["check", "--output-format", "foo"], "tfguard: error: argument --output-format/--format: invalid choice"),
+    (["check", "--color", "pink"], "tfguard: error: argument --color: invalid choice"),
     (["chek"], "tfguard: error: argument COMMAND: invalid choice: 'chek'"),
-    (["check", "-j", "0"], "tfguard check: error: argument -j/--jobs: must be at least 1"),
+    (["check", "-j", "0"], "tfguard: error: argument -j/--jobs: must be at least 1"),
 ])
 def test_usage_errors_are_one_line(empty_project, run, argv, message):
     status, out, err = run(*argv)

@@ -13,8 +13,9 @@ def test_rules_table_lists_builtin_and_registered_rules(test_rules, run):
     status, out, err = run("rules")
     assert (status, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0].split() == ["code", "name", "default", "severity", "summary"]
-    rows = {line.split()[0]: line.split()[:4] for line in lines[2:]}
+    assert lines[0].split() in (["code", "name", "default", "severity", "fix", "summary"],
+                                ["code", "name", "default", "severity", "fix"])  # summaries under their rule
+    rows = {line.split()[0]: line.split()[:4] for line in lines[2:] if not line.startswith(" ")}
     assert rows["TFG000"] == ["TFG000", "parse-error", "on", "error"]
     assert rows["TFG901"] == ["TFG901", "test-bad-call", "on", "error"]
     assert rows["TFG951"] == ["TFG951", "test-rare-call", "off", "info"]
@@ -27,7 +28,7 @@ def test_rules_json(test_rules, run):
     rows = json.loads(out)
     assert [r["code"] for r in rows][:1] == ["TFG000"]
     assert {"code": "TFG951", "name": "test-rare-call", "default_enabled": False, "severity": "info",
-            "summary": "Every call to rare() (test rule, off by default).", "kind": "static"} in rows
+            "summary": "Every call to rare() (test rule, off by default).", "kind": "static", "fix": "-"} in rows
 
 
 def test_rule_prints_its_catalog_readme(test_rules, run, tmp_path, monkeypatch):
@@ -84,3 +85,14 @@ def test_keyboard_interrupt_exits_130(project, run, monkeypatch):
 
     monkeypatch.setattr(cli_check, "check_configured", interrupted)
     assert run("check") == (130, "", "tfguard: interrupted\n")
+
+
+def test_rules_fit_the_terminal_and_say_which_fix_each_has(run, monkeypatch):
+    for columns in (80, 100, 160):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        status, out, _ = run("rules")
+        assert status == 0 and max(len(line) for line in out.splitlines()) <= columns, columns
+        rows = {line.split()[0]: line.split()[:5] for line in out.splitlines()[2:] if not line.startswith(" ")}
+        assert rows["TFG101"][4] == "safe" and rows["TFG107"][4] == "unsafe" and rows["TFG105"][4] == "-"
+    monkeypatch.setenv("COLUMNS", "160")
+    assert "graph op built inside a loop that runs the graph" in run("rules")[1]  # one line when it fits

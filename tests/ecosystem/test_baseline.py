@@ -133,3 +133,12 @@ def test_scope_names_are_the_innermost_dotted_def():
     source = "class T:\n    def fit(self):\n        x = 1\n\n    y = 2\n\ndef f():\n    pass\nz = 3\n"
     assert scope_names(source) == {1: "T", 2: "T.fit", 3: "T.fit", 4: "T", 5: "T", 7: "f", 8: "f"}
     assert scope_names("def (:\n") == {}
+
+
+def test_entries_of_a_file_that_no_longer_parses_are_not_counted_as_fixed(project, write, run):
+    write("src/a.py", TRAIN)
+    run("check", "--write-baseline", "b.json", "src")
+    write("src/a.py", TRAIN + "def broken(:\n")
+    status, out, err = run("check", "--baseline", "b.json", "src")
+    assert status == 1 and "TFG000" in out
+    assert "Baseline: 0 findings baselined; 0 baseline entries no longer match (fixed)." in err

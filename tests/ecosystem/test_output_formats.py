@@ -58,11 +58,21 @@ def test_statistics_counts_per_code_only(project, write, run):
     status, out, err = run("check", "--statistics", "a.py", "b.py")
     assert status == 1
     assert [line.split() for line in out.splitlines()] == [
-        ["2", "TFG102", "op-in-session-loop"], ["1", "TFG101", "saver-in-session-loop"]]
+        ["2", "TFG102", "[*]", "op-in-session-loop"],
+        ["1", "TFG101", "[", "]", "saver-in-session-loop"]]  # built in a helper: no fix
     assert "Found 3 findings" in err
     status, out, _ = run("check", "--statistics", "--format", "json", "a.py", "b.py")
-    assert json.loads(out) == [{"code": "TFG102", "name": "op-in-session-loop", "count": 2},
-                               {"code": "TFG101", "name": "saver-in-session-loop", "count": 1}]
+    assert json.loads(out) == [{"code": "TFG102", "name": "op-in-session-loop", "count": 2, "fixable": True},
+                               {"code": "TFG101", "name": "saver-in-session-loop", "count": 1, "fixable": False}]
+
+
+def test_statistics_mark_only_the_codes_fix_fixes(project, write, run):
+    catalog = Path(__file__).resolve().parents[2] / "rules"
+    write("b.py", next(catalog.glob("TFG202-*")).joinpath("bad.py").read_text(encoding="utf-8"))
+    status, out, _ = run("check", "--statistics", "--select", "TFG202", "b.py")
+    assert status == 1 and out.split() == ["1", "TFG202", "[", "]", "checkpoint-every-step"]  # unsafe fix only
+    status, out, _ = run("check", "--statistics", "--unsafe-fixes", "--select", "TFG202", "b.py")
+    assert out.split() == ["1", "TFG202", "[*]", "checkpoint-every-step"]
 
 
 def test_github_workflow_commands(project, write, run):

@@ -277,3 +277,30 @@ def test_the_end_of_run_table_fits_80_columns_as_one_record_per_test(monkeypatch
     assert max(len(line) for line in lines) <= 80
     assert lines[:2] == ["2 tests guarded: 2 used a TensorFlow session, 1 failed its guard", "  test_b.py::test_steady"]
     assert "diagnostics TFG901, TFG902, verdict FAILED" in " ".join(lines)
+
+
+def test_a_session_made_in_a_helper_module_is_named_at_the_line_tfguard_run_names(pytester):
+    """pytest --tfguard and tfguard run agree: the session's place is the user's line that made it (the helper's)."""
+    helper = pytester.makepyfile(sessions='''
+import tensorflow as tf
+
+
+def open_session(graph):
+    return tf.compat.v1.Session(graph=graph)  # HELPER LINE
+''')
+    pytester.makepyfile(test_helper=HELPERS + '''
+from sessions import open_session
+
+
+def test_grows_in_a_helper_session():
+    graph, x, y = doubling_graph()
+    with graph.as_default():
+        sess = open_session(graph)
+        for step in range(10):
+            sess.run(y + 1.0, {x: float(step)})
+        sess.close()
+''')
+    result = pytester.runpytest("-p", "no:cacheprovider", "--tfguard")
+    assert _outcomes(result) == {"failed": 1}
+    line = next(n for n, text in enumerate(helper.read_text().splitlines(), 1) if "HELPER LINE" in text)
+    assert "session created at sessions.py:%d:" % line in result.stdout.str()

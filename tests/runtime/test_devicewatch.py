@@ -115,14 +115,18 @@ def test_no_gpu_is_one_line_and_nothing_fails(tf, graph, sess):
     assert quiet.report.gpu is None and "GPU utilisation" not in quiet.report.table()
 
 
-def test_without_nvidia_ml_py_the_reason_says_how_to_install():
+@pytest.mark.parametrize("driver, reason", [
+    (True, "no GPU visible (nvidia-ml-py not installed: pip install nvidia-ml-py)"),
+    (False, "no GPU visible (no NVIDIA driver on this machine)")])  # no advice to install where it cannot help
+def test_without_nvidia_ml_py_the_reason_says_how_to_install_where_a_driver_is(driver, reason):
     code = ("import sys; sys.modules['pynvml'] = None\n"
-            "from tfguard.runtime.devices.gpu import GpuSampler\n"
-            "s = GpuSampler().start(); s.stop(); print(s.summary()['reason'])")
+            "from tfguard.runtime.devices import gpu\n"
+            "gpu._nvidia_driver = lambda: %s\n"
+            "s = gpu.GpuSampler().start(); s.stop(); print(s.summary()['reason'])" % driver)
     done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == 'no GPU visible (nvidia-ml-py not installed: pip install nvidia-ml-py)'
+    assert done.stdout.strip() == reason
 
 
 def test_gpu_summary_statistics():

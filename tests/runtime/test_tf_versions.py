@@ -92,7 +92,7 @@ def test_the_checker_refuses_python_3_7_in_one_line_naming_the_python_it_needs(c
     message = checker_python_error(command, (3, 7, 16, "final", 0))
     assert message is not None and "\n" not in message
     assert message.startswith("tfguard %s needs Python 3.8 or newer (this is Python 3.7.16;" % command)
-    assert "pipx" in message and "language_version" in message
+    assert "pipx" not in message and "finds a newer Python" in message
 
 
 @pytest.mark.parametrize("command, version", [("run", (3, 7, 16)), ("report", (3, 7, 16)), ("demo", (3, 7, 1)),
@@ -101,13 +101,17 @@ def test_what_runs_on_this_python_is_not_refused(command, version):
     assert checker_python_error(command, version) is None
 
 
-@pytest.mark.skipif(sys.version_info >= (3, 8), reason="the refusal is only seen on Python 3.7")
-def test_tfguard_check_on_python_3_7_ends_in_the_one_line(capsys):
-    from tfguard.cli import main
+@pytest.mark.skipif(sys.version_info >= (3, 8), reason="the search for a newer Python only runs on Python 3.7")
+def test_tfguard_check_on_python_3_7_without_a_newer_python_says_what_to_install(capsys, monkeypatch):
+    from tfguard.cli import checker_python, main
 
+    monkeypatch.delenv(checker_python.ENV_PYTHON, raising=False)
+    monkeypatch.setattr(checker_python, "candidates", lambda: [])
     assert main(["check", "."]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and err.startswith("tfguard: error: tfguard check needs Python 3.8")
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("tfguard: error: tfguard check needs Python 3.8 or newer (this is Python 3.7")
+    assert "`pyenv install 3.11`" in err
 
 
 def test_tf_function_traces_are_followed_only_where_tensorflow_has_the_hooks(monkeypatch):

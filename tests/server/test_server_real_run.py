@@ -57,7 +57,6 @@ async def test_the_growth_site_of_a_real_run_is_a_diagnostic_on_its_line(client:
     runtime = [d for d in diagnostics if d.source == "tfguard run"]
     assert [(d.code, d.range.start.line, d.severity) for d in runtime] == [
         ("TFG901", 6, types.DiagnosticSeverity.Error)]
-    assert runtime[0].message.startswith("the graph grew here during the run: tf.math.add (Const, AddV2)")
-    assert "\nhelp: build the op once, before the loop" in runtime[0].message
+    assert runtime[0].message.startswith("the graph keeps growing as steps go by: grow.py:7")
     assert [d.code for d in diagnostics if d.source == "tfguard"] == ["TFG102"]  # the checker agrees
     assert [d.source for d in await buffers.replace(ran / "grow.py", GROWING + "\n")] == ["tfguard"]

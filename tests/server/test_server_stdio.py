@@ -178,32 +178,26 @@ async def test_runtime_findings_show_until_the_file_changes(client: LanguageClie
                 sess.run(y, feed_dict={x: 1.0})
         '''))
     os.utime(grow, (1_000_000_000, 1_000_000_000))  # older than the report
-    # The shape `tfguard run --json` writes today: the place is in the evidence (growth sites, host time), paths
-    # relative to the run; a diagnostic with its own path and line (the newer shape) is placed there; one with no
-    # place (TFG902, the whole run) is not shown.
+    # The shape `tfguard run --json` writes: each diagnostic names the line it blames (``path``/``line``, relative
+    # to the run); one that blames no line (TFG902, the whole run) is not shown.
     (project / "run.json").write_text(json.dumps({
         "version": 1, "diagnostics": [
             {"code": "TFG901", "severity": "error", "message": "the graph keeps growing as steps go by: "
-             "grow.py:5 `y = tf.add(x, 1.0)`: tf.math.add (Const, AddV2) added after 284 different runs"},
-            {"code": "TFG902", "severity": "warning", "message": "steps got x1.87 slower"},
+             "grow.py:5 `y = tf.add(x, 1.0)`: tf.math.add (Const, AddV2) added after 284 different runs",
+             "path": "grow.py", "line": 5, "evidence": {"ops_added": 600}},
+            {"code": "TFG902", "severity": "warning", "message": "steps got x1.87 slower", "path": None,
+             "line": None, "evidence": {}},
             {"code": "TFG903", "severity": "warning", "message": "input-bound: the device waits on Python for 61% "
-             "of the time"},
+             "of the time", "path": "grow.py", "line": 6, "evidence": {}},
             {"code": "TFG904", "severity": "warning", "message": "summary ops (ScalarSummary) fetched on 256 of 300 "
-             "runs", "path": str(grow), "line": 6}],
-        "growth_sites": [{"path": "grow.py", "line": 5, "code": "y = tf.add(x, 1.0)  # noqa: TFG102",
-                          "api": "tf.math.add", "op_types": ["Const", "AddV2"], "rule": "TFG102",
-                          "ops_added": 600, "growth_events": 300, "events_in_loop": 284, "kind": "repeated",
-                          "first_step": 0, "last_step": 299}],
-        "host_time": {"samples": 40, "cause": "other", "cause_share": 1.0, "lines": [
-            {"path": "grow.py", "line": 6, "code": "sess.run(y, feed_dict={x: 1.0})", "samples": 40,
-             "cause": "other", "share": 0.61}]},
-        "frozen_violations": [], "other_sessions": [], "across_sessions": []}))
+             "runs", "path": str(grow), "line": 6, "evidence": {}}],
+        "other_sessions": [], "across_sessions": []}))
     diagnostics = await buffers.open(grow)
     assert [(d.code, d.source, d.range.start.line) for d in diagnostics] == [
         ("TFG901", "tfguard run", 4), ("TFG903", "tfguard run", 5), ("TFG904", "tfguard run", 5)]
-    assert "tf.math.add (Const, AddV2) added after 284 runs (600 ops)" in diagnostics[0].message
+    assert "tf.math.add (Const, AddV2) added after 284 different runs" in diagnostics[0].message
     assert diagnostics[0].severity == types.DiagnosticSeverity.Error
-    assert diagnostics[1].message.startswith("61% of the run's wall time was spent on this line outside sess.run")
+    assert diagnostics[1].message.startswith("input-bound: the device waits on Python for 61%")
     assert diagnostics[2].message == "summary ops (ScalarSummary) fetched on 256 of 300 runs"
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=grow.as_uri()), position=types.Position(4, 8)))

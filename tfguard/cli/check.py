@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from typing import Any, List, Optional, Sequence
 
 from tfguard.cli import adoption, fixing
 from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, UsageError
 from tfguard.cli.options import comma_list, flatten, jobs
 from tfguard.static.cache import CACHE_DIR_NAME, default_cache_dir
-from tfguard.static.catalog import DEFAULT_DOCS_URL
 from tfguard.static.config import Settings, docs_url, normalize_codes, override, validate_selectors
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
 from tfguard.static.discovery import is_excluded_with_parents
@@ -59,12 +59,15 @@ def add_parser(commands: Any) -> None:
     output.add_argument("--color", type=str.lower, choices=("auto", "always", "never"), default="auto",
                         help="colour the text report: auto (default: on a terminal, unless NO_COLOR is set), "
                              "always, never")
-    output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
+    output.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
     output.add_argument("--docs-url", metavar="URL",
-                        help="base address of the docs site the SARIF report links each rule to (default: "
-                             f"{DEFAULT_DOCS_URL}, or docs-url in [tool.tfguard])")
-    output.add_argument("--exit-zero", action="store_true",
+                        help="base address of a docs site (mkdocs build) the SARIF report links each rule to "
+                             "(default: docs-url in [tool.tfguard], else the file:// address of the rule's page "
+                             "that ships with tfguard)")
+    output.add_argument("-e", "--exit-zero", action="store_true",
                         help="exit 0 even when there are findings (2 still signals errors)")
+    output.add_argument("--exit-non-zero-on-fix", action="store_true",
+                        help="with --fix or --fix-only, exit 1 when files were changed, even when no finding is left")
     adoption.add_options(check)
     files.add_argument("--py2", choices=("on", "off"), default=None,
                        help="check files that are not Python 3 as Python 2, converted line for line "
@@ -82,6 +85,11 @@ def add_parser(commands: Any) -> None:
                         help="read the settings of every file from FILE instead of each file's closest "
                              "configuration file (pyproject.toml [tool.tfguard], tfguard.toml or .tfguard.toml)")
     config.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    output.add_argument("-v", "--verbose", action="store_true",
+                        help="also say on stderr which files were checked, with which configuration, and how long "
+                             "it took")
+    output.add_argument("-w", "--watch", action="store_true",
+                        help="check again whenever a checked file or a configuration file changes (Ctrl-C stops)")
     check.add_argument("--show-settings", action="store_true",
                        help="print which configuration file configures each PATH and the settings it gets "
                             "(the options applied), then exit")
@@ -162,6 +170,13 @@ def _reject_combinations(args: argparse.Namespace) -> None:
     if args.write_baseline and (args.fix or args.diff or args.fix_only):
         raise UsageError("--write-baseline cannot be combined with --fix, --diff or --fix-only: "
                          "record the baseline first, then fix")
+    if args.add_noqa:
+        for option, given in (("--fix", args.fix), ("--diff", args.diff), ("--fix-only", args.fix_only),
+                              ("--statistics", args.statistics), ("--write-baseline", args.write_baseline),
+                              ("--output-file", args.output_file), ("- (stdin)", "-" in args.paths)):
+            if given:
+                raise UsageError(f"--add-noqa cannot be combined with {option}: it edits the checked files "
+                                 "and prints no report")
     if args.diff and args.output_file:
         raise UsageError("--diff prints the diff on stdout; it cannot be combined with --output-file")
 
@@ -231,9 +246,11 @@ def _run_stdin(args: argparse.Namespace) -> int:
         print(f"{PROG}: warning: {path}: not fixed: {fixed.skipped}", file=sys.stderr)
     if fixed.changed:
         result = fixing.allowed_fixes(check_stdin(fixed.encoded, path, settings), lambda _: settings)
+    changed_and_asked = bool(args.exit_non_zero_on_fix and fixed.changed)
     if args.fix_only:
-        return EXIT_ERROR if result.errors else EXIT_CLEAN
-    return _report_stdin(args, result, sys.stderr)
+        return EXIT_ERROR if result.errors else EXIT_FINDINGS if changed_and_asked else EXIT_CLEAN
+    status = _report_stdin(args, result, sys.stderr)
+    return EXIT_FINDINGS if status == EXIT_CLEAN and changed_and_asked else status
 
 
 def _write_stdout_bytes(data: bytes) -> None:
@@ -265,9 +282,37 @@ def run_command(args: argparse.Namespace) -> int:
     if args.show_settings:
         return _show_settings(args)
     if "-" in args.paths:
+        if args.watch:
+            raise UsageError("--watch needs files to watch, not - (stdin)")
         return _run_stdin(args)
     if args.stdin_filename:
         raise UsageError("--stdin-filename needs - (read stdin) as the path")
+    if args.watch:
+        for option, given in (("--add-noqa", args.add_noqa), ("--write-baseline", args.write_baseline),
+                              ("--diff", args.diff)):
+            if given:
+                raise UsageError(f"--watch cannot be combined with {option}: it is done once")
+        from tfguard.cli.watching import watch
+
+        return watch(lambda: _check_once(args), args.paths or ["."])
+    return _check_once(args)
+
+
+def _verbose(args: argparse.Namespace, resolver: SettingsResolver, checked: ConfiguredRun, seconds: float,
+             cache_dir: Optional[str]) -> None:
+    """``-v``: the files checked, the configuration of each, the time and the cache, on stderr."""
+    if not args.verbose:
+        return
+    for path in checked.files:
+        source = resolver.source_for(path, is_file=True)
+        print(f"{PROG}: verbose: checked {path} (settings: {source or 'the defaults'})", file=sys.stderr)
+    print(f"{PROG}: verbose: {len(checked.files)} file{'' if len(checked.files) == 1 else 's'} in {seconds:.2f} s "
+          f"(jobs: {args.jobs or 'auto'}; cache: {cache_dir or 'off'})", file=sys.stderr)
+
+
+def _check_once(args: argparse.Namespace) -> int:
+    """Check the paths of the command line once and report; return the exit status."""
+    args = argparse.Namespace(**vars(args))  # a copy: the steps below set fields, and --watch calls this again
     paths = args.paths or ["."]
     # A broken symbolic link exists: checking it reports why it cannot be read. A missing path is reported
     # as a file error and the others are checked, as ruff does; when none exists there is nothing to check.
@@ -285,7 +330,9 @@ def run_command(args: argparse.Namespace) -> int:
         return check_configured(paths, resolver, force_exclude=args.force_exclude, jobs=args.jobs,
                                 cache_dir=cache_dir)
 
+    started = time.monotonic()
     checked = check()
+    _verbose(args, resolver, checked, time.monotonic() - started, cache_dir)
     result = with_missing(checked.result, missing)
     if args.write_baseline:
         return EXIT_CLEAN if adoption.record_baseline(args.write_baseline, result) else EXIT_ERROR
@@ -302,8 +349,10 @@ def run_command(args: argparse.Namespace) -> int:
             result = fixing.allowed_fixes(with_missing(checked.result, missing), resolver.settings_for)
         if args.fix_only:
             fixing.report(args, fix_run)
-            return EXIT_ERROR if result.errors else EXIT_CLEAN
+            return EXIT_ERROR if result.errors else EXIT_FINDINGS if _changed_and_asked(args, fix_run) else EXIT_CLEAN
     result, baseline_note = adoption.filter_baseline(baseline, result, checked.files)
+    if args.add_noqa:
+        return adoption.add_noqa_comments(result)
     report = render_report(args, result)
     if args.output_file:
         try:
@@ -332,4 +381,9 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     if result.findings and not args.exit_zero:
         return EXIT_FINDINGS
-    return EXIT_CLEAN
+    return EXIT_FINDINGS if _changed_and_asked(args, fix_run) else EXIT_CLEAN
+
+
+def _changed_and_asked(args: argparse.Namespace, fix_run: Optional[fixing.FixRun]) -> bool:
+    """``--exit-non-zero-on-fix`` and ``--fix`` changed files: exit 1 (as ruff: CI sees that the tree changed)."""
+    return bool(args.exit_non_zero_on_fix and fix_run is not None and fix_run.files_changed)

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -21,6 +22,11 @@ BAD_SCRIPT = "seed003_saver_in_loop.py"
 FIXED_SCRIPT = "seed003_fixed.py"
 INPUT_BOUND_SCRIPT = "seed002_input_bound.py"
 DEFAULT_STEPS = 60
+#: Part 3's run goes on past --steps until this many seconds: the guard judges TFG903 only from 1.5 s of runs
+#: (tfguard.runtime.clocks.MIN_VERDICT_S), which 60 steps of seed 002 take well under on a fast machine.
+INPUT_BOUND_SECONDS = 3.0
+#: The command part 1b shows, run as it is in the demo folder.
+DIFF_COMMAND = ["check", "--diff", "--unsafe-fixes", BAD_SCRIPT]
 _MESSAGE_WIDTH = 80
 
 
@@ -60,9 +66,10 @@ def run_command(args: argparse.Namespace) -> int:
     else:
         print("== 1. tfguard check: the bundled scripts that reproduce the field reports ==\n")
         print(lint_table())
-        print("\n== 1b. tfguard check --diff --unsafe-fixes %s: the TFG101 fix (safe: the Saver built "
-              "once, with max_to_keep=None, keeps every checkpoint, as the Savers built per step did) ==\n"
-              % BAD_SCRIPT)
+        print("\n== 1b. tfguard %s ==\n" % " ".join(DIFF_COMMAND))
+        print(textwrap.fill("The TFG101 fix (safe: the Saver built once, with max_to_keep=None, keeps every "
+                            "checkpoint, as the Savers built per step did) and the TFG202 fix (unsafe: it saves "
+                            "every 1000 steps and at the last step):", _MESSAGE_WIDTH) + "\n")
         print(fix_diff())
     if not has_tensorflow:  # the checker needs no TensorFlow; the runs do
         sys.stdout.flush()
@@ -82,9 +89,10 @@ def run_command(args: argparse.Namespace) -> int:
             plot_comparison([(script, reports[script]) for script in (BAD_SCRIPT, FIXED_SCRIPT)], path,
                             title="tfguard demo: seed 003 and its fixed twin (%d steps each)" % steps)
             print("wrote %s" % path)
-        print("\n== 3. tfguard run --placement: seed 002 (Python prepares every batch), %d steps ==\n" % steps)
+        print("\n== 3. tfguard run --placement: seed 002 (Python prepares every batch), %d steps and at least "
+              "%g s ==\n" % (steps, INPUT_BOUND_SECONDS))
         print(device_section(run_guarded(INPUT_BOUND_SCRIPT, steps, work, run_options=["--placement"],
-                                         script_args=[])))
+                                         script_args=["--min-seconds", str(INPUT_BOUND_SECONDS)])))
     print("\nNext: tfguard check your_project/   and   tfguard run --max-steps 200 --fail-on growth train.py")
     return 0
 
@@ -112,14 +120,25 @@ def lint_table() -> str:
 
 
 def fix_diff() -> str:
-    """The TFG101 part of what ``tfguard check --diff --unsafe-fixes`` prints for the seed 003 script (nothing is
-    written)."""
-    from tfguard.static.config import Settings
-    from tfguard.static.fixes.runner import Fixer
+    """What ``tfguard check --diff --unsafe-fixes seed003_saver_in_loop.py`` prints in the demo folder (nothing is
+    written): that very command, run in a child process (``--no-cache``: the demo leaves no cache folder there)."""
+    done = subprocess.run([sys.executable, "-m", "tfguard"] + DIFF_COMMAND[:1] + ["--no-cache"] + DIFF_COMMAND[1:],
+                          cwd=DEMO_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=_child_env())
+    if done.returncode not in (0, 1) or not done.stdout:
+        tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise UsageError("the demo's tfguard %s failed (status %d): %s" % (" ".join(DIFF_COMMAND), done.returncode,
+                                                                           tail))
+    return done.stdout.rstrip("\n")
 
-    fixer = Fixer(Settings(), lambda finding: finding.fix is not None and finding.code == "TFG101")
-    outcome = fixer.plan_file(os.path.join(DEMO_DIR, BAD_SCRIPT))
-    return outcome.diff(label=BAD_SCRIPT).rstrip("\n")
+
+def _child_env() -> Dict[str, str]:
+    """The environment of the demo's child processes: this tfguard first on the path."""
+    env = dict(os.environ)
+    package_root = os.path.dirname(os.path.dirname(DEMO_DIR))
+    env["PYTHONPATH"] = os.pathsep.join([package_root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    return env
 
 
 def _demo_scripts() -> List[str]:
@@ -138,10 +157,7 @@ def run_guarded(script: str, steps: int, work: str, run_options: Sequence[str] =
         script_args = ["--model-dir", os.path.join(work, script[:-3])]
     command = [sys.executable, "-W", "ignore", "-m", "tfguard", "run", "--quiet", "--json", output,
                *run_options, os.path.join(DEMO_DIR, script), "--steps", str(steps), *script_args]
-    env = dict(os.environ)
-    package_root = os.path.dirname(os.path.dirname(DEMO_DIR))
-    env["PYTHONPATH"] = os.pathsep.join([package_root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    env = _child_env()
     started = time.perf_counter()
     # From the demo folder, so that the report's messages name the scripts by their file names.
     indicator = Progress(sys.stderr, lambda: "tfguard demo: running %s (%d steps)" % (script, steps),
@@ -177,8 +193,21 @@ def device_section(report: Dict[str, Any]) -> str:
     from tfguard.runtime.devices.devicewatch import device_blocks
 
     shown = json.loads(json.dumps(report))
-    for fallback in (shown.get("placement") or {}).get("fallbacks", []):
+    placement = shown.get("placement") or {}
+    for fallback in placement.get("fallbacks", []):
         fallback["path"] = os.path.basename(fallback["path"])  # as in the lint table above
-    notes = ["%s  %s" % (d["code"], _demo_relative(d["message"])) for d in report["diagnostics"]]
-    return "\n\n".join(device_blocks(shown)) + ("\n\n%s diagnostics:\n  " % INPUT_BOUND_SCRIPT + "\n  ".join(notes)
-                                                 if notes else "")
+    diagnostics = report["diagnostics"]
+    no_gpu = bool(placement) and not placement.get("gpus_visible")
+    if no_gpu:  # the script pins its model to /gpu:0 for GPU machines: on this one that is no mistake to report
+        placement["fallbacks"] = []
+        diagnostics = [d for d in diagnostics if d["code"] != "TFG906"]
+        shown.pop("gpu", None)
+    from tfguard.runtime.output.fit import terminal_width, wrap_lines
+
+    notes = [line for d in diagnostics for line in wrap_lines("%s  %s" % (d["code"], _demo_relative(d["message"])),
+                                                              terminal_width(), indent="  ", subsequent="    ")]
+    blocks = device_blocks(shown)
+    if no_gpu:
+        blocks.append("(no GPU on this machine: the ops the script pins to /gpu:0 ran on the CPU, and there is no "
+                      "GPU utilisation to show)")
+    return "\n\n".join(blocks) + ("\n\n%s diagnostics:\n" % INPUT_BOUND_SCRIPT + "\n".join(notes) if notes else "")

@@ -28,6 +28,5 @@ def checker_python_error(command: str, version: Sequence[int]) -> Optional[str]:
         return None
     running = ".".join(str(part) for part in version[:3])
     return (f"tfguard {command} needs Python 3.8 or newer (this is Python {running}; tfguard run, report, demo, "
-            "GuardHook and pytest --tfguard work here): run the checker from a newer Python beside this "
-            "environment, e.g. `pipx run --python python3.11 --spec tfguard tfguard check .` or pre-commit "
-            "with `language_version: python3.11`")
+            "GuardHook and pytest --tfguard work here): `tfguard check` run here finds a newer Python on this "
+            "machine and runs the checker there (docs/supported-versions.md)")

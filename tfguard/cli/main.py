@@ -26,7 +26,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         """Print one line (no usage block: ``--help`` has it) and exit 2, as every bad input does."""
-        self.exit(EXIT_ERROR, "%s: error: %s\n" % (self.prog, message))
+        # PROG, not self.prog: a subcommand's parser would say `tfguard check: error:`; every error reads the same
+        self.exit(EXIT_ERROR, "%s: error: %s\n" % (PROG, message))
 
 
 def _suggestion(parser: argparse.ArgumentParser, parsed: argparse.Namespace, extras: Sequence[str]) -> str:
@@ -147,9 +148,10 @@ def _run(argv: Optional[Sequence[str]], swallowed: list) -> int:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
         args = parser.parse_args(argv)
-        refusal = checker_python_error(args.command, sys.version_info)
-        if refusal:
-            raise UsageError(refusal)
+        if checker_python_error(args.command, sys.version_info):  # Python 3.7: the checker runs from a newer one
+            from tfguard.cli import checker_python
+
+            return checker_python.run_elsewhere(args.command, sys.argv[1:] if argv is None else list(argv))
         if args.command != "run":  # `tfguard run` leaves the streams and hooks to the script it runs, as python would
             escape_what_the_streams_cannot_carry()
             _quiet_interrupts(swallowed)

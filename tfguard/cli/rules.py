@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import textwrap
 from typing import Any, List, Sequence
 
 from tfguard.cli.errors import EXIT_CLEAN, UsageError
 from tfguard.static.catalog import rule_folder, rule_readme
-from tfguard.static.fixes.availability import fix_line
+from tfguard.static.fixes.availability import AVAILABLE, fix_line
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 
 
@@ -28,17 +30,17 @@ def rule_rows() -> List[dict]:
     """Return one row per code, for ``tfguard rules``: the built-in TFG000, the static rules, then the runtime
     diagnostics of ``tfguard run`` (``kind``: ``static`` or ``runtime``; a runtime code is always on)."""
     rows = [dict(code=PARSE_ERROR_CODE, name=PARSE_ERROR_NAME, default_enabled=True, severity="error",
-                 summary=PARSE_ERROR_SUMMARY, kind="static")]
+                 summary=PARSE_ERROR_SUMMARY, kind="static", fix="-")]
     from tfguard.runtime.judge import all_diagnostics
 
     static = all_rules()
     for code, rule in static.items():
         rows.append(dict(code=code, name=rule.name, default_enabled=bool(rule.default_enabled),
-                         severity=rule.severity, summary=rule.summary, kind="static"))
+                         severity=rule.severity, summary=rule.summary, kind="static", fix=_fix(code)))
     for code, runtime in all_diagnostics().items():
         if code not in static:
             rows.append(dict(code=code, name=runtime.name, default_enabled=True, severity=runtime.severity,
-                             summary=runtime.summary, kind="runtime"))
+                             summary=runtime.summary, kind="runtime", fix="-"))
     return rows
 
 
@@ -48,8 +50,15 @@ def _default(row: dict) -> str:
     return "on" if row["default_enabled"] else "off"
 
 
+def _fix(code: str) -> str:
+    """What ``--fix`` does for ``code``: ``safe``, ``unsafe`` (with ``--unsafe-fixes``) or ``-`` (no fix)."""
+    found = AVAILABLE.get(code)
+    return found[0] if found else "-"
+
+
 def run_rules(args: argparse.Namespace) -> int:
-    """Run ``tfguard rules``: a table, or JSON with ``--format json``."""
+    """Run ``tfguard rules``: a table that fits the terminal (``COLUMNS``; 80 when not a terminal), or JSON with
+    ``--format json``."""
     rows = rule_rows()
     if args.format == "json":
         print(json.dumps(rows, indent=2))
@@ -57,11 +66,35 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.format == "markdown":
         print(rules_markdown(rows))
         return EXIT_CLEAN
-    from tabulate import tabulate
-
-    table = [[r["code"], r["name"], _default(r), r["severity"], r["summary"]] for r in rows]
-    print(tabulate(table, headers=["code", "name", "default", "severity", "summary"]))
+    print(rules_text(rows, shutil.get_terminal_size((80, 24)).columns))
     return EXIT_CLEAN
+
+
+def rules_text(rows: Sequence[dict], width: int) -> str:
+    """Return the rule table at most ``width`` columns wide: one line per rule with its summary wrapped in the last
+    column when that leaves the summary 40 columns or more, else each summary on its own lines under its rule."""
+    headers = ["code", "name", "default", "severity", "fix"]
+    table = [[r["code"], r["name"], _default(r), r["severity"], _fix(r["code"])] for r in rows]
+    widths = [max(len(str(line[i])) for line in [headers] + table) for i in range(len(headers))]
+    fixed = sum(widths) + 2 * len(widths)
+    beside = width - fixed >= 40
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(str(cell).ljust(w) for cell, w in zip(cells, widths))
+
+    if beside:
+        out = [line(headers) + "  summary", "  ".join("-" * w for w in widths) + "  " + "-" * 7]
+        for cells, row in zip(table, rows):
+            wrapped = textwrap.wrap(row["summary"], width - fixed) or [""]
+            out.append(line(cells) + "  " + wrapped[0])
+            out += [" " * fixed + more for more in wrapped[1:]]
+        return "\n".join(out)
+    out = [line(headers).rstrip(), "  ".join("-" * w for w in widths)]
+    indent = " " * (widths[0] + 2)
+    for cells, row in zip(table, rows):
+        out.append(line(cells).rstrip())
+        out += textwrap.wrap(row["summary"], max(20, width), initial_indent=indent, subsequent_indent=indent)
+    return "\n".join(out)
 
 
 def rules_markdown(rows: Sequence[dict]) -> str:
@@ -69,7 +102,7 @@ def rules_markdown(rows: Sequence[dict]) -> str:
     from tfguard.runtime.judge import all_diagnostics
 
     runtime = all_diagnostics()
-    lines = ["| code | name | default | severity | what it flags |", "|---|---|---|---|---|"]
+    lines = ["| code | name | default | severity | fix | what it flags |", "|---|---|---|---|---|---|"]
     for row in rows:
         code = row["code"]
         rule = all_rules().get(code)
@@ -79,7 +112,8 @@ def rules_markdown(rows: Sequence[dict]) -> str:
         link = f"[{code}](rules/{slug}/README.md)" if slug is not None else code
         default = _default(row)
         summary_text = row["summary"].replace("|", "\\|")
-        lines.append(f"| {link} | {row['name']} | {default} | {row['severity']} | {summary_text} |")
+        fix = row.get("fix", "-")
+        lines.append(f"| {link} | {row['name']} | {default} | {row['severity']} | {fix} | {summary_text} |")
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ The model is pinned to the GPU with soft placement, so it also runs on a CPU-onl
 """
 
 import argparse
+import time
 
 import numpy as np
 import tensorflow.compat.v1 as tf
@@ -26,6 +27,9 @@ def augment(image, rng):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100)
+    parser.add_argument("--min-seconds", type=float, default=0.0,
+                        help="go on past --steps until this many seconds have passed (the demo: long enough "
+                             "for the guard to judge the run on a fast machine)")
     args = parser.parse_args()
     tf.disable_eager_execution()
     rng = np.random.RandomState(0)
@@ -40,10 +44,12 @@ def main():
     init = tf.global_variables_initializer()
     with tf.Session(config=tf.ConfigProto(allow_soft_placement=True)) as sess:
         sess.run(init)
-        for _ in range(args.steps):
+        started, step = time.time(), 0
+        while step < args.steps or time.time() - started < args.min_seconds:
             batch = np.stack([augment(images[i], rng) for i in rng.randint(0, 512, 64)])
             _, loss_value = sess.run([train, loss], feed_dict={x: batch})
-        print("seed002 (Python-side input): loss %.4f" % loss_value)
+            step += 1
+        print("seed002 (Python-side input): %d steps, loss %.4f" % (step, loss_value))
 
 
 if __name__ == "__main__":

@@ -78,8 +78,11 @@ def _watcher_class() -> type:
             watched = self.sessions[-1]
             if watched.guard is None:  # tfguard failed on it (safety.py): no budgets to mark
                 return
+            # The line `tfguard run` names (the user's frame: a project helper's when one made the session), so that
+            # both report the same place; the test's own line only where that frame is the standard library's
+            # (tf.test.TestCase.session is a contextlib context manager) or unknown.
             test_line = _line_in(self.test_file)
-            if test_line is not None:  # the test's own line, not a helper's (tf.test.TestCase.session)
+            if test_line is not None and not _project_site(watched.created_at):
                 watched.created_at = test_line
             self.marks[watched.number] = WarmupMark(session.graph, self.warmup_runs)
             self.session_ids[watched.number] = id(session)
@@ -225,6 +228,18 @@ def _line_in(test_file: Optional[str]) -> Optional[str]:
             return _site(frame)
         frame = frame.f_back
     return None
+
+
+def _project_site(site: str) -> bool:
+    """Whether ``path:line`` names a file of the project: not ``<unknown>``, not the standard library's."""
+    import sysconfig
+
+    path = site.rsplit(":", 1)[0]
+    if path.startswith("<") or not path:
+        return False
+    absolute = os.path.realpath(os.path.abspath(path))
+    library = [os.path.realpath(sysconfig.get_paths()[key]) for key in ("stdlib", "platstdlib")]
+    return not any(absolute.startswith(folder + os.sep) for folder in library)
 
 
 def _site(frame: Any) -> str:

@@ -7,11 +7,12 @@ cost, host share, wall time. Then each run's diagnostics in full. Cells wrap to 
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.document import display_path, format_seconds
 from tfguard.runtime.judge.summary_cost import summary_cost
-from tfguard.runtime.output.fit import fit_table, wrap_lines
+from tfguard.runtime.output.fit import widest, wrap_lines
 
 
 def interval_edges(report: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
@@ -43,6 +44,9 @@ def _summaries(report: Dict[str, Any]) -> str:
     return "%d runs (%s%s%s)" % (cost["runs"], format_seconds(cost["seconds"]), share, unmeasured)
 
 
+#: The longest word kept whole in a cell while the table is made to fit (a longer one may be cut).
+_LONGEST_WORD = 30
+
 ROWS = ["runs", "graph ops start -> end", "step interval, first 20%", "step interval, last 20%",
         "slowdown", "top growth site", "diagnostics", "Saver.save calls (time)", "summary runs (cost)",
         "outside sess.run (host)", "guarded wall time"]
@@ -61,8 +65,14 @@ def column(report: Dict[str, Any], relative: Callable[[str], str] = lambda text:
     else:
         site = "none"
     slowdown = report["slowdown"]
-    trend = "-" if slowdown is None else "x%.2f%s" % (
-        slowdown, " (significant)" if report["slowdown_significant"] else " (no significant trend)")
+    # A ratio beside "no significant trend" reads as a contradiction (x2.54, yet no slowdown): the ratio is shown
+    # only for a significant trend; the two interval rows above give the raw numbers either way.
+    if slowdown is None:
+        trend = "-"
+    elif report["slowdown_significant"]:
+        trend = "x%.2f (significant)" % slowdown
+    else:
+        trend = "none (no significant trend)"
     codes = ", ".join(d["code"] + ("" if d["severity"] != "info" else " (info)") for d in report["diagnostics"])
     host = report.get("host_fraction")
     return [
@@ -76,6 +86,39 @@ def column(report: Dict[str, Any], relative: Callable[[str], str] = lambda text:
     ]
 
 
+def _fit(rows: List[List[str]], headers: List[str], width: int) -> str:
+    """The table at most ``width`` columns wide (0: as it is), cells wrapped at spaces. Each column keeps its
+    longest word whole (up to _LONGEST_WORD): a path or `tf.train.Saver(...)` cut in the middle cannot be read or
+    copied. The run columns narrow first, then the row labels; only then are words cut (down to 12 columns)."""
+    from tabulate import tabulate
+
+    text = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+    excess = widest(text) - width
+    if width <= 0 or excess <= 0:
+        return text
+    cells = [headers] + rows
+    limits = [max(len(line) for row in cells for line in str(row[i]).splitlines() or [""]) for i in
+              range(len(headers))]
+    words = [min(_LONGEST_WORD, max([1] + [len(word) for row in cells for word in str(row[i]).split()]))
+             for i in range(len(headers))]
+    data = list(range(1, len(headers)))
+    for columns, floor in ((data, lambda i: words[i]), ([0], lambda i: words[i]), (data + [0], lambda i: 12)):
+        while excess > 0:
+            narrowable = [i for i in columns if limits[i] > floor(i)]
+            if not narrowable:
+                break
+            limits[max(narrowable, key=lambda i: limits[i])] -= 1
+            excess -= 1
+
+    def wrapped(cell: str, column: int) -> str:
+        return "\n".join(textwrap.wrap(str(cell), width=limits[column], break_long_words=True,
+                                       break_on_hyphens=False)) if len(str(cell)) > limits[column] else cell
+
+    return tabulate([[wrapped(cell, i) for i, cell in enumerate(row)] for row in rows],
+                    headers=[wrapped(h, i) for i, h in enumerate(headers)], tablefmt="simple",
+                    disable_numparse=True)
+
+
 def comparison_table(runs: Sequence[Tuple[str, Dict[str, Any]]], width: int = 0,
                      relative: Callable[[str], str] = lambda text: text) -> str:
     """Runs [(name, report document)] side by side, then each run's diagnostics; cells wrap at `width`
@@ -83,8 +126,7 @@ def comparison_table(runs: Sequence[Tuple[str, Dict[str, Any]]], width: int = 0,
     names = [name for name, _ in runs]
     columns = [column(report, relative) for _, report in runs]
     rows = [[label] + [col[i] for col in columns] for i, label in enumerate(ROWS)]
-    table = fit_table(rows, [""] + names, width, shrink=list(range(1, len(names) + 1)), least=12,
-                      disable_numparse=True)
+    table = _fit(rows, [""] + names, width)
     blocks = [table]
     for name, report in runs:
         notes = ["%s %s  %s" % (d["code"], d["severity"], relative(d["message"]))

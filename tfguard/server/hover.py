@@ -10,7 +10,7 @@ from tfguard.static.suppression import read_suppressions
 
 def code_summary(code: str) -> Optional[tuple]:
     """Return (name, summary) of a code of the checker or of the runtime guard, None for an unknown code."""
-    from tfguard.runtime.codes import RUNTIME_CODES
+    from tfguard.runtime.judge import all_diagnostics
     from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 
     if code == PARSE_ERROR_CODE:
@@ -18,7 +18,7 @@ def code_summary(code: str) -> Optional[tuple]:
     rule = all_rules().get(code)
     if rule is not None:
         return rule.name, rule.summary
-    runtime = RUNTIME_CODES.get(code)
+    runtime = all_diagnostics().get(code)
     if runtime is not None:
         return runtime.name, runtime.summary
     return None

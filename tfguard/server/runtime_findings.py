@@ -1,10 +1,8 @@
 """The last ``tfguard run --json`` report's findings, on the lines they blame, until those files change.
 
 The report is the one the ``runtime-report`` setting names (``[tool.tfguard]``, relative to the configuration
-file). A diagnostic that carries its own ``path`` and ``line`` is placed there. Otherwise (the document as
-``tfguard run`` writes it today) the places come from the report's evidence: TFG901 on each growth site (repeated
-sites for the error, one-time sites for the info) and each blocked change to a frozen graph, TFG903 on the
-top lines of host time; a diagnostic with no place is not shown (silence rather than a guess).
+file). Each diagnostic is placed on the line the run document says it blames (its ``path`` and ``line``); a
+diagnostic that blames no line is not shown (silence rather than a guess).
 
 A finding is shown only while its file is as it was when the run made it: the file on disk is not newer than
 the report, the buffer has no unsaved edit, and the blamed line still reads as the report recorded it.
@@ -18,8 +16,6 @@ import json
 import os
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Tuple
-
-from tfguard.runtime.record.growth import what_grew
 
 #: Where the diagnostics come from, in the editor's problem list.
 SOURCE = "tfguard run"
@@ -111,37 +107,14 @@ def placed_findings(document: Dict[str, Any], folders: List[str]) -> Iterable[Ru
 
 
 def _place(diagnostic: Dict[str, Any], report: Dict[str, Any], folders: List[str]) -> Iterable[RuntimeFinding]:
-    code, severity, message = diagnostic["code"], diagnostic["severity"], diagnostic["message"]
+    # Every diagnostic of the run document says the line it blames (``path``/``line``, null when it blames none:
+    # the schema requires both); one that blames no line is not shown (silence rather than a guess).
+    del report
     if diagnostic.get("path") and isinstance(diagnostic.get("line"), int):
         path = _resolve(diagnostic["path"], folders)
         if path is not None:
-            yield RuntimeFinding(path, diagnostic["line"], code, severity, message)
-        return
-    for site, what in _evidence(code, severity, report):
-        path = _resolve(site.get("path") or "", folders)
-        if path is not None and isinstance(site.get("line"), int):
-            help_text = f"\nhelp: {site['fix']}" if site.get("fix") else ""
-            yield RuntimeFinding(path, site["line"], code, severity, f"{what}{help_text}\nrun report: {message}",
-                                 site.get("code") or "")
-
-
-def _evidence(code: str, severity: str, report: Dict[str, Any]) -> Iterable[Tuple[Dict[str, Any], str]]:
-    """The places a diagnostic without its own place is about, each with what the run measured there."""
-    if code == "TFG901":
-        kind = "repeated" if severity == "error" else "one-time"
-        for site in report.get("growth_sites") or []:
-            if site.get("kind") == kind:
-                yield site, "the graph grew here during the run: %s added after %d runs (%d ops)" % (
-                    what_grew(site), site.get("events_in_loop") or site.get("growth_events") or 0,
-                    site.get("ops_added") or 0)
-        if severity == "error":
-            for violation in report.get("frozen_violations") or []:
-                yield violation, "this line tried to add ops to the frozen graph%s" % (
-                    " (%s)" % violation["api"] if violation.get("api") else "")
-    elif code == "TFG903":
-        for entry in (report.get("host_time") or {}).get("lines") or []:
-            yield entry, "%d%% of the run's wall time was spent on this line outside sess.run (%s)" % (
-                round(100 * (entry.get("share") or 0)), entry.get("cause") or "host work")
+            yield RuntimeFinding(path, diagnostic["line"], diagnostic["code"], diagnostic["severity"],
+                                 diagnostic["message"])
 
 
 def _resolve(path: str, folders: List[str]) -> Optional[str]:

@@ -20,6 +20,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from tfguard.static.config import ConfigError
 from tfguard.static.finding import CheckResult, Finding
 from tfguard.static.quiet import checked_code
+from tfguard.static.registry import PARSE_ERROR_CODE
 
 #: Bumped when the file layout or the fingerprint changes.
 BASELINE_VERSION = 1
@@ -194,7 +195,8 @@ def apply_baseline(result: CheckResult, baseline: "Counter[BaselineKey]", baseli
     """Drop the findings the baseline covers.
 
     ``fixed`` counts the entries left unmatched whose file was checked in this
-    run or no longer exists: entries for files outside the run are not judged.
+    run or no longer exists: entries for files outside the run, or of a file that
+    does not parse now (TFG000) or could not be read, are not judged.
     """
     base_dir = _base_dir(baseline_file)
     remaining = Counter(baseline)
@@ -207,6 +209,9 @@ def apply_baseline(result: CheckResult, baseline: "Counter[BaselineKey]", baseli
         else:
             new.append(finding)
     checked = {_relative_path(path, base_dir) for path in checked_files}
+    # A file that does not parse now was not checked for its old findings: its entries are not fixed.
+    checked -= {_relative_path(f.path, base_dir) for f in result.findings if f.code == PARSE_ERROR_CODE}
+    checked -= {_relative_path(error.path, base_dir) for error in result.errors}
     fixed = sum(n for key, n in remaining.items()
                 if n > 0 and (key.path in checked or not os.path.exists(os.path.join(base_dir, key.path))))
     return BaselineOutcome(replace(result, findings=new), baselined, fixed)

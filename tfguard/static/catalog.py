@@ -7,9 +7,12 @@ from typing import Optional
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # tfguard/
 
-#: Where the documentation site (``mkdocs.yml``'s ``site_url``) is published: SARIF's ``helpUri`` of each rule points
-#: at its page there. ``docs-url`` in ``[tool.tfguard]`` or ``--docs-url`` replace it (a site built in house).
-DEFAULT_DOCS_URL = "https://tfguard.readthedocs.io/en/latest/"
+#: THE setting to change when the documentation site is published: its base address, e.g.
+#: ``"https://tfguard.example.org/latest/"`` (then also put it as ``site_url`` in mkdocs.yml and as
+#: ``Documentation`` in pyproject.toml's ``[project.urls]``; tests/test_links.py checks that they agree). Empty while
+#: no site is published: a rule's link (SARIF's ``helpUri``, the editor's) is then the ``file://`` address of its page
+#: that ships with tfguard. ``docs-url`` in ``[tool.tfguard]`` or ``--docs-url`` replace it (a site built in house).
+PUBLISHED_DOCS_URL = ""
 
 
 def catalog_dir() -> Optional[Path]:
@@ -39,9 +42,13 @@ def rule_readme(code: str) -> Optional[str]:
 
 
 def rule_page_url(code: str, docs_url: str = "") -> Optional[str]:
-    """Return the address of ``code``'s page on the docs site, ``<docs_url>rules/<CODE>/`` (MkDocs' page URLs;
-    default :data:`DEFAULT_DOCS_URL`), or None when the code has no catalog page."""
-    if rule_folder(code) is None:
+    """Return the address of ``code``'s page: ``<docs_url>rules/<CODE>/`` on a docs site (MkDocs' page URLs;
+    ``docs_url`` defaults to :data:`PUBLISHED_DOCS_URL`), else, while no site is published, the ``file://`` URI of
+    the rule's ``README.md`` in the catalog that ships with tfguard; None when the code has no catalog page."""
+    folder = rule_folder(code)
+    if folder is None:
         return None
-    base = docs_url or DEFAULT_DOCS_URL
+    base = docs_url or PUBLISHED_DOCS_URL
+    if not base:
+        return (folder / "README.md").resolve().as_uri()
     return f"{base if base.endswith('/') else base + '/'}rules/{code}/"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import gc
 import os
@@ -75,22 +76,28 @@ def mentions_tensorflow(data: bytes) -> bool:
 
 def unreadable_source_findings(data: bytes, path: str, settings: Settings) -> Tuple[Finding, ...]:
     """Return the TFG000 finding of a file that is not analysed (it never mentions TensorFlow) but is no
-    Python source at all: undecodable bytes or a NUL byte, as ruff reports such a file instead of passing it.
+    Python source CPython compiles: a binary file, undecodable bytes or a syntax error, as ruff reports
+    every such file instead of passing it.
 
-    Decoding is cheap next to parsing, which such files are spared.
+    CPython's own parser judges first (fast, next to astroid's parse, which such files are spared); only a
+    file it refuses is read further: its Python 2 conversion, ``skip-file`` and ``noqa`` apply as in the
+    files tfguard analyses.
     """
     from tfguard.static.parsing import ParseFailure, decode_source
 
+    if not settings.is_enabled(PARSE_ERROR_CODE, path):
+        return ()
+    try:
+        compile(data, "<tfguard>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        return ()
+    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
+        pass
     try:
         source = decode_source(data)
-        nul = source.find("\0")
-        if nul >= 0:
-            line = source.count("\n", 0, nul) + 1
-            raise ParseFailure(line, nul - (source.rfind("\n", 0, nul) + 1) + 1, "source contains a NUL byte")
     except ParseFailure as failure:
-        finding = parse_error_finding(path, failure)
-        return (finding,) if settings.is_enabled(finding.code, path) else ()
-    return ()
+        return (parse_error_finding(path, failure),)
+    checked = _check_text(source, path, settings, driver=True)
+    return tuple(f for f in checked.findings if f.code == PARSE_ERROR_CODE)
 
 
 def check_source(

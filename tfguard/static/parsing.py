@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import io
+import re
 import tokenize
 from dataclasses import dataclass
+from typing import Optional, Tuple
 
 from astroid import nodes
 from astroid.builder import AstroidBuilder
@@ -51,20 +54,92 @@ class _LocalOnlyBuilder(AstroidBuilder):
 
 
 def decode_source(data: bytes) -> str:
-    """Decode file bytes as Python does (PEP 263 cookie, BOM), or raise ParseFailure."""
+    """Decode file bytes as CPython reads source (PEP 263 cookie, BOM), or raise ParseFailure.
+
+    The bytes CPython accepts are accepted and those it refuses refused: CPython decodes the tokens it
+    uses, never a comment's text, so a file declaring utf-8 with GBK bytes in its comments compiles, and
+    is read here with those bytes replaced (U+FFFD, in comments only). A file with a NUL byte is no
+    source at all (CPython refuses it): "binary file".
+    """
+    nul = data.find(b"\0")
+    if nul != -1:
+        return _raise_failure("binary file, not Python source (it contains a NUL byte)", data, nul)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        return _raise_failure(f"cannot detect the encoding: {exc}", data, 0)
+        # tokenize decodes the first two lines whole; CPython only their tokens and a cookie
+        encoding = _cookie_cpython_accepts(data)
+        if encoding is None:
+            return _raise_failure(f"cannot detect the encoding: {exc}", data, 0)
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        return _raise_failure(f"invalid {exc.encoding} byte sequence: {exc.reason}", data, exc.start)
+        text = _decode_as_cpython(data, encoding, exc)
     except LookupError:
         return _raise_failure(f"unknown encoding {encoding!r}", data, 0)
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
+
+
+def _decode_as_cpython(data: bytes, encoding: str, error: UnicodeDecodeError) -> str:
+    """The text of a file some of whose bytes do not decode, when CPython compiles it anyway (they sit in
+    comments); ParseFailure at the first byte CPython refuses otherwise.
+
+    Only this rare case pays for CPython's own parse: it is the one judge of what it accepts.
+    """
+    try:
+        compile(data, "<tfguard>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as refused:
+        line = refused.lineno or 1
+        found = _first_error_at_or_after(data, encoding, _line_start(data, line))
+        if found is not None and data.count(b"\n", 0, found[0]) + 1 == line:
+            return _raise_failure(f"invalid {error.encoding} byte sequence: {found[1]}", data, found[0])
+        # another syntax error (CPython read the bytes up to it): the parse reports it
+    except (ValueError, MemoryError, RecursionError):
+        # too deep for CPython's own parser: judged by the bytes alone
+        return _raise_failure(f"invalid {error.encoding} byte sequence: {error.reason}", data, error.start)
+    return data.decode(encoding, errors="replace")
+
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def _cookie_cpython_accepts(data: bytes) -> Optional[str]:
+    """The encoding of a file whose first two lines tokenize cannot decode (GBK bytes in a comment), when
+    CPython compiles it: its cookie, or utf-8. None when CPython refuses it too."""
+    try:
+        compile(data, "<tfguard>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    for line in data.split(b"\n", 2)[:2]:
+        match = _COOKIE.match(line)
+        if match:
+            return match.group(1).decode("ascii")
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            break
+    return "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
+
+
+def _line_start(data: bytes, line: int) -> int:
+    start = 0
+    for _ in range(line - 1):
+        found = data.find(b"\n", start)
+        if found == -1:
+            break
+        start = found + 1
+    return start
+
+
+def _first_error_at_or_after(data: bytes, encoding: str, start: int) -> Optional[Tuple[int, str]]:
+    """(offset, reason) of the first undecodable byte at or after ``start`` (a line start); None if none."""
+    try:
+        data[start:].decode(encoding)
+    except UnicodeDecodeError as exc:
+        return start + exc.start, exc.reason
+    except LookupError:
+        return None
+    return None
 
 
 def _raise_failure(reason: str, data: bytes, offset: int):

@@ -117,8 +117,18 @@ def describe(path: str, resolver: SettingsResolver) -> str:
              "Settings path: " + (f"{source}" + ("" if settings_at_top_level(source) else f" [{TABLE}]")
                                   if source else "none (the defaults)"),
              f"root = {settings.root}"]
+    from tfguard.static.discovery import DEFAULT_EXCLUDE
+    from tfguard.static.registry import all_rules
+
+    # An empty select, exclude or fixable means the default, printed as what it is (ruff prints the resolved set).
+    defaults = {"select": [code for code, rule in all_rules().items() if rule.default_enabled],
+                "exclude": list(DEFAULT_EXCLUDE), "fixable": ["ALL"]}
     for name in ("select", "extend_select", "ignore", "exclude", "extend_exclude", "fixable", "unfixable"):
-        lines.append(f"{name.replace('_', '-')} = {list(getattr(settings, name))}")
+        value = list(getattr(settings, name))
+        shown = f"{value}" if value or name not in defaults else f"{defaults[name]}  (the default)"
+        lines.append(f"{name.replace('_', '-')} = {shown}")
+    enabled = [code for code in all_rules() if settings.is_enabled(code, path)]
+    lines.append(f"rules checked = {enabled}")
     lines.append("per-file-ignores = {%s}" % ", ".join(f"{pattern!r}: {list(codes)}"
                                                        for pattern, codes in settings.per_file_ignores))
     lines.append(f"baseline = {settings.baseline!r}")

@@ -31,7 +31,9 @@ def _nvml() -> Tuple[Any, Optional[str]]:
             try:
                 import pynvml  # pip install nvidia-ml-py
             except ImportError:
-                _nvml_state = (None, "no GPU visible (nvidia-ml-py not installed: pip install nvidia-ml-py)")
+                # The advice only where it helps: a machine with an NVIDIA driver (and so, likely, a GPU).
+                _nvml_state = (None, "no GPU visible (nvidia-ml-py not installed: pip install nvidia-ml-py)"
+                               if _nvidia_driver() else "no GPU visible (no NVIDIA driver on this machine)")
             else:
                 try:
                     pynvml.nvmlInit()
@@ -40,6 +42,13 @@ def _nvml() -> Tuple[Any, Optional[str]]:
                 else:
                     _nvml_state = (pynvml, None)
         return _nvml_state
+
+
+def _nvidia_driver() -> bool:
+    """Whether this machine has an NVIDIA driver: its /proc entry (Linux) or nvidia-smi on PATH."""
+    import shutil
+
+    return os.path.exists("/proc/driver/nvidia/version") or shutil.which("nvidia-smi") is not None
 
 
 def _visible_handles(nvml: Any) -> List[Tuple[str, Any]]:

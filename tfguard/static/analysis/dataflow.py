@@ -356,6 +356,8 @@ class Dataflow:
             if method == "as_default":
                 return receiver
             return None
+        if receiver.kind == TF and method in tfapi.SESSION_MAKING_METHODS.get(receiver.api or "", ()):
+            return Value(SESSION, api=f"{receiver.api}.{method}")  # ``sv.managed_session(server.target)``
         if receiver.kind == TF and method in tfapi.OP_BUILDING_METHODS:
             return Value(TF, api=f"{receiver.api}.{method}", tensor=method in tfapi.TENSOR_RETURNING_METHODS)
         return None
@@ -555,6 +557,8 @@ def _updates_itself(binding: nodes.NodeNG) -> bool:
     parent = binding.parent
     if isinstance(parent, nodes.AugAssign):
         return True
+    if isinstance(parent, nodes.Assign) and _keeps_items_of(parent.value, binding.name):
+        return True  # ``params = sorted(params, key=lambda v: v.name)``: the same items, reordered
     if not isinstance(parent, nodes.Assign) or not isinstance(parent.value, (nodes.BinOp, nodes.UnaryOp)):
         return False
     stack = [parent.value]  # no recursion: the operand may be a chain of hundreds of operators
@@ -564,3 +568,10 @@ def _updates_itself(binding: nodes.NodeNG) -> bool:
             return True
         stack.extend(node.get_children())
     return False
+
+
+def _keeps_items_of(value: nodes.NodeNG, name: str) -> bool:
+    """``sorted(name, ...)``, ``list(name)``, ``tuple(name)``, ``reversed(name)``: the items of ``name``."""
+    return (isinstance(value, nodes.Call) and isinstance(value.func, nodes.Name)
+            and value.func.name in ("sorted", "list", "tuple", "reversed") and bool(value.args)
+            and isinstance(value.args[0], nodes.Name) and value.args[0].name == name)

@@ -191,7 +191,7 @@ class DeviceAnalysis:
         if self._option_defaults is None:
             defaults: Dict[str, nodes.NodeNG] = {}
             for call in self.module.candidate_calls(frozenset(), _OPTION_DEFINERS):
-                name, default = _option_default(call)
+                name, default = option_default(call)
                 if name and default is not None:
                     defaults.setdefault(name, default)
             self._option_defaults = defaults
@@ -373,7 +373,7 @@ def _attribute_path(target: nodes.NodeNG, root: str) -> Optional[str]:
     return None
 
 
-def _option_default(call: nodes.Call) -> tuple:
+def option_default(call: nodes.Call) -> tuple:
     """Return (attribute name, default expression) of an ``add_argument`` / ``DEFINE_*`` call."""
     func = call.func
     leaf = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")

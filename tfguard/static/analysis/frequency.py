@@ -17,7 +17,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional
 
 from astroid import nodes
 
-from tfguard.static.analysis.defaults import default_number
+from tfguard.static.analysis.defaults import default_number, default_origin
 from tfguard.static.analysis.events import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
@@ -152,8 +152,9 @@ class StepAnalysis:
         for test, in_else in self._branches(node, loop):
             divisor = self.every_step_by_default(test) if not in_else else None
             if divisor is not None and self.is_frequency_guard(test, loop):
+                origin = default_origin(self.module, divisor)
                 return (f"on every step as the program ships (it is under `if {test.as_string()}:`, and "
-                        f"`{divisor.as_string()}` defaults to 1)")
+                        f"`{divisor.as_string()}` defaults to 1{': ' + origin if origin else ''})")
             if self.is_frequency_guard(test, loop):
                 branch = "the `else` of" if in_else else "under"
                 return f"on almost every step (it is {branch} `if {test.as_string()}:`, which "\

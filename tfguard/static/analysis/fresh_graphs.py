@@ -62,6 +62,10 @@ class FreshGraphs:
             return self._makes_graph(graph)
         if isinstance(graph, nodes.Name):
             definitions = self.dataflow.definitions(graph, graph.name)
+            dominating = _dominating_binding(graph, definitions, boundary)
+            if dominating is not None:
+                # ``g = tf.Graph()`` at the top of the loop body rebinds the ``g`` made before the loop
+                return self._makes_graph(dominating.parent.value)
             return bool(definitions) and all(
                 is_ancestor(boundary, d)
                 and isinstance(d.parent, nodes.Assign)
@@ -88,3 +92,30 @@ class FreshGraphs:
             return False
         summary = self.summary(function)
         return summary is not None and summary.resets_graph
+
+
+def _dominating_binding(use: nodes.Name, definitions, boundary: nodes.NodeNG):
+    """The binding of ``use`` made in ``boundary`` by an assignment that always runs before it: a statement
+    of a body that holds the use, earlier in it (the last such one); None if there is none."""
+    best = None
+    for binding in definitions:
+        statement = binding.parent
+        if not (isinstance(statement, nodes.Assign) and binding in statement.targets):
+            continue
+        if not is_ancestor(boundary, statement) or not is_ancestor(statement.parent, use):
+            continue
+        if position(statement) >= position(use) or is_ancestor(statement, use) or not _same_body(statement, use):
+            continue
+        if best is None or position(statement) > position(best.parent):
+            best = binding
+    return best
+
+
+def _same_body(statement: nodes.NodeNG, use: nodes.NodeNG) -> bool:
+    """Whether ``use`` sits under a statement of the same body list as ``statement`` (not its ``else``)."""
+    holder = use
+    while holder.parent is not None and holder.parent is not statement.parent:
+        holder = holder.parent
+    owner = statement.parent
+    return any(statement in getattr(owner, field, ()) and holder in getattr(owner, field, ())
+               for field in ("body", "orelse", "finalbody"))

@@ -210,6 +210,8 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
             return None
         if not uninferred_parameter(self.dataflow, func.expr):
             return None
+        if func.attrname == "run" and "sess" in func.expr.as_string().rsplit(".", 1)[-1].lower():
+            return None  # ``sess.run(...)`` in ``Worker.run(self, sess, coord)``: the session's run, not the method
         method = self.dataflow.inference.unique_method(func.attrname)
         if method is None:
             return None

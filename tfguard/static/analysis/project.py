@@ -72,6 +72,10 @@ class Project:
             self._imports.setdefault(os.path.abspath(importer), set()).add(found)
         return found
 
+    def note_dependency(self, importer: str, path: str) -> None:
+        """Record that the findings of ``importer`` read ``path`` without importing it (its option defaults)."""
+        self._imports.setdefault(os.path.abspath(importer), set()).add(os.path.abspath(path))
+
     def analysis(self, path: str) -> Optional["ModuleAnalysis"]:
         """Return the analysis of a project file, parsing it on first use (None if unreadable)."""
         from tfguard.static.analysis.module import ModuleAnalysis

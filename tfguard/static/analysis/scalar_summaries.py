@@ -36,8 +36,31 @@ def writes_only_scalars(module, write: nodes.Call) -> bool:
     """Return whether the summary ``write`` (``writer.add_summary(s, ...)``) writes scalar summaries only."""
     if not write.args:
         return False
+    if _scalar_proto(module, write.args[0]):
+        return True
     fetches = _fetches_behind(module, write.args[0])
     return bool(fetches) and all(_is_scalar(module, fetch, 0) for fetch in fetches)
+
+
+def _scalar_proto(module, value: nodes.NodeNG) -> bool:
+    """``s = tf.Summary(); s.value.add(simple_value=epsilon, tag="epsilon")`` (or
+    ``tf.Summary(value=[tf.Summary.Value(tag=..., simple_value=...)])``): a protocol buffer of scalars built
+    in Python, no op run; scalars as a ``tf.summary.scalar`` is."""
+    if not isinstance(value, nodes.Name):
+        return False
+    binding = module.dataflow.reaching_definition(value)
+    if not isinstance(binding, nodes.AssignName) or not isinstance(binding.parent, nodes.Assign):
+        return False
+    made = binding.parent.value
+    if not (isinstance(made, nodes.Call) and module.call_qualname(made) == "tensorflow.Summary"):
+        return False
+    added = [call for call in binding.scope().nodes_of_class(nodes.Call)
+             if isinstance(call.func, nodes.Attribute) and call.func.attrname == "add"
+             and call.func.expr.as_string() == f"{value.name}.value"]
+    keywords = [k.arg for call in added for k in call.keywords or ()]
+    keywords += [k.arg for v in made.nodes_of_class(nodes.Call) if v is not made for k in v.keywords or ()]
+    values = [k for k in keywords if k not in ("tag", "node_name", "metadata")]
+    return bool(values) and all(k == "simple_value" for k in values)
 
 
 def _fetches_behind(module, value: nodes.NodeNG) -> List[nodes.NodeNG]:

@@ -194,14 +194,17 @@ class StepEffects:
         )
 
     def _may_change_between_calls(self, test: nodes.NodeNG, function: nodes.NodeNG) -> bool:
-        """True unless ``test`` reads only constants and module-level names set once (``FLAGS.verbose``).
+        """True unless ``test`` reads only constants, module-level names set once (``FLAGS.verbose``) and
+        attributes of ``self`` its class sets only in ``__init__`` (``if self.summary_writer:``).
 
         A module-level name rebound in a loop, by ``+=`` or through a ``global`` statement may change.
         """
+        fixed = {id(attribute.expr) for attribute in (test, *test.nodes_of_class(nodes.Attribute))
+                 if _set_only_in_init(attribute, function)}
         for sub in (test, *test.nodes_of_class((nodes.Call, nodes.Name))):
             if isinstance(sub, nodes.Call):
                 return True
-            if isinstance(sub, nodes.Name):
+            if isinstance(sub, nodes.Name) and id(sub) not in fixed:
                 bindings = self.module.dataflow.definitions(sub, sub.name)
                 if any(not _set_once_at_module_level(b) for b in bindings) or sub.name in self._globals_declared():
                     return True
@@ -212,6 +215,20 @@ class StepEffects:
         return self.module.facts("global_statements", lambda module: frozenset(
             name for node in module.nodes_of(nodes.Global) for name in node.names
         ))
+
+
+def _set_only_in_init(attribute: nodes.NodeNG, function: nodes.NodeNG) -> bool:
+    """``self.x`` read in a method of a class that assigns ``self.x`` in ``__init__`` and nowhere else: the
+    same on every call of the method for one object."""
+    if not (isinstance(attribute, nodes.Attribute) and isinstance(attribute.expr, nodes.Name)
+            and attribute.expr.name == "self"):
+        return False
+    cls = function.parent
+    if not isinstance(cls, nodes.ClassDef) or function.name == "__init__":
+        return False
+    targets = [target for method in cls.mymethods() for target in method.nodes_of_class(nodes.AssignAttr)
+               if target.attrname == attribute.attrname]
+    return bool(targets) and all(target.scope().name == "__init__" for target in targets)
 
 
 def direct_kind(module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:

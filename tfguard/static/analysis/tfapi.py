@@ -51,6 +51,12 @@ SESSION_GETTERS: FrozenSet[str] = frozenset({
     "keras.backend.get_session",
 })
 
+#: Methods of TF objects that return (or, in a ``with``, yield) a session: a distributed worker's session.
+SESSION_MAKING_METHODS: Dict[str, FrozenSet[str]] = {
+    "tensorflow.train.Supervisor": frozenset({"managed_session", "prepare_or_wait_for_session"}),
+    "tensorflow.train.SessionManager": frozenset({"prepare_session", "wait_for_session", "recover_session"}),
+}
+
 #: Calls that return a graph object.
 GRAPH_FACTORIES: FrozenSet[str] = frozenset({"tensorflow.Graph", "tensorflow.get_default_graph"})
 
@@ -419,3 +425,46 @@ def returns_single_tensor(qualname: str) -> bool:
 def _is_class(qualname: str) -> bool:
     leaf = qualname.rsplit(".", 1)[-1]
     return leaf[:1].isupper() and qualname not in {"tensorflow.Variable"}
+
+
+#: Ops that change state which a later run may read: running them first is the point.
+STATE_CHANGING_APIS = frozenset({
+    "tensorflow.assign", "tensorflow.assign_add", "tensorflow.assign_sub", "tensorflow.scatter_update",
+    "tensorflow.scatter_add", "tensorflow.scatter_sub", "tensorflow.scatter_nd_update",
+    "tensorflow.global_variables_initializer", "tensorflow.local_variables_initializer",
+    "tensorflow.variables_initializer", "tensorflow.tables_initializer", "tensorflow.group",
+})
+
+STATE_CHANGING_METHODS = frozenset({
+    "assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub", "scatter_nd_update",
+    "initializer", "make_initializer",
+})
+
+#: Methods of queues, readers and iterators whose result depends on what ran before: a ``dequeue``, then
+#: ``q.size()``, then an ``enqueue`` in separate runs happen in that order; in one run the order is undefined.
+STATEFUL_METHODS = frozenset({
+    "enqueue", "enqueue_many", "dequeue", "dequeue_many", "dequeue_up_to", "size", "close", "read",
+    "read_up_to", "num_records_produced", "num_work_units_completed", "get_next", "restore_state",
+})
+
+STATEFUL_APIS = frozenset({
+    "tensorflow.train.batch", "tensorflow.train.shuffle_batch", "tensorflow.train.batch_join",
+    "tensorflow.train.shuffle_batch_join", "tensorflow.train.maybe_batch", "tensorflow.train.maybe_shuffle_batch",
+})
+
+#: Fetches that only read a variable (no forward pass behind them).
+VARIABLE_APIS = frozenset({
+    "tensorflow.Variable", "tensorflow.get_variable", "tensorflow.train.get_global_step",
+    "tensorflow.train.get_or_create_global_step", "tensorflow.train.create_global_step",
+    "tensorflow.contrib.framework.get_or_create_global_step", "tensorflow.contrib.framework.get_global_step",
+})
+
+#: Optimizer methods whose op applies gradients to a variable set, whatever object has them.
+UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
+#: TF functions that build a train op (an optimizer update) from a loss.
+TRAIN_OP_BUILDERS = frozenset({
+    "tensorflow.contrib.layers.optimize_loss", "tensorflow.contrib.slim.learning.create_train_op",
+    "tensorflow.contrib.training.create_train_op",
+})
+#: Keywords that hand a train-op builder outside TensorFlow the variables it updates.
+UPDATE_VARIABLE_KEYWORDS = frozenset({"var_list", "variables", "variables_to_train"})

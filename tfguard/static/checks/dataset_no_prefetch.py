@@ -41,6 +41,10 @@ class DatasetNoPrefetch(NodeRule):
             links.append(_link(module, source))
             where = _path_of(module, source)
             place = f"line {source.lineno}" if where == module.path else f"{where}:{source.lineno}"
+            others = _other_branch_sources(module, pipelines, consumed, source)
+            if others and where == module.path:
+                # ``if fmt == "tfrecords": ds = ... elif fmt == "csv": ds = ...``: every branch's pipeline
+                place = " or ".join(f"line {line}" for line in sorted({source.lineno, *others}))
             advice = (
                 "pass `output_buffer_size=` to its `.map()` (this `tf.contrib.data` API has no `.prefetch()`)"
                 if pipelines.is_contrib(chain) else "end the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"
@@ -51,6 +55,23 @@ class DatasetNoPrefetch(NodeRule):
                 f"no `.prefetch()` on every path: the GPU waits while the CPU prepares each batch; {advice}",
                 links,
             )
+
+
+def _other_branch_sources(module: ModuleAnalysis, pipelines, consumed: nodes.NodeNG, source: nodes.Call) -> List[int]:
+    """The start lines of the other pipelines a name may hold when it is consumed (one per branch that
+    binds it), each with no prefetch either; [] when the name has one binding."""
+    if not isinstance(consumed, nodes.Name):
+        return []
+    lines = []
+    for binding in module.dataflow.definitions(consumed, consumed.name):
+        if not isinstance(binding.parent, nodes.Assign):
+            return []
+        chain = pipelines.chain(binding.parent.value)
+        if chain is None or pipelines.has_prefetch(chain):
+            return []
+        if chain[-1] is not source and chain[-1].root() is module.module:
+            lines.append(chain[-1].lineno)
+    return lines
 
 
 def _link(module: ModuleAnalysis, node: nodes.NodeNG) -> ChainLink:

@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 from astroid import nodes
 
 from tfguard.static.analysis.events import loop_text
+from tfguard.static.analysis.graph_runs import attribute_value
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
@@ -87,6 +88,9 @@ def _data_source(module: ModuleAnalysis, expr: Optional[nodes.NodeNG], depth: in
         return _data_source(module, expr.generators[0].iter, depth + 1)
     if isinstance(expr, nodes.Subscript) and isinstance(expr.slice, nodes.Slice):
         return None  # ``files[:10]``: a handful, not the data set
+    if isinstance(expr, nodes.Attribute):
+        bound = attribute_value(expr)  # ``self.imagefiles = sorted(glob.glob(...))`` bound once in the class
+        return _data_source(module, bound, depth + 1) if bound is not None else None
     if isinstance(expr, nodes.Name):
         bindings = module.dataflow.definitions(expr, expr.name)
         if len(bindings) == 1 and isinstance(bindings[0].parent, nodes.Assign) \

@@ -52,9 +52,11 @@ class SummaryEveryStep(NodeRule):
                 loop = steps.every_step_loop(call)
                 if loop is not None:
                     site = reached[0]
+                    # every write the helper makes on each call, in every branch it may take (issue 40, class 3)
+                    places = ", ".join(dict.fromkeys(_place(module, other) for other in reached))
                     yield self.finding(
                         module, call,
-                        f"`{describe(call)}` calls `{describe(site.site)}` ({_place(module, site)}) on each call, "
+                        f"`{describe(call)}` calls `{describe(site.site)}` ({places}) on each call, "
                         f"so it writes summaries {steps.how_often(call, loop)} of {steps.loop_text(loop)}; "
                         f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
                         site.chain,

@@ -50,14 +50,14 @@ def _rule_descriptor(code: str, name: str, summary: str, severity: str, enabled:
 
 
 def rule_page_uri(code: str, docs_url: str = "") -> Optional[str]:
-    """The address of a rule's page on the docs site for SARIF's ``helpUri`` (``docs_url``: the site's base
-    address, default the project's); None for a code without a page."""
+    """The address of a rule's page for SARIF's ``helpUri`` (``docs_url``: a docs site's base address; default
+    :data:`tfguard.static.catalog.PUBLISHED_DOCS_URL`, else the page's file); None for a code without a page."""
     return rule_page_url(code, docs_url)
 
 
 def rule_descriptors(docs_url: str = "") -> List[Dict[str, Any]]:
-    """Return ``tool.driver.rules``: TFG000 and every registered rule, in code order, each ``helpUri`` on the docs
-    site at ``docs_url`` (default the project's)."""
+    """Return ``tool.driver.rules``: TFG000 and every registered rule, in code order, each ``helpUri`` its page
+    (see :func:`rule_page_uri`)."""
     descriptors = [_rule_descriptor(PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, "error", True,
                                     docs_url)]
     for code, rule in all_rules().items():
