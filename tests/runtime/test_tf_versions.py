@@ -112,3 +112,40 @@ def test_tfguard_check_on_python_3_7_without_a_newer_python_says_what_to_install
     assert out == "" and err.count("\n") == 1
     assert err.startswith("tfguard: error: tfguard check needs Python 3.8 or newer (this is Python 3.7")
     assert "`pyenv install 3.11`" in err
+
+
+def test_tf_function_traces_are_followed_only_where_tensorflow_has_the_hooks(monkeypatch):
+    """TFG908 needs 2.13+'s polymorphic_function package; on 1.15 (this leg's) and older 2.x: not available."""
+    from tfguard.runtime.tf_access import function_hooks
+
+    real = sys.modules.get("tensorflow")
+    if real is not None and version_of(real) >= (2, 13):
+        assert function_hooks() is not None
+    else:
+        assert function_hooks() is None
+    monkeypatch.setitem(sys.modules, "tensorflow", _fake_tensorflow("2.12.0"))
+    assert function_hooks() is None
+
+
+@pytest.mark.slow
+def test_a_run_on_tensorflow_without_function_hooks_reports_as_before(tmp_path):
+    """On TF 1.15 `tfguard run` follows no tf.function: the JSON has no `functions` and the program runs as is."""
+    import json
+    import subprocess
+
+    from tests.run.conftest import tfguard
+
+    tf = pytest.importorskip("tensorflow")
+    script = tmp_path / "plain.py"
+    script.write_text("import tensorflow as tf\nprint('loaded', bool(tf.__version__))\n", encoding="utf-8")
+    report = tmp_path / "report.json"
+    done = tfguard("run", "--json", report, script, cwd=tmp_path)
+    plain = subprocess.run([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, cwd=str(tmp_path))
+    assert done.returncode == plain.returncode == 0 and done.stdout == plain.stdout == "loaded True\n"
+    document = json.loads(report.read_text(encoding="utf-8"))
+    if version_of(tf) < (2, 13):
+        assert "functions" not in document and "created no TensorFlow session" in done.stderr
+    else:
+        assert document["functions"] == {"available": True, "failed": False, "functions": [], "diagnostics": []}
+        assert "created no TensorFlow session" in done.stderr  # no function traced: nothing to report

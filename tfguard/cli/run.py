@@ -28,7 +28,8 @@ def add_parser(commands: Any) -> None:
         "run", help="run a script (or -m module) with every TensorFlow session watched",
         usage="tfguard run [options] SCRIPT [ARGS...] | tfguard run [options] -m MODULE [ARGS...]",
         description="Run SCRIPT as `python SCRIPT ARGS...` would, guarding every tf.compat.v1 "
-                    "Session/InteractiveSession/MonitoredSession it creates (watch mode), and print the "
+                    "Session/InteractiveSession/MonitoredSession it creates (watch mode) and following every "
+                    "tf.function it calls (TensorFlow 2.13+: retracing, TFG908), and print the "
                     "runtime report to stderr when it ends. Options go before SCRIPT; everything after it "
                     "is the script's.")
     run.add_argument("-m", dest="module", action="store_true", help="run the library module named first, "
@@ -215,6 +216,7 @@ def run_command(args: argparse.Namespace) -> int:
         watcher = SessionWatcher(freeze_after=freeze_after, max_steps=max_steps, logdir=args.tensorboard,
                                  tensorboard_every=every, placement_at=placement_at)
         watcher.install()
+        watcher.functions = _watch_functions()
         if args.json_dir:
             from tfguard.reports.task_files import TaskNaming
 
@@ -269,12 +271,27 @@ def run_command(args: argparse.Namespace) -> int:
     return status
 
 
+def _watch_functions() -> Any:
+    """The watch of the program's tf.functions (TFG908), alerts on stderr; None when it could not start."""
+    from tfguard.runtime import safety
+    from tfguard.runtime.run.function_watch import FunctionWatch
+
+    functions = FunctionWatch(alerts_through_warnings=False)  # the program's behaviour must not change
+    try:
+        functions.start()
+    except Exception as exc:
+        safety.internal_error("tfguard run's tf.function watch", exc, "following tf.functions")
+        functions.stop()
+        return None
+    return functions
+
+
 def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:
     """Take back what a failed set-up installed: the program then runs unguarded."""
-    for part in (tasks, watcher):
+    for part in (tasks, getattr(watcher, "functions", None), watcher):
         try:
             if part is not None:
-                part.uninstall()
+                (part.stop if hasattr(part, "stop") else part.uninstall)()
         except Exception:
             pass
     return None, None
@@ -289,6 +306,8 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
     alerts.width = None
     sessions: List[Any] = []
     try:
+        if getattr(watcher, "functions", None) is not None:
+            watcher.functions.stop()
         if watcher is not None:
             sessions = watcher.finish()
         if tasks is not None:
@@ -310,6 +329,9 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
     if watcher.setup_error:
         print("tfguard: could not watch sessions: %s" % watcher.setup_error, file=sys.stderr)
     document = run_document(command, watcher, sessions, status)
+    functions = getattr(watcher, "functions", None)
+    if functions is not None and functions.available:  # TF 2.13+: TFG908 (on TF 1.15 the document is as it was)
+        document["functions"] = functions.report().to_dict()
     if not args.quiet:
         print(FORMATS["text"].render(document, 0 if args.wide else None), file=sys.stderr)
     if args.json:

@@ -16,8 +16,9 @@ from tfguard.runtime.judge import code_of
 
 #: The marker's keyword arguments, all optional.
 BUDGET_NAMES = ("max_new_ops", "warmup_runs", "max_step_ms", "max_input_bound")
-#: What a guarded test fails on without --tfguard-fail-on: the graph keeps growing (graph-growth errors).
-DEFAULT_FAIL_ON = {"growth": code_of("growth")}
+#: What a guarded test fails on without --tfguard-fail-on: the graph keeps growing (graph-growth errors), a
+#: tf.function keeps retracing (function-retracing warnings).
+DEFAULT_FAIL_ON = {"growth": code_of("growth"), "retracing": code_of("retracing")}
 
 
 class BudgetError(ValueError):
@@ -130,13 +131,22 @@ def _cause(code: str, message: str, record: Dict[str, Any]) -> str:
 
 
 def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: Dict[str, str],
-            fail_on_given: bool = True) -> Dict[str, Any]:
-    """The test's verdict from its sessions' records: totals, failures (one line each), their short causes
-    (``causes``, for pytest's summary line) and a short label. `fail_on_given`: `fail_on` came from
-    ``--tfguard-fail-on`` (said in the failure), not the default."""
+            fail_on_given: bool = True, functions: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
+    """The test's verdict from its sessions' records and its tf.functions' TFG908 diagnostics (`functions`):
+    totals, failures (one line each), their short causes (``causes``, for pytest's summary line) and a short
+    label. `fail_on_given`: `fail_on` came from ``--tfguard-fail-on`` (said in the failure), not the default."""
     failures: List[str] = []
     causes: List[str] = []
     codes = set(fail_on.values())
+    functions = list(functions or [])
+    for diagnostic in functions:
+        code, level = diagnostic["code"], diagnostic["severity"]
+        if code in codes and level != "info":
+            name = next(n for n, c in fail_on.items() if c == code)
+            given = " (--tfguard-fail-on %s)" % name if fail_on_given else ""
+            failures.append("%s %s%s: %s" % (code, level, given, diagnostic["message"]))
+            causes.append("`%s` keeps retracing, called from %s:%d (%s)" % (
+                diagnostic["evidence"]["function"], display_path(diagnostic["path"]), diagnostic["line"], code))
     for record in sessions:
         for code, severity, message in record["diagnostics"]:
             if code in codes and severity != "info":
@@ -149,7 +159,8 @@ def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: D
         failures += budget_failures
         causes += [_budget_cause(failure, sessions) for failure in budget_failures]
     errors = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "error"})
-    warnings = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "warning"})
+    warnings = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "warning"}
+                      | {d["code"] for d in functions if d["severity"] == "warning"})
     known_new = [r["new_ops_after_warmup"] for r in sessions if r["new_ops_after_warmup"] is not None]
     steps = [r["step_s"] for r in sessions if r["step_s"] is not None]
     hosts = [r["host_fraction"] for r in sessions if r["host_fraction"] is not None]
@@ -159,7 +170,7 @@ def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: D
     elif errors or warnings:  # reported, not failing (--tfguard-fail-on does not name them)
         label = "; ".join(part for part in ("error: " + ", ".join(errors) if errors else "",
                                             "warning: " + ", ".join(warnings) if warnings else "") if part)
-    elif not any(r["runs"] for r in sessions):
+    elif not any(r["runs"] for r in sessions) and not functions:
         label = "no runs"
     else:
         label = "ok"
@@ -171,7 +182,8 @@ def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: D
         "step_s": max(steps) if steps else None,
         "host_fraction": max(hosts) if hosts else None,
         "slowdown": max(slowdowns) if slowdowns else None,
-        "codes": sorted({code for r in sessions for code, _, _ in r["diagnostics"]}),
+        "codes": sorted({code for r in sessions for code, _, _ in r["diagnostics"]} | {d["code"] for d in functions}),
+        "functions": functions,
         "failures": failures,
         "causes": causes,
         "label": label,

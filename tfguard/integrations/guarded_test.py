@@ -113,11 +113,19 @@ class TestGuard:
         self._explicit: List[Any] = []  # (block, mark, session id) of tfguard_guard blocks
         self.sessions: Optional[List[GuardedSession]] = None
         self.setup_error: Optional[str] = None
+        #: The test's tf.function watch (TFG908) and, once finished, its TFG908 diagnostics.
+        self._functions: Any = None
+        self.function_diagnostics: List[Dict[str, Any]] = []
 
     def start(self) -> None:
-        """Watch every session created from now on (patches TensorFlow when the test imports it)."""
+        """Watch every session created from now on (patches TensorFlow when the test imports it), and every
+        tf.function call and trace."""
         if self._watcher is not None:
             self._watcher.install()
+            from tfguard.runtime.run.function_watch import FunctionWatch
+
+            self._functions = FunctionWatch(alerts_through_warnings=False)  # as its sessions: alerts on stderr
+            self._functions.start()
 
     def guard(self, session: Any, frozen: bool = False, **options: Any) -> "ExplicitGuard":
         """A ``with`` block guarding `session` (``tfguard.watch``, or ``tfguard.frozen`` with frozen=True)."""
@@ -129,6 +137,11 @@ class TestGuard:
         """End the watch (idempotent) and return the guarded sessions, explicit blocks first."""
         if self.sessions is not None:
             return self.sessions
+        functions, self._functions = self._functions, None
+        if functions is not None:
+            functions.stop()
+            if functions.available and not functions.failed:
+                self.function_diagnostics = functions.report().diagnostics
         found = []
         explicit_ids = set()
         for block in self._explicit:

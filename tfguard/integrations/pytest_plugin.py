@@ -3,9 +3,10 @@ session its own verdict.
 
 - ``--tfguard`` guards every test; ``@pytest.mark.tfguard(...)`` guards one test (and sets its budgets).
   Without either, the plugin does nothing: no TensorFlow patch, no output, no verdict.
-- A guarded test fails when its graph keeps growing after warm-up (TFG901 error), or on the diagnostics
-  ``--tfguard-fail-on`` names (the names of ``tfguard run --fail-on``; ``none`` to only report), or when it
-  exceeds a marker budget: ``max_new_ops``/``warmup_runs``, ``max_step_ms``, ``max_input_bound``.
+- A guarded test fails when its graph keeps growing after warm-up (TFG901 error) or a tf.function keeps
+  retracing (TFG908 warning), or on the diagnostics ``--tfguard-fail-on`` names (the names of ``tfguard run
+  --fail-on``; ``none`` to only report), or when it exceeds a marker budget: ``max_new_ops``/``warmup_runs``,
+  ``max_step_ms``, ``max_input_bound``.
 - ``tfguard_guard(sess)`` guards a session explicitly (``with tfguard_guard(sess) as g: ...``).
 - The verdicts travel on the test reports (pytest-xdist workers included); the controller prints the table.
 """
@@ -37,7 +38,8 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--tfguard-fail-on", metavar="NAMES", default=None,
                     help="fail a guarded test when these diagnostics fire as errors or warnings: "
                          "comma-separated names of `tfguard run --fail-on` (growth, slowdown, input-bound, "
-                         "summaries, saves, cpu-fallback), or `none` to only report (default: growth)")
+                         "summaries, saves, cpu-fallback, retracing), or `none` to only report (default: growth, "
+                         "retracing)")
 
 
 def fail_on_codes(value: Optional[str]) -> Dict[str, str]:
@@ -156,7 +158,8 @@ class TfguardPlugin:
             return
         self.guarded_tests += 1
         records = [session_record(guarded) for guarded in state.finish()]
-        result = verdict(records, item.stash.get(_BUDGET, None), self.fail_on, self.fail_on_given)
+        result = verdict(records, item.stash.get(_BUDGET, None), self.fail_on, self.fail_on_given,
+                         state.function_diagnostics)
         result["nodeid"] = item.nodeid
         result["budgets"] = item.stash[_BUDGET].asserted() if item.stash.get(_BUDGET, None) else []
         if state.setup_error:
@@ -224,7 +227,7 @@ def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
     from tfguard.runtime.document import format_seconds
     from tfguard.runtime.output.fit import fit_records, terminal_width
 
-    used = [v for v in verdicts if v["sessions"]]
+    used = [v for v in verdicts if v["sessions"] or v.get("functions")]
     rows = []
     for v in sorted(used, key=lambda v: v["nodeid"]):
         new = v["new_ops_after_warmup"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, NamedTuple, Optional
 
 SEVERITIES = ("error", "warning", "info")
-#: What a judge reads: the typed recording of one guard (record/recording.py), or the placement data of one
-#: traced step (devices/placement.py).
-INPUTS = ("recording", "placement")
+#: What a judge reads: the typed recording of one guard (record/recording.py), the placement data of one
+#: traced step (devices/placement.py), or the FunctionRecords of a tf.function watch (record/functions.py).
+INPUTS = ("recording", "placement", "functions")
 
 
 class RuntimeDiagnostic(NamedTuple):
@@ -26,7 +26,8 @@ class RuntimeDiagnostic(NamedTuple):
     summary: str
     #: The ``tfguard run --fail-on`` (and ``--tfguard-fail-on``) name, "" when it never fails a run.
     fail_on: str
-    #: ``judge(recording, slowdown)`` -> findings (``"recording"``), or ``judge(placement_data)`` (``"placement"``).
+    #: ``judge(recording, slowdown)`` -> findings (``"recording"``), ``judge(placement_data)`` (``"placement"``), or
+    #: ``judge(function_records)`` (``"functions"``).
     judge: Callable[..., Any]
     reads: str = "recording"
 

@@ -46,3 +46,7 @@ class GraphGrowthWarning(GuardWarning):
 
 class SlowdownWarning(GuardWarning):
     """Steps of the guarded loop are getting slower and slower (a trend, not a level shift)."""
+
+
+class RetracingWarning(GuardWarning):
+    """A `tf.function` keeps retracing as calls go by (TFG908's live alert)."""

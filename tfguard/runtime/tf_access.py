@@ -86,3 +86,79 @@ def version_reader(graph: Any) -> Callable[[], int]:
             getter.__module__.startswith("tensorflow") and isinstance(counter, int):
         return functools.partial(getattr, graph, "_version")
     return functools.partial(getattr, graph, "version")
+
+
+class FunctionHooks:
+    """Where `tf.function` calls and traces can be seen, in the loaded TensorFlow (see `function_hooks`).
+
+    `function_class.__call__` runs every call of a `tf.function` (Keras' train/test/predict functions
+    included); `tracing_module.<trace_name>` runs once per trace, only on a cache miss, with the traced
+    `FunctionType` and the `TracingOptions` that name the Python function.
+    """
+
+    def __init__(self, function_class: Any, tracing_module: Any, trace_name: str) -> None:
+        self.function_class = function_class
+        self.tracing_module = tracing_module
+        self.trace_name = trace_name
+
+
+#: Where TensorFlow 2.x (2.13 onwards) keeps `tf.function` and its tracing: the class of `tf.function` objects,
+#: and the module function that builds one concrete function (called only when the function cache misses).
+_FUNCTION_MODULE = "tensorflow.python.eager.polymorphic_function.polymorphic_function"
+_TRACING_MODULE = "tensorflow.python.eager.polymorphic_function.tracing_compilation"
+_TRACE_FUNCTION = "_create_concrete_function"
+
+
+def function_hooks() -> Optional[FunctionHooks]:
+    """The hooks for counting `tf.function` calls and traces, or None where this TensorFlow has none.
+
+    Only a loaded TensorFlow is looked at (nothing is imported that the program did not load, beyond
+    TensorFlow's own submodules). TF 1.15 has no `polymorphic_function` package, and 2.x before 2.13 keeps
+    `tf.function` elsewhere (`def_function.py`): there the guard follows no function (\"not available\").
+    """
+    import importlib
+    import sys
+
+    if "tensorflow" not in sys.modules or version_of(sys.modules["tensorflow"]) < (2, 13):
+        return None
+    try:
+        functions = importlib.import_module(_FUNCTION_MODULE)
+        tracing = importlib.import_module(_TRACING_MODULE)
+    except Exception:  # another TensorFlow layout
+        return None
+    function_class = getattr(functions, "Function", None)
+    if not isinstance(function_class, type) or not callable(getattr(tracing, _TRACE_FUNCTION, None)) or \
+            "__call__" not in vars(function_class):
+        return None
+    return FunctionHooks(function_class, tracing, _TRACE_FUNCTION)
+
+
+def function_key(python_function: Any) -> Any:
+    """The key TensorFlow's own retracing detector counts a function's traces by (`Function._key_for_call_stats`):
+    the code object of the Python function under its decorators and method binding, else the function itself."""
+    target = python_function
+    for _ in range(32):  # `__wrapped__` chains of decorators; a cycle must not hang
+        if not hasattr(target, "__wrapped__"):
+            break
+        target = target.__wrapped__
+    target = getattr(target, "__func__", target)
+    return getattr(target, "__code__", python_function)
+
+
+def call_key(function: Any) -> Any:
+    """The key of a `tf.function` object's calls, the same as `function_key` of its Python function."""
+    key = getattr(function, "_key_for_call_stats", None)
+    return key if key is not None else function_key(getattr(function, "_python_function", function))
+
+
+def traced_parameters(function_type: Any) -> Sequence[Tuple[str, Any]]:
+    """(name, trace type) of each parameter of a traced `FunctionType` (the arguments' TraceTypes)."""
+    parameters = getattr(function_type, "parameters", None) or {}
+    return [(str(name), getattr(parameter, "type_constraint", None)) for name, parameter in parameters.items()]
+
+
+def traced_function(tracing_options: Any) -> Tuple[Any, str, Any]:
+    """(Python function, name, cache) of a trace's `TracingOptions`: the cache is the `tf.function` object's own
+    (one per `tf.function` object, so a new object for the same Python function traces anew)."""
+    return (getattr(tracing_options, "python_function", None), str(getattr(tracing_options, "name", "") or ""),
+            getattr(tracing_options, "function_cache", None))

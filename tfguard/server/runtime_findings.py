@@ -96,7 +96,9 @@ def placed_findings(document: Dict[str, Any], folders: List[str]) -> Iterable[Ru
                             if isinstance(other, dict) and isinstance(other.get("report"), dict)]
     seen = set()
     for report in reports:
-        for diagnostic in list(report.get("diagnostics") or []) + list(report.get("across_sessions") or []):
+        functions = (report.get("functions") or {}).get("diagnostics") or []  # TFG908: located at the call
+        for diagnostic in list(report.get("diagnostics") or []) + list(report.get("across_sessions") or []) + \
+                list(functions):
             for found in _place(diagnostic, report, folders):
                 key = (found.path, found.line, found.code, found.message)
                 if key not in seen:

@@ -13,7 +13,19 @@ SESSIONS_SHOWN_PER_GRAPH = 2
 
 def render_document(document: Dict[str, Any], width: Optional[int] = None) -> str:
     """Report tables of a run document (or of a bare `report.to_dict()`), fit to `width` columns (None: 80 or
-    `COLUMNS`; 0: wide)."""
+    `COLUMNS`; 0: wide): its sessions, then its tf.functions (TFG908) when any traced."""
+    functions = document.get("functions") or {}
+    if not functions.get("functions"):
+        return _render_sessions(document, width)
+    from tfguard.runtime.output.function_report import render
+
+    traced = render(functions, width)
+    if "mode" not in document and not document.get("unguarded_sessions"):
+        return traced  # a TF2 program with no session: its functions are the report
+    return _render_sessions(document, width) + "\n\n" + traced
+
+
+def _render_sessions(document: Dict[str, Any], width: Optional[int] = None) -> str:
     from tfguard.runtime.output.report import Report
 
     command = " ".join(document.get("command") or [])

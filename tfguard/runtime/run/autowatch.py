@@ -142,6 +142,8 @@ class SessionWatcher:
         self._collected: List[WatchedSession] = []
         self._graphs: List[tuple] = []
         self._graph_count = 0
+        #: `tfguard run`'s watch of the program's tf.functions (function_watch.FunctionWatch), set by the CLI.
+        self.functions: Optional[Any] = None
 
     # -- installation ---------------------------------------------------------------
     def install(self) -> None:

@@ -95,9 +95,10 @@ def _session_facts(watched: Any) -> Dict[str, Any]:
 
 
 def fired_codes(document: Dict[str, Any]) -> set:
-    """Codes of the error and warning diagnostics of every session in a run document (information,
+    """Codes of the error and warning diagnostics of every session and tf.function in a run document (information,
     such as one-time graph growth, never fails a run)."""
     diagnostics = list(document.get("diagnostics", [])) + list(document.get("across_sessions", []))
+    diagnostics += (document.get("functions") or {}).get("diagnostics", [])  # TFG908
     for other in document.get("other_sessions", []):
         diagnostics += other["report"]["diagnostics"]
     return {d["code"] for d in diagnostics if d["severity"] != "info"}

@@ -1,0 +1,166 @@
+"""`tfguard.watch_functions()` on real tf.functions and Keras models (TensorFlow 2.13+): every call and trace
+counted, TFG908 naming the definition, the calling line and what changed."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+
+import tfguard  # noqa: E402
+from tfguard.runtime import tf_access  # noqa: E402
+from tfguard.runtime.capture import function_calls  # noqa: E402
+
+pytestmark = pytest.mark.skipif(tf_access.function_hooks() is None, reason="needs TensorFlow 2.13+")
+
+
+def _line_of(function, text):
+    """The line number of the first line of `function`'s source that contains `text`."""
+    import inspect
+
+    lines, start = inspect.getsourcelines(function)
+    return start + next(i for i, line in enumerate(lines) if text in line)
+
+
+def _retracing_scalar():
+    @tf.function
+    def step(x, n):
+        return x * n
+
+    for i in range(12):
+        step(tf.ones([4, 3]), i)  # CALL
+
+
+def test_a_python_scalar_argument_is_named_with_its_lines():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with tfguard.watch_functions() as functions:
+            _retracing_scalar()
+    call_line = _line_of(_retracing_scalar, "# CALL")
+    (diagnostic,) = functions.report().diagnostics
+    assert diagnostic["severity"] == "warning" and diagnostic["code"] == "TFG908"
+    assert diagnostic["line"] == call_line and diagnostic["path"] == __file__
+    evidence = diagnostic["evidence"]
+    assert evidence["definition_line"] == _line_of(_retracing_scalar, "@tf.function")
+    assert evidence["traces"] == 12 and evidence["calls"] == 12
+    assert "argument `n`: Python value 10 -> 11 (11 times)" in diagnostic["message"]
+    assert "tracing took" in diagnostic["message"] and "running" in diagnostic["message"]
+    alerts = [w for w in caught if issubclass(w.category, tfguard.RetracingWarning)]
+    assert len(alerts) == 1 and alerts[0].lineno == call_line and alerts[0].filename == __file__
+
+
+def test_shapes_dtypes_and_new_objects_are_said():
+    class Adam:
+        pass
+
+    @tf.function
+    def f(x, opt=None):
+        return tf.reduce_sum(tf.cast(x, tf.float32))
+
+    with tfguard.watch_functions() as functions:
+        f(tf.ones([32, 10]))
+        f(tf.ones([17, 10]))
+        f(tf.ones([17, 10], tf.float64))
+        f(tf.ones([17, 10], tf.float64), Adam())
+    (record,) = functions.report().functions
+    kinds = {change["kind"]: change["text"] for change in record["changes"]}
+    assert kinds["shape"] == "argument `x`: shape float32[32, 10] -> float32[17, 10]"
+    assert kinds["dtype"] == "argument `x`: dtype float32[17, 10] -> float64[17, 10]"
+    assert kinds["object"] == "argument `opt`: a new object of class Adam"
+
+
+def test_tensor_arguments_and_one_function_are_silent():
+    @tf.function
+    def step(x, n):
+        return x * n
+
+    with tfguard.watch_functions() as functions:
+        for i in range(30):
+            step(tf.ones([4, 3]), tf.constant(float(i)))
+    assert functions.report().diagnostics == []
+    (record,) = functions.report().functions
+    assert record["calls"] == 30 and record["traced_calls"] == 1
+
+
+def test_a_training_flag_is_information():
+    @tf.function
+    def forward(x, training):
+        return x * 2.0 if training else x
+
+    with tfguard.watch_functions() as functions:
+        for i in range(20):
+            forward(tf.ones([2]), i % 2 == 0)
+    (diagnostic,) = functions.report().diagnostics
+    assert diagnostic["severity"] == "info" and "Python value True -> False" in diagnostic["message"]
+
+
+def test_a_tf_function_made_per_iteration_keeps_retracing():
+    with tfguard.watch_functions() as functions:
+        for _ in range(8):
+            double = tf.function(lambda x: x * 2.0)
+            double(tf.ones([2]))
+    (diagnostic,) = functions.report().diagnostics
+    assert diagnostic["severity"] == "warning" and "of 8 tf.function objects" in diagnostic["message"]
+    assert "a new tf.function object" in diagnostic["message"]
+
+
+def test_functions_called_inside_a_function_are_part_of_its_trace():
+    @tf.function
+    def inner(x, n):
+        return x * n
+
+    @tf.function
+    def outer(x):
+        return inner(x, 2) + inner(x, 3)
+
+    with tfguard.watch_functions() as functions:
+        for _ in range(10):
+            outer(tf.ones([2]))
+    assert [(f["function"], f["calls"], f["traced_calls"]) for f in functions.report().functions] == [
+        ("test_functions_called_inside_a_function_are_part_of_its_trace.outer", 10, 1)]
+
+
+def test_a_keras_model_built_per_prediction_keeps_retracing_and_one_model_is_silent():
+    keras = pytest.importorskip("keras")
+    import numpy as np
+
+    data = np.ones((4, 3), dtype="float32")
+    with tfguard.watch_functions() as functions:
+        for _ in range(6):
+            model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+            model.predict(data, verbose=0)  # PREDICT
+    warned = [d for d in functions.report().diagnostics if d["severity"] == "warning"]
+    assert len(warned) == 1 and warned[0]["path"] == __file__
+    this_test = test_a_keras_model_built_per_prediction_keeps_retracing_and_one_model_is_silent
+    assert warned[0]["line"] == _line_of(this_test, "# PREDICT")
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    with tfguard.watch_functions() as functions:
+        for _ in range(6):
+            model.predict(data, verbose=0)
+    assert functions.report().diagnostics == []
+
+
+def test_the_patches_are_undone_after_the_block():
+    hooks = tf_access.function_hooks()
+    call, trace = hooks.function_class.__call__, getattr(hooks.tracing_module, hooks.trace_name)
+    with tfguard.watch_functions() as functions:
+        assert hooks.function_class.__call__ is not call
+        with tfguard.watch_functions():  # nested: the patches stay until the last watch ends
+            pass
+        assert hooks.function_class.__call__ is not call
+    assert hooks.function_class.__call__ is call and getattr(hooks.tracing_module, hooks.trace_name) is trace
+    assert functions.available and not function_calls._sinks
+
+
+def test_an_internal_error_stops_the_watch_not_the_program(capsys):
+    @tf.function
+    def f(x):
+        return x + 1.0
+
+    with tfguard.watch_functions() as functions:
+        functions.called = None  # a broken sink: calling it raises TypeError
+        assert float(f(tf.constant(1.0))) == 2.0
+        assert float(f(tf.constant(2.0))) == 3.0
+    assert functions.failed and "tfguard: internal error in a tf.function call" in capsys.readouterr().err

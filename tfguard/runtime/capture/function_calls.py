@@ -1,0 +1,209 @@
+"""See every call and every trace of every `tf.function` (Keras' train/test/predict functions included).
+
+Two class-level patches, made through the TF access layer (`tf_access.function_hooks`) while at least one sink
+is attached, and undone when the last one leaves:
+
+- `Function.__call__`: a counter and a clock per call, nothing else (the per-call cost of the guard);
+- the module function TensorFlow calls once per trace, only when the function cache misses: the traced
+  arguments' types, the tracing time, the user's calling line and the `tf.function` object that traced.
+
+A call made while a trace runs (a `tf.function` called inside another one, Keras' `one_step_on_data` inside
+`multi_step_on_iterator`) is part of that outer trace, as TensorFlow's own retracing detector counts only the
+calls made eagerly: it is neither counted nor timed. Functions of TensorFlow itself (tf.data's wrappers of a
+`map` function, variable initializers) are not followed.
+
+A sink has `called(key, seconds)` and `traced(key, python_function, name, serial, parameters, seconds, site)`;
+an exception from a sink detaches every sink (one line on stderr): the program's calls go on, unwatched.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+import time
+import weakref
+from typing import Any, Callable, List, Optional, Tuple
+
+from tfguard.runtime import tf_access
+
+_AUTOGRAPH_FILE = "__autograph_generated_file"
+
+
+class _Local(threading.local):
+    depth = 0  # traces running on this thread
+
+
+_local = _Local()
+#: The attached sinks; the patched functions read this list (empty: they call straight through).
+_sinks: List[Any] = []
+_lock = threading.Lock()
+_undo: List[Callable[[], None]] = []
+#: A serial number per tf.function object (held weakly: the program's objects are freed as they would be).
+_serials: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
+_serial_count = [0]
+_call_code: List[Any] = []
+
+
+def available() -> bool:
+    """Whether the loaded TensorFlow lets the guard follow `tf.function` calls and traces."""
+    return tf_access.function_hooks() is not None
+
+
+def attach(sink: Any) -> bool:
+    """Start calling `sink` on every call and trace; False (nothing attached) where TensorFlow has no hooks."""
+    with _lock:
+        if not _undo:
+            hooks = tf_access.function_hooks()
+            if hooks is None:
+                return False
+            _patch(hooks)
+        if sink not in _sinks:
+            _sinks.append(sink)
+        return True
+
+
+def detach(sink: Any) -> None:
+    """Stop calling `sink`; the patches go when no sink is left."""
+    with _lock:
+        if sink in _sinks:
+            _sinks.remove(sink)
+        if not _sinks:
+            _unpatch()
+
+
+def _unpatch() -> None:
+    while _undo:
+        try:
+            _undo.pop()()
+        except Exception:  # what stays patched calls straight through (no sinks)
+            pass
+
+
+def _fail(where: str, exc: BaseException) -> None:
+    """tfguard's own error: every sink stops (the patches call straight through), said once."""
+    from tfguard.runtime.safety import internal_error
+
+    failed = list(_sinks)
+    del _sinks[:]
+    for sink in failed:
+        try:
+            sink.failed = True
+        except Exception:
+            pass
+    internal_error(where, exc, "following tf.function traces")
+
+
+def _patch(hooks: tf_access.FunctionHooks) -> None:
+    cls, module, name = hooks.function_class, hooks.tracing_module, hooks.trace_name
+    original_call = cls.__dict__["__call__"]
+    original_trace = getattr(module, name)
+    call = _wrap_call(original_call)
+    del _call_code[:]
+    _call_code.append(call.__code__)
+    cls.__call__ = call
+    _undo.append(lambda: setattr(cls, "__call__", original_call))
+    setattr(module, name, _wrap_trace(original_trace, _tensorflow_dir()))
+    _undo.append(lambda: setattr(module, name, original_trace))
+
+
+def _tensorflow_dir() -> str:
+    module = sys.modules.get("tensorflow")
+    path = getattr(module, "__file__", None)
+    return os.path.dirname(os.path.abspath(path)) + os.sep if path else "\0"
+
+
+def _wrap_call(original: Callable) -> Callable:
+    local, sinks, clock = _local, _sinks, time.perf_counter
+
+    @functools.wraps(original)
+    def __call__(self: Any, *args: Any, **kwds: Any) -> Any:
+        if local.depth or not sinks:
+            return original(self, *args, **kwds)
+        start = clock()
+        try:
+            return original(self, *args, **kwds)
+        finally:
+            seconds = clock() - start
+            try:
+                key = self._key_for_call_stats
+                for sink in sinks:
+                    sink.called(key, seconds)
+            except Exception as exc:
+                _fail("a tf.function call", exc)
+
+    return __call__
+
+
+def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
+    local, sinks, clock = _local, _sinks, time.perf_counter
+
+    @functools.wraps(original)
+    def trace(function_type: Any, type_context: Any, func_graph: Any, tracing_options: Any,
+              *args: Any, **kwds: Any) -> Any:
+        if local.depth or not sinks:
+            return original(function_type, type_context, func_graph, tracing_options, *args, **kwds)
+        seen = None
+        try:
+            seen = _before_trace(function_type, tracing_options, tensorflow_dir)
+        except Exception as exc:
+            _fail("a tf.function trace", exc)
+        local.depth += 1
+        start = clock()
+        try:
+            return original(function_type, type_context, func_graph, tracing_options, *args, **kwds)
+        finally:
+            seconds = clock() - start
+            local.depth -= 1
+            if seen is not None:
+                try:
+                    for sink in list(sinks):
+                        sink.traced(seen[0], seen[1], seen[2], seen[3], seen[4], seconds, seen[5])
+                except Exception as exc:
+                    _fail("a tf.function trace", exc)
+
+    return trace
+
+
+def _before_trace(function_type: Any, tracing_options: Any, tensorflow_dir: str) -> Optional[tuple]:
+    """(key, python function, name, serial, parameters, site) of a trace about to run; None for TF's own."""
+    python_function, name, _cache = tf_access.traced_function(tracing_options)
+    key = tf_access.function_key(python_function)
+    filename = getattr(key, "co_filename", "")
+    if filename and os.path.abspath(filename).startswith(tensorflow_dir):
+        return None
+    site, function = _caller(sys._getframe(2))
+    serial = _serial_of(function)
+    return key, python_function, name, serial, tf_access.traced_parameters(function_type), site
+
+
+def _caller(frame: Any) -> Tuple[Optional[Tuple[str, int]], Any]:
+    """The user's calling line (the first frame outside TensorFlow, Keras, tfguard and AutoGraph's generated
+    code) and the `tf.function` object whose call is tracing (from the patched `__call__`'s frame)."""
+    from tfguard.runtime.record.tracebacks import is_library_file
+
+    function = None
+    call_code = _call_code[0] if _call_code else None
+    while frame is not None:
+        code = frame.f_code
+        if code is call_code and function is None:
+            function = frame.f_locals.get("self")
+        elif not is_library_file(code.co_filename) and _AUTOGRAPH_FILE not in code.co_filename:
+            return (code.co_filename, frame.f_lineno), function
+        frame = frame.f_back
+    return None, function
+
+
+def _serial_of(function: Any) -> int:
+    """A number for the tf.function object (0: none known), the same for every trace of that object."""
+    if function is None:
+        return 0
+    try:
+        serial = _serials.get(function)
+        if serial is None:
+            _serial_count[0] += 1
+            serial = _serials[function] = _serial_count[0]
+        return serial
+    except TypeError:  # not weakly referable
+        return id(function)
