@@ -92,7 +92,7 @@ def test_checking_the_fixtures_loads_no_tensorflow_and_no_runtime_module():
 
 def _runtime_block() -> Dict[str, List[str]]:
     """The page's "The runtime" block: {"base": [modules], "stages": [folders, in order]}."""
-    block = PAGE.split("<!-- runtime -->", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    block = PAGE.split("<!-- diagram: runtime -->", 1)[1].split("```text", 1)[1].split("```", 1)[0]
     found = {}
     for line in block.strip().splitlines():
         key, _, value = line.partition(":")

@@ -11,7 +11,8 @@ line before it (MkDocs does not render it):
   spaces as one, and a ``...`` line standing for any lines (timings and table widths change from run to run);
 - ``<!-- output: measured by CMD -->``: output too slow to rerun in the tests (a benchmark, a long run), made by
   CMD, whose script must exist;
-- ``<!-- commands -->`` (lines to type, no output) or ``<!-- diagram -->`` (not output at all).
+- ``<!-- commands -->`` (lines to type, no output) or ``<!-- diagram -->`` (not output at all;
+  ``<!-- diagram: NAME -->`` names one that a test reads).
 
 When a change alters what a checked command prints, rerun it and paste its output into the block.
 """
@@ -34,7 +35,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 PAGES = [REPO_ROOT / "README.md", REPO_ROOT / "CONTRIBUTING.md", *sorted((REPO_ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```(?P<lang>[\w-]*)\n(?P<body>.*?)^```", re.S | re.M)
 MARKER = re.compile(r"<!-- (output: checked(?:, masked)?(?: in a copy of [\w/.-]+/)?|output: measured by .+?|commands"
-                    r"|diagram) -->")
+                    r"|diagram(?:: [\w-]+)?) -->")
 #: Lines TensorFlow's C++ libraries print on import, whatever the program does.
 TF_NOISE = re.compile(r"^(WARNING: All log messages before absl|I0000 |E0000 |W0000 |.*port\.cc:|.*cpu_feature_guard"
                       r"|To enable the following instructions|.*oneDNN custom operations)")

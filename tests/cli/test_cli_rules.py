@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import tfguard
-from tfguard.cli import check as cli_check
 from tfguard import catalog
+from tfguard.cli import check as cli_check
 
 
 def test_rules_table_lists_builtin_and_registered_rules(test_rules, run):
