@@ -144,12 +144,27 @@ def _name_is_python(ctx: FixContext, name: nodes.Name, seen: Set[str], depth: in
         elif isinstance(parent, nodes.Assign) and parent.targets == [binding]:
             if not python_value(ctx, parent.value, inner, depth + 1):
                 return False
+        elif isinstance(parent, nodes.Tuple) and isinstance(parent.parent, nodes.Assign):
+            value = _unpacked(parent, binding)  # ``BASE_LR, GAMMA = 0.01, 0.5``
+            if value is None or not python_value(ctx, value, inner, depth + 1):
+                return False
         elif isinstance(parent, nodes.AugAssign):
             if not python_value(ctx, parent.value, inner, depth + 1):
                 return False
         else:
             return False
     return True
+
+
+def _unpacked(target: nodes.Tuple, binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
+    """The element of ``a, b = x, y`` bound to ``binding`` (a flat tuple of as many values), or None."""
+    statement = target.parent
+    value = statement.value
+    if statement.targets != [target] or not isinstance(value, (nodes.Tuple, nodes.List)):
+        return None
+    if len(value.elts) != len(target.elts) or any(isinstance(e, nodes.Starred) for e in (*value.elts, *target.elts)):
+        return None
+    return value.elts[target.elts.index(binding)]
 
 
 def _counter(loop: nodes.For, target: nodes.AssignName) -> bool:

@@ -45,7 +45,8 @@ REGISTERING_EXCEPTIONS = frozenset({"tensorflow.summary.merge_all", "tensorflow.
 #: APIs and methods that create state: one built before the loop is one object, where the loop made many.
 STATE_CREATING = frozenset({
     "tensorflow.Variable", "tensorflow.get_variable", "tensorflow.data.make_one_shot_iterator",
-    ".make_one_shot_iterator", ".minimize", ".apply_gradients", ".apply",
+    ".make_one_shot_iterator", "tensorflow.data.make_initializable_iterator", ".make_initializable_iterator",
+    ".minimize", ".apply_gradients", ".apply",
 })
 STATE_CREATING_PREFIXES = ("tensorflow.layers.", "tensorflow.keras.", "tensorflow.contrib.", "tensorflow.metrics.",
                            "tensorflow.estimator.")
