@@ -18,7 +18,8 @@ AVAILABLE: Dict[str, Tuple[str, str]] = {
                        "variable's initializer (`sess.run(v.initializer, {v.initializer.inputs[1]: value})`, no op "
                        "added), safe when the value is provably a Python or NumPy value"),
     "TFG201": ("unsafe", "writes `writer.add_summary(sess.run(...), step)` only when `step % 100 == 0`"),
-    "TFG202": ("unsafe", "saves only every N steps (1000, or a tenth of a shorter loop) and on the last step"),
+    "TFG202": ("unsafe", "saves only every N steps (1000, or a tenth of a shorter loop) and on the last step; safe "
+                         "when the last save decides the files left (`max_to_keep=1`, or one path for every save)"),
     "TFG204": ("safe", "passes `num_parallel_calls=tf.data.experimental.AUTOTUNE`; unsafe when the map function "
                        "draws random numbers"),
     "TFG205": ("safe", "ends the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"),
