@@ -26,6 +26,7 @@ from tfguard.static.analysis.events import describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, is_ancestor
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
+from tfguard.static.fixes.feed import plan_feed
 from tfguard.static.fixes.loops import (
     COLLECTION_READERS,
     IMPURE,
@@ -47,8 +48,12 @@ OPERATOR_NAMES = {"+": "sum", "-": "difference", "*": "product", "/": "quotient"
                   "**": "power", "@": "matmul"}
 
 
-def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
-    """Return the fix that builds ``node`` once, before its session loop; raise :class:`NoFix` when there is none."""
+def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG, feed: bool = True) -> Optional[Fix]:
+    """Return the fix that builds ``node`` once, before its session loop; raise :class:`NoFix` when there is none.
+
+    An op that reads Python values the loop changes is built once from placeholders that the run feeds them
+    through (:mod:`~tfguard.static.fixes.feed`), unless ``feed`` is False.
+    """
     module = ctx.module
     loop = module.session_loop_of(node)
     event = module.build_event(node)
@@ -67,6 +72,8 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     scan = ctx.scan(loop)
     status, why = _call_status(scan, node) if pure_helper else scan.expression_status(node)
     if status == VARYING:
+        if feed and not reasons and not pure_helper and not path[1]:
+            return plan_feed(ctx, node, loop, why)
         raise NoFix(f"built before the loop it would compute another value: {why}")
     if not pure_helper:
         loop, scan, status, why, path = _outermost(ctx, node, loop, (scan, status, why, path))

@@ -27,12 +27,14 @@ Planner = Callable[[FixContext, Finding, nodes.NodeNG], Optional[Fix]]
 
 
 def _hoist_or_load(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
+    """Hoist the assign; else feed its value to the variable's initializer (no op at all) when its result is
+    unused; else feed it through a placeholder built once."""
     try:
-        hoisted = hoist.plan_hoist(ctx, finding, node)
+        hoisted = hoist.plan_hoist(ctx, finding, node, feed=False)
     except NoFix as refused:
         load = assign.plan_load(ctx, finding, node)
         if load is None:
-            raise
+            return hoist.plan_hoist(ctx, finding, node)
         return dataclasses.replace(load, message=f"{load.message} (not hoisted: {refused})")
     return hoisted or assign.plan_load(ctx, finding, node)
 
