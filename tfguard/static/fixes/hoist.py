@@ -35,6 +35,7 @@ from tfguard.static.fixes.loops import (
     creates_state,
     registers,
 )
+from tfguard.static.fixes.owner import plan_in_owner
 from tfguard.static.fixes.refusal import NoFix
 
 #: Names for the value a hoist binds, by the API's last name.
@@ -62,7 +63,12 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG, feed: bool
     reasons: List[str] = []
     pure_helper = False
     if finding.chain or event.chain:
-        risk = _helper_risk(ctx, node, loop)
+        try:
+            risk = _helper_risk(ctx, node, loop)
+        except NoFix as refused:
+            if str(refused) != METHOD:
+                raise
+            return plan_in_owner(ctx, event, loop)  # build it in the method's owner, once per object
         pure_helper = _pure_builder(ctx, node, loop)
         if not pure_helper:
             reasons.append(risk)
@@ -140,7 +146,7 @@ def _helper_risk(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> str
     if helper is None or helper.root() is not module.module or not isinstance(helper, nodes.FunctionDef):
         raise NoFix("the op is built in a helper the loop calls: the fix belongs in the helper")
     if isinstance(helper.parent, nodes.ClassDef):
-        raise NoFix("the op is built in a method the loop calls: the fix belongs in the method")
+        raise NoFix(METHOD)
     scan = ctx.scan(loop)
     for name in helper.nodes_of_class(nodes.Name):
         if name.name in helper.locals:
@@ -149,6 +155,9 @@ def _helper_risk(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> str
             raise NoFix(f"the helper `{helper.name}()` that builds the op reads `{name.name}`, which the loop changes")
     return (f"`{helper.name}()` then runs once, before the loop, instead of on every iteration: whatever else it "
             "does (counters, prints, files) happens once")
+
+
+METHOD = "the op is built in a method the loop calls: the fix belongs in the method"
 
 
 def _pure_builder(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
