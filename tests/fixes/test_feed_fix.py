@@ -93,3 +93,60 @@ def test_fixing_twice_changes_nothing(tmp_path):
     path.write_text(first, encoding="utf-8")
     assert Fixer(ALL, lambda f: f.fix is not None).plan_file(str(path)).fixed == first
     compile(textwrap.dedent(first), "t.py", "exec")
+
+
+SCRIPT = """\
+import tensorflow as tf
+
+logits = tf.constant([1.0, 2.0])
+temperature = 1.0
+
+
+class Schedule:
+    def __init__(self):
+        self.temperature = 2.0
+
+    def step(self):
+        self.temperature *= STEP
+
+
+def anneal(epoch):
+    global temperature
+    temperature = 1.0 / (1 + epoch)
+
+
+sched = Schedule()
+with tf.Session() as sess:
+    for epoch in range(1000):
+        anneal(ARGUMENT)
+        sched.step()
+        print(sess.run(logits / temperature), sess.run(logits * sched.temperature))
+"""
+
+
+def _fixes_of(source):
+    return sorted((f.line, f.column, f.fix.applicability if f.fix else None)
+                  for f in check_source(source, "t.py", ALL) if f.code == "TFG102")
+
+
+def test_a_global_a_helper_rebinds_and_an_attribute_a_method_scales_are_proven_numbers():
+    assert [fix for _, _, fix in _fixes_of(SCRIPT.replace("STEP", "0.5").replace("ARGUMENT", "epoch"))] == [
+        "safe", "safe"]
+
+
+@pytest.mark.parametrize("step, argument, which", [
+    ("tf.constant(0.5)", "epoch", 1),  # the attribute is once a tensor
+    ("0.5", "float(input())", 0),  # the helper is once called with a value tfguard cannot read
+    ("0.5", "*[epoch]", 0),  # arguments tfguard cannot match
+])
+def test_a_value_once_not_a_number_makes_that_feed_unsafe(step, argument, which):
+    fixes = [fix for fix in _fixes_of(SCRIPT.replace("STEP", step).replace("ARGUMENT", argument)) if fix[0] == 25]
+    assert len(fixes) == 2 and fixes[which][2] != "safe" and fixes[1 - which][2] == "safe", fixes
+
+
+def test_a_library_function_s_parameter_proves_nothing():
+    # no code runs at the top: another module may import `anneal` and pass it anything
+    body = SCRIPT.replace("STEP", "0.5").replace("ARGUMENT", "epoch")
+    head, loop = body.split("sched = Schedule()\n")
+    library = head + "def train():\n    sched = Schedule()\n" + textwrap.indent(loop, "    ")
+    assert [fix for _, _, fix in _fixes_of(library)] == ["unsafe", "safe"]  # the attribute is still proven

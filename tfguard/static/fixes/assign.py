@@ -86,7 +86,8 @@ def _partitioned(ctx: FixContext) -> bool:
 
 def python_value(ctx: FixContext, expr: nodes.NodeNG, seen: Set[str], depth: int) -> bool:
     """Whether ``expr`` is certainly a Python number or a NumPy value: literals, NumPy calls, ``range``/
-    ``enumerate`` counters, number builtins, arithmetic on those, and names every binding of which is one."""
+    ``enumerate`` counters, number builtins, arithmetic on those, names every binding of which is one (a
+    parameter: every call of its function in the module passes one), attributes every store of which is one."""
     if depth > MAX_DEPTH:
         return False
     if isinstance(expr, nodes.Const):
@@ -105,7 +106,74 @@ def python_value(ctx: FixContext, expr: nodes.NodeNG, seen: Set[str], depth: int
         return False
     if isinstance(expr, nodes.Name):
         return _name_is_python(ctx, expr, seen, depth)
+    if isinstance(expr, nodes.Attribute):
+        return _attribute_is_python(ctx, expr.attrname, seen, depth)
     return False
+
+
+def _attribute_is_python(ctx: FixContext, attribute: str, seen: Set[str], depth: int) -> bool:
+    """``obj.attr`` where every store of ``.attr`` in the module (any object) is a Python number."""
+    key = "." + attribute
+    if key in seen:
+        return True
+    stores = [n for n in ctx.module.module.nodes_of_class((nodes.AssignAttr, nodes.DelAttr)) if n.attrname == attribute]
+    if not stores:
+        return False
+    inner = seen | {key}
+    for store in stores:
+        value = _stored_value(store)
+        if value is None or not python_value(ctx, value, inner, depth + 1):
+            return False
+    return True
+
+
+def _stored_value(target: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """The value a store target receives: ``x = value``, ``x op= value``, ``a, x = ..., value``; None otherwise."""
+    parent = target.parent
+    if isinstance(parent, nodes.Assign) and parent.targets == [target]:
+        return parent.value
+    if isinstance(parent, nodes.AugAssign):
+        return parent.value
+    if isinstance(parent, nodes.Tuple) and isinstance(parent.parent, nodes.Assign):
+        return _unpacked(parent, target)
+    return None
+
+
+def _script(module: nodes.Module) -> bool:
+    """A module that runs when executed (top-level code or ``if __name__ == "__main__":``), not a library."""
+    for statement in module.body:
+        if isinstance(statement, (nodes.With, nodes.For, nodes.While)):
+            return True
+        if isinstance(statement, nodes.If) and "__name__" in statement.test.as_string():
+            return True
+    return False
+
+
+def _parameter_is_python(ctx: FixContext, binding: nodes.AssignName, seen: Set[str], depth: int) -> bool:
+    """A parameter of a function of this module every call of which passes a Python number for it."""
+    arguments = binding.parent
+    function = arguments.parent
+    if not isinstance(function, nodes.FunctionDef) or isinstance(function.parent, nodes.ClassDef):
+        return False
+    if binding not in (arguments.args or []) or function.decorators is not None:
+        return False
+    if not function.name.startswith("_") and not _script(ctx.module.module):
+        return False  # another module may import it and pass anything
+    index = arguments.args.index(binding)
+    calls = 0
+    for name in ctx.module.module.nodes_of_class(nodes.Name):
+        if name.name != function.name:
+            continue
+        call = name.parent
+        if not (isinstance(call, nodes.Call) and call.func is name) or any(
+                isinstance(a, nodes.Starred) for a in call.args) or any(k.arg is None for k in call.keywords or ()):
+            return False  # passed on, or called with arguments tfguard cannot match
+        passed = call.args[index] if index < len(call.args) else next(
+            (k.value for k in call.keywords or () if k.arg == binding.name), None)
+        if passed is None or not python_value(ctx, passed, seen, depth + 1):
+            return False
+        calls += 1
+    return calls > 0
 
 
 def _literal(expr: nodes.NodeNG) -> bool:
@@ -147,6 +215,9 @@ def _name_is_python(ctx: FixContext, name: nodes.Name, seen: Set[str], depth: in
         elif isinstance(parent, nodes.Tuple) and isinstance(parent.parent, nodes.Assign):
             value = _unpacked(parent, binding)  # ``BASE_LR, GAMMA = 0.01, 0.5``
             if value is None or not python_value(ctx, value, inner, depth + 1):
+                return False
+        elif isinstance(parent, nodes.Arguments):
+            if not _parameter_is_python(ctx, binding, inner, depth):
                 return False
         elif isinstance(parent, nodes.AugAssign):
             if not python_value(ctx, parent.value, inner, depth + 1):
