@@ -84,6 +84,14 @@ def mutate(tree: ast.AST, index: int, what: str) -> str:
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
+def _run(tests: List[str]) -> bool:
+    """Whether the tests fail (the mutant is killed)."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", *tests],
+                          capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    return done.returncode != 0
+
+
 def main(argv=None) -> int:
     """Run the sample; exit 0 (the score is the result, not a verdict)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -92,6 +100,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sample", type=int, default=0, help="how many mutants to try (default: all)")
     parser.add_argument("--seed", type=int, default=40, help="the sample's seed (default 40)")
     parser.add_argument("--json", help="write every mutant's result to this file")
+    parser.add_argument("--extra", nargs="+", default=[],
+                        help="tests run on the mutants the given tests leave alive: the score with them too")
     args = parser.parse_args(argv)
     with open(args.module, encoding="utf-8") as handle:
         original = handle.read()
@@ -103,19 +113,23 @@ def main(argv=None) -> int:
         for index, what in chosen:
             with open(args.module, "w", encoding="utf-8") as handle:
                 handle.write(mutate(tree, index, what))
-            done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
-                                   *args.tests], capture_output=True, text=True, check=False,
-                                  env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-            killed = done.returncode != 0
-            results.append({"mutant": what, "killed": killed})
-            if not killed:
+            killed = _run(args.tests)
+            extra = killed
+            if not killed and args.extra:
+                extra = _run(args.extra)
+            results.append({"mutant": what, "killed": killed, "killed_with_extra": extra})
+            if not extra:
                 print(f"survived: {what}", flush=True)
     finally:
         with open(args.module, "w", encoding="utf-8") as handle:
             handle.write(original)
-    killed = sum(r["killed"] for r in results)
-    print(f"{args.module}: {killed} of {len(results)} mutants killed ({100 * killed / max(1, len(results)):.0f}%), "
-          f"{len(results) - killed} survived ({len(points)} mutants in all, seed {args.seed})")
+    for key, label in (("killed", "the tests"), ("killed_with_extra", "with --extra")):
+        if key == "killed_with_extra" and not args.extra:
+            continue
+        killed = sum(r[key] for r in results)
+        print(f"{args.module} ({label}): {killed} of {len(results)} mutants killed "
+              f"({100 * killed / max(1, len(results)):.0f}%), {len(results) - killed} survived "
+              f"({len(points)} mutants in all, seed {args.seed})")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(results, handle, indent=1)
