@@ -1,6 +1,6 @@
 """The fix trial: small TF1 programs run before and after ``tfguard check --fix``, printed values and files compared.
 
-    python bench/fix_trial.py [FOLDER] [--json OUT]
+    python bench/fix_trial.py [FOLDER] [--json OUT] [--python PYTHON]
 
 ``FOLDER`` (default ``tests/data/fix_trial``) holds one program per file, each written in the shapes of real TF1
 code (loops that count with a named variable, fixed seeds, TF 2.x through ``tensorflow.compat.v1``).  Each program
@@ -21,7 +21,9 @@ Each program is classed, for ``--fix`` and for ``--unsafe-fixes``:
 - **broken**: it raised where the original did not;
 - **not fixed**: its text did not change; the reasons are the findings' ``no_fix`` (or "only an unsafe fix").
 
-The trial exits 1 when a ``--fix`` program is changed or broken, or a finding has neither a fix nor a reason.
+``--python`` runs the programs with another interpreter (the TF 1.15 / Python 3.7 leg's, say:
+``--python ~/.cache/tfguard-tf115-*/bin/python``); tfguard itself runs with this one.  The trial exits 1 when a
+``--fix`` program is changed or broken, or a finding has neither a fix nor a reason.
 Needs TensorFlow.
 """
 
@@ -163,7 +165,7 @@ def _text(work: str, variant: str, name: str) -> str:
         return handle.read()
 
 
-def measure(source: str, work: str) -> List[dict]:
+def measure(source: str, work: str, python: str = sys.executable) -> List[dict]:
     """Fix and run every program of ``source`` in ``work``; return one row per program."""
     names = _copy(source, work)
     before = _findings(os.path.join(work, "original"))
@@ -173,7 +175,7 @@ def measure(source: str, work: str) -> List[dict]:
         after[variant] = _findings(os.path.join(work, variant))
     paths = [os.path.join(work, v, n[:-3], n) for v in VARIANTS for n in names]
     results_file = os.path.join(work, "results.json")
-    subprocess.run([sys.executable, os.path.abspath(__file__), "--run", results_file, *paths], cwd=ROOT, check=True)
+    subprocess.run([python, os.path.abspath(__file__), "--run", results_file, *paths], cwd=ROOT, check=True)
     with open(results_file, encoding="utf-8") as handle:
         results = json.load(handle)
     rows = []
@@ -237,11 +239,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default=DEFAULT, help="the programs (default: tests/data/fix_trial)")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
+    parser.add_argument("--python", default=sys.executable, help="the interpreter that runs the programs")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.folder):
         parser.error(f"not a folder: {args.folder}")
     with tempfile.TemporaryDirectory() as work:
-        rows = measure(os.path.abspath(args.folder), work)
+        rows = measure(os.path.abspath(args.folder), work, args.python)
     print(render(rows))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
