@@ -312,3 +312,38 @@ def test_an_op_in_the_else_of_a_loop_inside_the_session_loop_is_guarded(tmp_path
     """
     fixed = _fixed(tmp_path, source)
     assert "mean = reduce_mean_op" in fixed  # guarded and bound twice: named, not moved
+
+
+def test_one_plan_moves_a_build_above_the_outermost_loop_it_does_not_depend_on():
+    # the runner's later passes would move it again: the plan itself must name the outer loop
+    source = """\
+        import tensorflow as tf
+
+        logits = tf.placeholder(tf.float32, [None, 2])
+        with tf.Session() as sess:
+            for epoch in range(30):
+                for step in range(100):
+                    sess.run(tf.argmax(logits, 1))
+                    sess.run(tf.reduce_sum(logits) * epoch)
+    """
+    moved, kept = sorted(_findings(source, "TFG102"), key=lambda f: f.column)
+    assert moved.fix.edits[0].line == 5 and "before the loop at line 5" in moved.fix.message
+    assert kept.fix.edits[0].line == 6 and "before the loop at line 6" in kept.fix.message
+
+
+def test_one_plan_moves_a_pure_helper_call_above_the_innermost_loop_only():
+    source = """\
+        import tensorflow as tf
+
+        def metric(t):
+            return tf.reduce_mean(t)
+
+        t = tf.placeholder(tf.float32)
+        with tf.Session() as sess:
+            for epoch in range(30):
+                for step in range(100):
+                    sess.run(metric(t))
+    """
+    finding = _only(source, "TFG102")
+    assert finding.fix.applicability == "safe"
+    assert finding.fix.edits[0].line == 9
