@@ -86,3 +86,51 @@ def test_the_same_answers_in_the_other_order():
 def test_the_rules_report_the_step_loop_writes_and_not_the_epoch_loop_ones():
     findings = check_source(TWO_LOOPS, "m.py", Settings(select=("TFG201", "TFG202")))
     assert sorted((f.code, f.line) for f in findings) == [("TFG201", 12), ("TFG201", 15)]
+
+
+ODDS = textwrap.dedent("""\
+    import tensorflow as tf
+
+    with tf.Session() as sess:
+        for step in range(1000):
+            sess.run(train_op)
+            if step % 100 == 0: pass
+            if step % 100 != 0: pass
+            if step % 100: pass
+            if not step % 100 == 0: pass
+            if step % 2 == 0: pass
+            if step % 100 == 0 and step > 10: pass
+            if step % 100 == 0 or step % 7: pass
+    """)
+
+
+def test_how_often_a_condition_holds():
+    module, steps = _analysis(ODDS)
+    loop = _loop(module, 4)
+    tests = [statement.test for statement in loop.body if isinstance(statement, nodes.If)]
+    assert [steps.odds(test, loop) for test in tests] == [
+        "rarely", "mostly", "mostly", "mostly", "unknown", "rarely", "mostly"]
+
+
+def test_a_continue_in_the_branch_of_a_later_node_does_not_skip_the_nodes_after_the_branch():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+
+        with tf.Session() as sess:
+            for step in range(1000):
+                sess.run(train_op)
+                if step % 10 == 0:
+                    continue
+                writer.add_summary(sess.run(summary), step)
+                if step % 5 == 0:
+                    print(step)
+                    continue
+                    saver.save(sess, "model")
+        """)
+    module, steps = _analysis(source)
+    loop = _loop(module, 4)
+    write = _call(module, "writer.add_summary(sess.run(summary), step)", 8)
+    assert len(steps.skipping_continues(write, loop)) == 1
+    unreachable = _call(module, "saver.save(sess, 'model')", 12)
+    # the `continue` right above it shares its branch: only the first one, on another branch, skips it
+    assert len(steps.skipping_continues(unreachable, loop)) == 1
