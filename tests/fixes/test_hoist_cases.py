@@ -347,3 +347,21 @@ def test_one_plan_moves_a_pure_helper_call_above_the_innermost_loop_only():
     finding = _only(source, "TFG102")
     assert finding.fix.applicability == "safe"
     assert finding.fix.edits[0].line == 9
+
+
+@pytest.mark.parametrize("saver", ["tf.train.Saver([w])", "tf.train.Saver(var_list=[w])"])
+def test_a_saver_of_an_explicit_list_reads_no_collection_while_the_loop_creates_variables(saver):
+    source = f"""\
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        with tf.Session() as sess:
+            for step in range(1000):
+                v = tf.get_variable('v', [1])
+                saver = {saver}
+                saver.save(sess, "model")
+    """
+    finding = _only(source, "TFG101")
+    assert finding.fix is not None, finding.no_fix
+    without = _only(source.replace(saver, "tf.train.Saver()"), "TFG101")
+    assert without.fix is None and "collections" in without.no_fix
