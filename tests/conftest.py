@@ -14,6 +14,7 @@ Python 3.7 and pytest 7.4 import this file too (the TensorFlow 1.15 leg): no new
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 from typing import Callable, Tuple
@@ -35,7 +36,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the suite's markers."""
+    """Register the suite's markers; make an error inside a fix planner raise (in use it is reported on the
+    finding), here and in the child processes the tests start, so that a fix that crashes fails its test."""
+    os.environ.setdefault("TFGUARD_RAISE_FIX_ERRORS", "1")
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", "%s: %s" % (name, text))
 

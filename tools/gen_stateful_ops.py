@@ -44,6 +44,30 @@ _OP_NAME = re.compile(r'_apply_op_helper\(\s*"(\w+)"')
 MAX_DEPTH = 8
 
 
+#: Stateful in the registry, yet holding nothing between runs when TensorFlow's own code builds them:
+#: ``If``/``While``/``Case`` are stateful only through the ops of their branches and bodies, which this script
+#: follows in TensorFlow's source (a random op in a ``tf.cond`` of ``tf.image.random_flip_left_right`` is recorded
+#: itself); a ``TensorArray`` or stack op makes a new resource in the step's container on every run, gone when the
+#: run ends.  They still count for an API that takes a function of the caller's (``tf.cond``, ``tf.map_fn``,
+#: ``tf.while_loop``): what that function builds is not followed.  (``tf.norm`` and ``tf.losses.*`` were classed
+#: stateful for these alone, issue 40.)
+PER_RUN_OPS = frozenset({"If", "While", "Case", "TensorArrayV3", "TensorArrayV2", "TensorArray", "StackV2", "Stack"})
+#: Parameter names of public TF functions that take a function or object of the caller's, whose builds are not
+#: followed (an RNN cell, a TPU computation, a state saver).
+_FUNCTION_PARAMETERS = re.compile(
+    r"(^|_)(fn|fns|func|function|body|cond|branch|branches|pairs|f|op|cell|cells|cell_fw|cell_bw|computation|"
+    r"state_saver|obj)$")
+
+
+def _takes_a_function(obj) -> bool:
+    """Whether a public API has a parameter for a function of the caller's (``true_fn``, ``body``, ``map_func``)."""
+    try:
+        parameters = inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        return True  # unknown: keep every op
+    return any(_FUNCTION_PARAMETERS.search(name) for name in parameters)
+
+
 def _holds_state(op_def) -> bool:
     from tensorflow.core.framework import types_pb2
 
@@ -187,6 +211,8 @@ def build() -> dict:
     methods: Dict[str, Set[str]] = {}
     for name, value in sorted(api.items()):
         ops = tracer.ops(value)
+        if not isinstance(value, type) and not _takes_a_function(value):
+            ops = ops - PER_RUN_OPS
         if ops:
             apis[name] = sorted(ops)
         if isinstance(value, type):

@@ -58,8 +58,13 @@ def test_a_call_to_anything_but_tf_makes_the_fix_unsafe():
 
 
 def test_a_build_under_a_with_block_of_the_loop_is_unsafe():
-    source = LOOP.format(line="with tf.device('/cpu:0'):\n            y = tf.reduce_mean(logits)")
+    source = LOOP.format(line="with open('log.txt') as log:\n            y = tf.reduce_mean(logits)")
     assert _fixes(source) == [("TFG102", "unsafe")]
+
+
+def test_a_build_under_a_device_scope_of_the_loop_moves_under_the_same_scope_safely():
+    source = LOOP.format(line="with tf.device('/cpu:0'):\n            y = tf.reduce_mean(logits)")
+    assert _fixes(source) == [("TFG102", "safe")]
 
 
 def test_a_variable_created_in_the_loop_is_only_an_unsafe_fix():

@@ -15,6 +15,8 @@ from tfguard.static.fixes import stateful
     "tensorflow.multinomial", "tensorflow.nn.dropout", "tensorflow.random_crop",
     "tensorflow.image.random_flip_left_right", "tensorflow.random_shuffle", "tensorflow.Print", "tensorflow.py_func",
     "tensorflow.FIFOQueue", "tensorflow.TextLineReader", ".make_one_shot_iterator",
+    # control flow running a function of the caller's, whose builds the data cannot follow (issue 40)
+    "tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn", "tensorflow.nn.dynamic_rnn",
 ])
 def test_random_ops_queues_readers_print_and_py_func_hold_state(name):
     assert stateful.state_holding_ops(name)
@@ -24,6 +26,8 @@ def test_random_ops_queues_readers_print_and_py_func_hold_state(name):
     "tensorflow.reduce_mean", "tensorflow.argmax", "tensorflow.matmul", "tensorflow.nn.softmax", "tensorflow.concat",
     "tensorflow.assign", ".assign", ".assign_add", ".get_next", "tensorflow.random.stateless_uniform",
     "tensorflow.global_variables_initializer",
+    # their While/If/TensorArray ops are TensorFlow's own and hold nothing between runs (issue 40)
+    "tensorflow.norm", "tensorflow.losses.sparse_softmax_cross_entropy", "tensorflow.image.per_image_standardization",
 ])
 def test_stateless_ops_and_ops_on_shared_state_do_not(name):
     assert not stateful.state_holding_ops(name)

@@ -1,4 +1,4 @@
-"""Class 2 (now refused): `anneal()`, called in the loop, rebinds the global `temperature`."""
+"""Class 2 (now fed through a placeholder): `anneal()`, called in the loop, rebinds the global `temperature`."""
 import numpy as np
 import tensorflow.compat.v1 as tf
 

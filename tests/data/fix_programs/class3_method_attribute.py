@@ -1,4 +1,4 @@
-"""Class 3 (now refused): `sched.step()` halves `self.temperature`, which the op built in the loop reads."""
+"""Class 3 (now fed through a placeholder): `sched.step()` halves `self.temperature`, read by the op of the loop."""
 import numpy as np
 import tensorflow.compat.v1 as tf
 

@@ -30,6 +30,7 @@ class AssignFromHostValue(NodeRule):
         return (
             f"`{describe(assign.node)}` assigns {assign.origin} (`{describe(assign.value, 30)}`): each call of "
             f"`{assign.label}()` adds an assign op and a constant holding the whole value to the graph, which "
-            "grows by that size per call (up to the 2 GB GraphDef limit); use `variable.load(value, sess)`, "
-            "or build one assign op fed by a placeholder once and run it with `feed_dict`"
+            "grows by that size per call (up to the 2 GB GraphDef limit); feed the value to the variable's initializer "
+            "(`sess.run(variable.initializer, {variable.initializer.inputs[1]: value})`), or build one assign op fed "
+            "by a placeholder once and run it with `feed_dict`"
         )

@@ -25,11 +25,11 @@ class AssignInSessionLoop(LoopBuildRule):
     effect = "builds a new assign op (and a constant for its value)"
     fix = (
         "build one assign op fed by a placeholder before the loop and run it with feed_dict, "
-        "or use `var.load(value, sess)`"
+        "or feed the value to the variable's initializer: `sess.run(var.initializer, {var.initializer.inputs[1]: value})`"
     )
 
     def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> str:
-        """Say to build the assign once when it copies a graph value; a placeholder or ``var.load`` only
+        """Say to build the assign once when it copies a graph value; a placeholder or the initializer feed only
         helps when the value comes from Python."""
         text = super().message(module, event, loop)
         value = _assigned_value(event.site.node)

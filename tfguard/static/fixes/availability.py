@@ -14,10 +14,12 @@ AVAILABLE: Dict[str, Tuple[str, str]] = {
     "TFG106": ("safe", "builds `get_next()` once, before the loop; a one-shot iterator only as an unsafe fix"),
     "TFG107": ("unsafe", "builds the summary op once, before the loop; its values are then written under one tag "
                          "instead of `loss`, `loss_1`..."),
-    "TFG108": ("safe", "builds the assign op once, before the loop; `v.load(value, sess)` as an unsafe fix "
-                       "when the value changes"),
+    "TFG108": ("safe", "builds the assign op once, before the loop; when the value changes, feeds it to the "
+                       "variable's initializer (`sess.run(v.initializer, {v.initializer.inputs[1]: value})`, no op "
+                       "added), safe when the value is provably a Python or NumPy value"),
     "TFG201": ("unsafe", "writes `writer.add_summary(sess.run(...), step)` only when `step % 100 == 0`"),
-    "TFG202": ("unsafe", "saves only every N steps (1000, or a tenth of a shorter loop) and on the last step"),
+    "TFG202": ("unsafe", "saves only every N steps (1000, or a tenth of a shorter loop) and on the last step; safe "
+                         "when the last save decides the files left (`max_to_keep=1`, or one path for every save)"),
     "TFG204": ("safe", "passes `num_parallel_calls=tf.data.experimental.AUTOTUNE`; unsafe when the map function "
                        "draws random numbers"),
     "TFG205": ("safe", "ends the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"),

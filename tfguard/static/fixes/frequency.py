@@ -14,7 +14,7 @@ from typing import List, Optional
 from astroid import nodes
 
 from tfguard.static.analysis.frequency import frequency
-from tfguard.static.finding import UNSAFE, Edit, Finding, Fix
+from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.loops import INVARIANT
 from tfguard.static.fixes.refusal import NoFix
@@ -84,14 +84,102 @@ def plan_guard(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
                         "`range` with a step or a bound the loop changes): save every N steps and once after the "
                         "loop by hand, so the trained model is kept")
         test += f" or {counter} == {last}"
+        kept = _same_files_at_the_end(ctx, node, statement, loop)
     lines = [f"{indent}if {test}:{source.newline}"]
     for lineno in range(statement.fromlineno, statement.tolineno + 1):
         lines.append(unit + source.line(lineno) + source.newline)
     end = source.next_line_start(statement.tolineno)
-    what = "summaries only every %d steps" % every if finding.code == "TFG201" else \
-        "checkpoints only every %d steps and on the last step" % every
-    return Fix(UNSAFE, f"Write {what}: `if {test}:` (unsafe: "
-               "fewer writes)", (Edit(statement.fromlineno, 1, end[0], end[1], "".join(lines)),))
+    edits = (Edit(statement.fromlineno, 1, end[0], end[1], "".join(lines)),)
+    if finding.code == "TFG201":
+        return Fix(UNSAFE, f"Write summaries only every {every} steps: `if {test}:` (unsafe: fewer values in the "
+                   "event file)", edits)
+    what = f"Write checkpoints only every {every} steps and on the last step: `if {test}:`"
+    if isinstance(kept, str):
+        return Fix(UNSAFE, f"{what} (unsafe: fewer checkpoints{kept})", edits)
+    return Fix(SAFE, f"{what}; {kept[0]}, so the files left at the end are the last step's, as before", edits)
+
+
+#: ``tf.train.Saver`` keywords that change which checkpoints it keeps beyond ``max_to_keep``.
+_KEEPING_KEYWORDS = frozenset({"keep_checkpoint_every_n_hours", "saver_def"})
+#: Calls that read the checkpoint files or folder while the loop runs: with fewer saves they would see others.
+_CHECKPOINT_READERS = frozenset({
+    "tensorflow.train.latest_checkpoint", "tensorflow.train.get_checkpoint_state", "tensorflow.train.checkpoint_exists",
+    "tensorflow.train.list_variables", "tensorflow.train.load_checkpoint", "tensorflow.gfile.ListDirectory",
+    "tensorflow.gfile.Exists", "tensorflow.gfile.Glob", "tensorflow.io.gfile.listdir", "tensorflow.io.gfile.exists",
+    "tensorflow.io.gfile.glob", "os.listdir", "os.scandir", "os.walk", "os.path.exists", "os.path.isfile",
+    "glob.glob", "glob.iglob",
+})
+
+
+def _same_files_at_the_end(ctx: FixContext, save: nodes.Call, statement: nodes.NodeNG, loop: nodes.For):
+    """``(why,)`` when saving every N steps and on the last leaves the same files as saving every step, else the
+    reason it may not (a string, starting with "; " or empty).
+
+    The same when the last save decides what stays: the Saver keeps one checkpoint (``max_to_keep=1``, and no
+    ``keep_checkpoint_every_n_hours``), or every save writes the same prefix (no ``global_step``), so each save
+    replaced the files of the one before.  And only when the loop surely saves on its last step (no ``break``,
+    ``continue``, ``return`` or ``raise`` in it), the save is a statement of the loop's own body, the Saver is a
+    name bound once, to ``tf.train.Saver(...)``, used in the loop only by this save, and nothing in the loop (or a
+    function of this file it calls) reads the checkpoints or their folder while it runs.
+    """
+    func = save.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == "save" and isinstance(func.expr, nodes.Name)):
+        return ""
+    if statement.parent is not loop or statement not in loop.body:
+        return "; the save is not a statement of the loop's own body"
+    saver = func.expr
+    built = _saver_call(ctx, saver)
+    if built is None:
+        return f"; `{saver.name}` is not bound once to a `tf.train.Saver(...)`"
+    keywords = {k.arg: k.value for k in built.keywords or ()}
+    if None in keywords or _KEEPING_KEYWORDS & set(keywords):
+        return "; the Saver keeps checkpoints by other rules than `max_to_keep`"
+    steps = len(save.args) >= 3 or any(k.arg == "global_step" for k in save.keywords or ())
+    keeps_one = isinstance(keywords.get("max_to_keep"), nodes.Const) and keywords["max_to_keep"].value == 1
+    if steps and not keeps_one:
+        return (f"; `{saver.name}` keeps its last `max_to_keep` checkpoints (5 by default): saving less often "
+                "leaves other steps' files on disk")
+    ends = (nodes.Break, nodes.Continue, nodes.Return, nodes.Raise)
+    for node in loop.nodes_of_class((*ends, nodes.Name, nodes.Call),
+                                    skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+        if isinstance(node, ends):
+            return f"; the loop may skip its last save (a `{type(node).__name__.lower()}`)"
+        if isinstance(node, nodes.Name) and node.name == saver.name and node is not saver:
+            return f"; the loop uses `{saver.name}` for more than this save"
+        if isinstance(node, nodes.Call) and _reads_checkpoints(ctx, node):
+            return f"; `{node.func.as_string()}` in the loop may read the checkpoint files while it runs"
+    why = "the Saver keeps one checkpoint (`max_to_keep=1`)" if steps else "every save writes the same files"
+    return (why,)
+
+
+def _saver_call(ctx: FixContext, name: nodes.Name) -> Optional[nodes.Call]:
+    """The ``tf.train.Saver(...)`` call ``name`` is bound to, when it is bound once in its scope, outside loops."""
+    try:
+        scope, _ = name.lookup(name.name)
+    except Exception:  # noqa: BLE001 - astroid's scope lookup on odd code: no claim
+        return None
+    bindings = scope.locals.get(name.name, []) if scope is not None else []
+    if len(bindings) != 1 or not isinstance(bindings[0], nodes.AssignName):
+        return None
+    statement = bindings[0].parent
+    if not (isinstance(statement, nodes.Assign) and statement.targets == [bindings[0]]
+            and isinstance(statement.value, nodes.Call)):
+        return None
+    if ctx.module.call_qualname(statement.value) != "tensorflow.train.Saver":
+        return None
+    if next(ctx.module.enclosing_loops(statement), None) is not None:
+        return None
+    return statement.value
+
+
+def _reads_checkpoints(ctx: FixContext, call: nodes.Call, depth: int = 0) -> bool:
+    """A call that reads checkpoint files or folders, itself or in a function of this file it calls (two deep)."""
+    if (ctx.module.call_qualname(call) or "") in _CHECKPOINT_READERS:
+        return True
+    helper = ctx.module.called_function(call) if depth < 2 else None
+    if helper is None or helper.root() is not ctx.module.module:
+        return depth >= 2 and ctx.module.called_function(call) is not None
+    return any(_reads_checkpoints(ctx, inner, depth + 1) for inner in helper.nodes_of_class(nodes.Call))
 
 
 def _range_bounds(loop: nodes.For) -> Optional[List[nodes.NodeNG]]:

@@ -7,7 +7,8 @@ outermost loop it does not depend on.  The fix is safe only when the expression 
 changes, in its body or through what it calls (:class:`~tfguard.static.fixes.loops.LoopScan`,
 :mod:`~tfguard.static.fixes.reach`), builds no op that holds state between runs
 (:mod:`~tfguard.static.fixes.stateful`), calls nothing but TF builds and pure builtins, and sits under no
-``with``/``try`` of the loop.  APIs that create state (variables, one-shot iterators), Savers (which
+``with``/``try`` of the loop (a name or device scope is copied around the op built before the loop).
+APIs that create state (variables, one-shot iterators), Savers (which
 delete older checkpoints), summaries (whose tags change) and builds in a helper are unsafe (see
 :func:`_api_risk`); APIs whose result depends on what else the graph holds get no fix while the loop
 builds variables, summaries or calls building helpers (a later pass may move those first).  Every
@@ -25,13 +26,16 @@ from tfguard.static.analysis.events import describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, is_ancestor
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
+from tfguard.static.fixes.feed import plan_feed
 from tfguard.static.fixes.loops import (
     COLLECTION_READERS,
     IMPURE,
+    INVARIANT,
     VARYING,
     creates_state,
     registers,
 )
+from tfguard.static.fixes.owner import plan_in_owner
 from tfguard.static.fixes.refusal import NoFix
 
 #: Names for the value a hoist binds, by the API's last name.
@@ -45,8 +49,12 @@ OPERATOR_NAMES = {"+": "sum", "-": "difference", "*": "product", "/": "quotient"
                   "**": "power", "@": "matmul"}
 
 
-def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
-    """Return the fix that builds ``node`` once, before its session loop; raise :class:`NoFix` when there is none."""
+def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG, feed: bool = True) -> Optional[Fix]:
+    """Return the fix that builds ``node`` once, before its session loop; raise :class:`NoFix` when there is none.
+
+    An op that reads Python values the loop changes is built once from placeholders that the run feeds them
+    through (:mod:`~tfguard.static.fixes.feed`), unless ``feed`` is False.
+    """
     module = ctx.module
     loop = module.session_loop_of(node)
     event = module.build_event(node)
@@ -55,7 +63,12 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     reasons: List[str] = []
     pure_helper = False
     if finding.chain or event.chain:
-        risk = _helper_risk(ctx, node, loop)
+        try:
+            risk = _helper_risk(ctx, node, loop)
+        except NoFix as refused:
+            if str(refused) != METHOD:
+                raise
+            return plan_in_owner(ctx, event, loop)  # build it in the method's owner, once per object
         pure_helper = _pure_builder(ctx, node, loop)
         if not pure_helper:
             reasons.append(risk)
@@ -65,18 +78,21 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
     scan = ctx.scan(loop)
     status, why = _call_status(scan, node) if pure_helper else scan.expression_status(node)
     if status == VARYING:
+        if feed and not reasons and not pure_helper and not path[1]:
+            return plan_feed(ctx, node, loop, why)
         raise NoFix(f"built before the loop it would compute another value: {why}")
     if not pure_helper:
         loop, scan, status, why, path = _outermost(ctx, node, loop, (scan, status, why, path))
     guarded, risky = path
+    scopes = _scope_blocks(ctx, node, loop, scan) if risky == IN_WITH else None
     if status == IMPURE:
         reasons.append(why)
-    if risky:
+    if risky and scopes is None:
         reasons.append(risky)
     if _reads_what_the_loop_builds(node, event.site.api, scan):
         # built before the loop it would miss what the loop adds: not even an unsafe fix
         raise NoFix("it reads the graph's collections (variables, summaries), which the loop still adds to")
-    statement = _movable_statement(ctx, node, loop, guarded)
+    statement = _movable_statement(ctx, node, loop, guarded) if not scopes else None
     keeps_files = event.site.api in FILE_KEEPING and statement is not None and _saver_keeps_files(
         ctx, statement, node, loop)
     reasons.extend(_api_risk(event.site.api, guarded, keeps_files))
@@ -92,7 +108,7 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optiona
             raise NoFix("a bare expression statement that cannot move: nothing to name")
         helper = finding.chain or event.chain
         api = node.func.as_string() if helper and isinstance(node, nodes.Call) else event.site.api
-        edits, message = _name_expression(ctx, node, loop, api)
+        edits, message = _name_expression(ctx, node, loop, api, scopes or ())
     if edits is None:
         raise NoFix("tfguard found no edit it could make here")
     if reasons:
@@ -130,7 +146,7 @@ def _helper_risk(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> str
     if helper is None or helper.root() is not module.module or not isinstance(helper, nodes.FunctionDef):
         raise NoFix("the op is built in a helper the loop calls: the fix belongs in the helper")
     if isinstance(helper.parent, nodes.ClassDef):
-        raise NoFix("the op is built in a method the loop calls: the fix belongs in the method")
+        raise NoFix(METHOD)
     scan = ctx.scan(loop)
     for name in helper.nodes_of_class(nodes.Name):
         if name.name in helper.locals:
@@ -139,6 +155,9 @@ def _helper_risk(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> str
             raise NoFix(f"the helper `{helper.name}()` that builds the op reads `{name.name}`, which the loop changes")
     return (f"`{helper.name}()` then runs once, before the loop, instead of on every iteration: whatever else it "
             "does (counters, prints, files) happens once")
+
+
+METHOD = "the op is built in a method the loop calls: the fix belongs in the method"
 
 
 def _pure_builder(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
@@ -206,12 +225,44 @@ def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool
             isinstance(parent, LOOPS) and child not in parent.body
         ):
             guarded = True
-        if isinstance(parent, (nodes.With, nodes.AsyncWith)) and child in parent.body:
-            risky = risky or "it runs inside a `with` block of the loop (a device, name scope or graph may apply)"
-        if isinstance(parent, (nodes.Try, nodes.TryStar)) and child in parent.body:
-            risky = risky or "it runs inside a `try` block of the loop"
+        if isinstance(parent, (nodes.With, nodes.AsyncWith)) and child in parent.body and IN_WITH not in risky:
+            risky = f"{risky}; {IN_WITH}" if risky else IN_WITH
+        if isinstance(parent, (nodes.Try, nodes.TryStar)) and child in parent.body and IN_TRY not in risky:
+            risky = f"{risky}; {IN_TRY}" if risky else IN_TRY
         child, parent = parent, parent.parent
     return (guarded, risky) if parent is loop else None
+
+
+IN_TRY = "it runs inside a `try` block of the loop"
+IN_WITH = "it runs inside a `with` block of the loop (a device, name scope or graph may apply)"
+#: Context managers that only name or place the ops built under them: the same block around the op built before the
+#: loop gives it the same device and the scope of the first iteration (op names aside, nothing a run computes).
+SCOPES = frozenset({"tensorflow.name_scope", "tensorflow.device", "tensorflow.variable_scope"})
+
+
+def _scope_blocks(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG, scan) -> Optional[List[nodes.With]]:
+    """The ``with`` blocks between ``loop`` and ``node`` (outermost first) when each only names or places ops.
+
+    Each must be a plain ``with`` of :data:`SCOPES` calls (no ``as``), whose arguments the loop does not change,
+    and no ``try`` may sit on the way: then the op built before the loop under the same blocks is placed as the
+    loop's ops were.  None otherwise.
+    """
+    blocks: List[nodes.With] = []
+    child, parent = node, node.parent
+    while parent is not None and parent is not loop:
+        if isinstance(parent, (nodes.Try, nodes.TryStar, nodes.AsyncWith)) and child in parent.body:
+            return None
+        if isinstance(parent, nodes.With) and child in parent.body:
+            for expr, var in parent.items:
+                if var is not None or not isinstance(expr, nodes.Call) or ctx.module.call_qualname(
+                        expr) not in SCOPES or scan.expression_status(expr)[0] != INVARIANT:
+                    return None
+            if not (ctx.source.starts_line(parent) and parent.lineno == parent.items[-1][0].end_lineno
+                    and parent.body[0].fromlineno > parent.lineno):
+                return None  # a header over several lines: not copied
+            blocks.append(parent)
+        child, parent = parent, parent.parent
+    return list(reversed(blocks)) or None
 
 
 #: APIs whose one object, built before the loop, writes or deletes other files than one built per iteration.
@@ -383,7 +434,7 @@ def _block_of(statement: nodes.NodeNG) -> Optional[list]:
     return None
 
 
-def _name_expression(ctx: FixContext, node, loop, api: str) -> Tuple[Optional[List[Edit]], str]:
+def _name_expression(ctx: FixContext, node, loop, api: str, scopes=()) -> Tuple[Optional[List[Edit]], str]:
     source = ctx.source
     name = ctx.fresh_name(_base_name(node, api))
     text = source.node_text(node)
@@ -391,14 +442,20 @@ def _name_expression(ctx: FixContext, node, loop, api: str) -> Tuple[Optional[Li
         text = f"({text})"
     indent = source.indent(loop.lineno)
     start, end = source.start(node), source.end(node)
+    header = ""
+    for block in scopes:  # the same name and device scopes around the op, built once
+        unit = source.indent(block.body[0].fromlineno)[len(source.indent(block.lineno)):] or "    "
+        header += f"{indent}{source.line(block.lineno).strip()}{source.newline}"
+        indent += unit
     edits = [
-        Edit(loop.lineno, 1, loop.lineno, 1, f"{indent}{name} = {text}{source.newline}"),
+        Edit(loop.lineno, 1, loop.lineno, 1, f"{header}{indent}{name} = {text}{source.newline}"),
         Edit(start[0], start[1], end[0], end[1], name),
     ]
     shown = " ".join(text.split())
     if len(shown) > 60:
         shown = shown[:59] + "…"
-    return edits, f"Build `{shown}` once, as `{name}`, before the loop at line {loop.lineno}"
+    where = " under the same `with` block" if scopes else ""
+    return edits, f"Build `{shown}` once, as `{name}`, before the loop at line {loop.lineno}{where}"
 
 
 def _base_name(node: nodes.NodeNG, api: str) -> str:

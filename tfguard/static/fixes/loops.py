@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import List, Optional, Set, Tuple
+from typing import Collection, Iterator, List, Optional, Set, Tuple
 
 from astroid import nodes
 
@@ -45,7 +45,8 @@ REGISTERING_EXCEPTIONS = frozenset({"tensorflow.summary.merge_all", "tensorflow.
 #: APIs and methods that create state: one built before the loop is one object, where the loop made many.
 STATE_CREATING = frozenset({
     "tensorflow.Variable", "tensorflow.get_variable", "tensorflow.data.make_one_shot_iterator",
-    ".make_one_shot_iterator", ".minimize", ".apply_gradients", ".apply",
+    ".make_one_shot_iterator", "tensorflow.data.make_initializable_iterator", ".make_initializable_iterator",
+    ".minimize", ".apply_gradients", ".apply",
 })
 STATE_CREATING_PREFIXES = ("tensorflow.layers.", "tensorflow.keras.", "tensorflow.contrib.", "tensorflow.metrics.",
                            "tensorflow.estimator.")
@@ -139,17 +140,17 @@ class LoopScan:
             return True
         return self.module.dataflow.is_method_of_tf_object(call.func)
 
-    def expression_status(self, expr: nodes.NodeNG) -> Tuple[str, str]:
+    def expression_status(self, expr: nodes.NodeNG, skip: Collection[nodes.NodeNG] = ()) -> Tuple[str, str]:
         """Return (INVARIANT | IMPURE | VARYING, why) for an expression inside the loop.
 
         VARYING: it reads a name or attribute the loop changes, in its body or through what it calls
         (no hoist possible); IMPURE: it reads something the loop may change, calls something that is
         neither a TF build nor a pure builtin, or builds an op that holds state between runs (an unsafe
-        hoist).
+        hoist).  The subtrees in ``skip`` are not read (values fed through a placeholder instead).
         """
         impure = ""
         reach = self.reach
-        for node in expr.nodes_of_class(nodes.NodeNG):
+        for node in _walk(expr, {id(n) for n in skip}):
             if isinstance(node, _UNHOISTABLE):
                 return VARYING, f"it contains a `{type(node).__name__}`"
             if isinstance(node, nodes.Name):
@@ -207,6 +208,17 @@ class LoopScan:
         """Return whether the loop reads ``name`` before ``node`` in an iteration."""
         start = position(node)
         return any(read.name == name and position(read) < start for read in self.reads)
+
+
+def _walk(expr: nodes.NodeNG, skip: Set[int]) -> Iterator[nodes.NodeNG]:
+    """``expr`` and the nodes under it, in order, leaving out the subtrees whose ids are in ``skip``."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if id(node) in skip:
+            continue
+        yield node
+        stack.extend(reversed(list(node.get_children())))
 
 
 def _prefix(one: Tuple[str, ...], other: Tuple[str, ...]) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from astroid import nodes
@@ -18,16 +19,22 @@ from tfguard.static.fixes.source import SourceText
 from tfguard.static.quiet import checked_code
 from tfguard.static.suppression import Suppressions
 
+#: Set (to anything but "" or "0") to make an error inside a fix planner raise instead of being reported on the
+#: finding: the test suite sets it (tests/conftest.py), so a fix that crashes fails the tests.
+RAISE_ENV = "TFGUARD_RAISE_FIX_ERRORS"
+
 Planner = Callable[[FixContext, Finding, nodes.NodeNG], Optional[Fix]]
 
 
 def _hoist_or_load(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
+    """Hoist the assign; else feed its value to the variable's initializer (no op at all) when its result is
+    unused; else feed it through a placeholder built once."""
     try:
-        hoisted = hoist.plan_hoist(ctx, finding, node)
+        hoisted = hoist.plan_hoist(ctx, finding, node, feed=False)
     except NoFix as refused:
         load = assign.plan_load(ctx, finding, node)
         if load is None:
-            raise
+            return hoist.plan_hoist(ctx, finding, node)
         return dataclasses.replace(load, message=f"{load.message} (not hoisted: {refused})")
     return hoisted or assign.plan_load(ctx, finding, node)
 
@@ -70,8 +77,11 @@ def attach_fixes(
                 except NoFix as refused:
                     reason = str(refused)  # several nodes share one span: the innermost one's reason is kept
                     continue
-                except Exception:  # noqa: BLE001 - a fix that cannot be planned is no fix; the finding stays
-                    fix = None
+                except Exception as exc:  # noqa: BLE001 - tfguard's bug: reported on the finding, which stays
+                    if raise_fix_errors():
+                        raise
+                    reason = internal_error(exc)
+                    break
                 if fix is not None:
                     if _acceptable(text, fix, suppressions):
                         fixed[id(finding)] = fix
@@ -81,6 +91,16 @@ def attach_fixes(
                 reasons[id(finding)] = reason
     return [dataclasses.replace(f, fix=fixed[id(f)]) if id(f) in fixed
             else dataclasses.replace(f, no_fix=reasons[id(f)]) if id(f) in reasons else f for f in findings]
+
+
+def raise_fix_errors() -> bool:
+    """Whether an error inside a fix planner raises (the tests) rather than being reported on its finding."""
+    return os.environ.get(RAISE_ENV, "") not in ("", "0")
+
+
+def internal_error(exc: BaseException) -> str:
+    """The ``no_fix`` of a finding whose fix planner failed: tfguard's internal error, named as such."""
+    return f"internal error in tfguard's fix planner ({type(exc).__name__}: {exc}): please report it"
 
 
 def explain_python2(findings: Sequence[Finding]) -> List[Finding]:

@@ -1,0 +1,23 @@
+"""TFG102: an attribute a method the loop calls changes."""
+import numpy as np
+import tensorflow.compat.v1 as tf
+
+tf.disable_eager_execution()
+
+EPOCHS = 4
+
+
+class Schedule:
+    def __init__(self):
+        self.temperature = 2.0
+
+    def step(self):
+        self.temperature *= 0.5
+
+
+sched = Schedule()
+logits = tf.constant(np.linspace(-1.0, 1.0, 4, dtype=np.float32))
+with tf.Session() as sess:
+    for epoch in range(EPOCHS):
+        sched.step()
+        print(epoch, sess.run(tf.nn.softmax(logits / sched.temperature)).round(6).tolist())
