@@ -25,7 +25,8 @@ class AssignInSessionLoop(LoopBuildRule):
     effect = "builds a new assign op (and a constant for its value)"
     fix = (
         "build one assign op fed by a placeholder before the loop and run it with feed_dict, "
-        "or feed the value to the variable's initializer: `sess.run(var.initializer, {var.initializer.inputs[1]: value})`"
+        "or feed the value to the variable's initializer: "
+        "`sess.run(var.initializer, {var.initializer.inputs[1]: value})`"
     )
 
     def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> str:
