@@ -150,12 +150,21 @@ def injected(owner: Any, attribute: str, original: Any, fired: List[int]) -> Any
         raise InjectedFault("injected into %s" % attribute)
 
     replacements = []
+    declared: List[Tuple[str, Any]] = []
     if owner is None:
         for module in [m for name, m in list(sys.modules.items()) if name.startswith("tfguard") and m is not None]:
             for name, value in list(vars(module).items()):
                 if value is original:
                     replacements.append((module, name, value))
                     setattr(module, name, raiser)
+        # A judge is called through its diagnostic's declaration (judge.all_diagnostics()), not by name.
+        from tfguard.runtime.judge import all_diagnostics
+
+        registry = all_diagnostics()
+        for code, declaration in list(registry.items()):
+            if declaration.judge is original:
+                declared.append((code, declaration))
+                registry[code] = declaration._replace(judge=raiser)
     else:
         if isinstance(original, property):
             fake: Any = property(raiser, original.fset)
@@ -172,6 +181,8 @@ def injected(owner: Any, attribute: str, original: Any, fired: List[int]) -> Any
     finally:
         for target, name, value in replacements:
             setattr(target, name, value)
+        for code, declaration in declared:
+            all_diagnostics()[code] = declaration
 
 
 def tensorflow_state() -> List[Tuple[Any, str, Any]]:
@@ -221,6 +232,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     expected_out, expected_status = run_plain(program)
     expected_files = files_of(workdir)
     saved = tensorflow_state()
+    # One guarded run first, unprofiled: what tfguard does once per process (patching classes when TensorFlow's
+    # modules load, filling caches) is done then, so the profiled run lists only what every guarded run reaches.
+    fresh(workdir)
+    run_guarded(program, [])
+    reset(saved)
     reached, around = reached_functions(program, workdir)
     reset(saved)
     points = patch_points(reached)

@@ -16,6 +16,16 @@ from tfguard.runtime.capture import function_calls  # noqa: E402
 pytestmark = pytest.mark.skipif(tf_access.function_hooks() is None, reason="needs TensorFlow 2.13+")
 
 
+@pytest.fixture(autouse=True)
+def eager():
+    """Run each test eagerly, as a TF2 program does: another test of the same worker process may have switched
+    TensorFlow to graph mode (``tf.compat.v1.disable_eager_execution()``, which cannot be undone)."""
+    from tensorflow.python.eager import context
+
+    with context.eager_mode():
+        yield
+
+
 def _line_of(function, text):
     """The line number of the first line of `function`'s source that contains `text`."""
     import inspect
