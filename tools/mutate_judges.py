@@ -138,6 +138,8 @@ def main() -> int:
     parser.add_argument("--module", action="append", help="a judge module (default: all of tfguard/runtime/judge)")
     parser.add_argument("--limit", type=int, default=0, help="a random sample of this many mutants (0: all)")
     parser.add_argument("--seed", type=int, default=39)
+    parser.add_argument("--rerun", metavar="OUTPUT", help="only the mutants an earlier run printed as living (its "
+                        "output, same modules, --limit and --seed): after new tests, the score of the same sample")
     args = parser.parse_args()
     os.chdir(REPO)
     sys.path.insert(0, str(REPO))
@@ -149,17 +151,25 @@ def main() -> int:
         importlib.import_module(test[:-3].replace("/", "."))
     every = [(path, line, what, tree) for path in (args.module or MODULES)
              for line, what, tree in mutants((REPO / path).read_text(encoding="utf-8"))]
+    sampled = len(every)
     if args.limit and args.limit < len(every):
         every = random.Random(args.seed).sample(every, args.limit)
         every.sort(key=lambda m: (m[0], m[1]))
+    if args.rerun:
+        with open(args.rerun, encoding="utf-8") as handle:
+            before = {line.split(None, 1)[1].strip() for line in handle if line.startswith("lived ")}
+        sampled = len(every)
+        every = [m for m in every if "%s:%d  %s" % (m[0], m[1], m[2]) in before]
+        print("rerunning %d of %d mutants (the others were killed before)" % (len(every), sampled))
     lived = []
     for path, line, what, tree in every:
         if not run_mutant(path, tree, tests):
             lived.append("%s:%d  %s" % (path, line, what))
             print("lived  %s:%d  %s" % (path, line, what), flush=True)
-    killed = len(every) - len(lived)
-    print("%d mutants, %d killed, %d lived (%.0f%% killed)" % (len(every), killed, len(lived),
-                                                            100.0 * killed / max(1, len(every))))
+    total = sampled if args.rerun else len(every)
+    killed = total - len(lived)
+    share = 100.0 * killed / max(1, total)
+    print("%d mutants, %d killed, %d lived (%.0f%% killed)" % (total, killed, len(lived), share))
     return 0
 
 

@@ -304,3 +304,25 @@ def test_placement_judges_read_the_placement_data():
                                                                 "bytes": 2048}], "copies_threshold": 20}
     assert [(f["code"], f["severity"]) for f in judge_placement(data)] == [("TFG907", "info")]
     assert judge_placement(dict(data, copies_threshold=21)) == []
+
+
+def test_the_causes_are_named_as_the_document_says_them():
+    assert (sd.GRAPH_GROWTH, sd.GROWING_FEED, sd.PYTHON_WORK, sd.HOST_WAIT, sd.TENSORFLOW_WORK) == (
+        "graph growth", "growing feed", "python work", "host wait", "tensorflow work")
+
+
+def test_each_finding_carries_its_evidence_by_name():
+    saves = judge_saves(_recording(saves=4, save_s=2.0, wall_s=10.0), {})[0]
+    assert saves["evidence"] == {"save_share": 0.2, "saves": 4, "save_s": 2.0}
+    one_time = SiteRecord("a.py", 4, kind="one-time", ops_added=3, first_step=2, last_step=5)
+    growth = judge_growth(_recording(growth_sites=[one_time]), {})[0]
+    assert growth["evidence"] == {"sites": [{"path": "a.py", "line": 4, "ops_added": 3, "first_run": 2,
+                                             "last_run": 5}]}
+    blocked = judge_growth(_recording(frozen_violations=[Violation("b.py", 9, api="tf.add", step=3, rule="R")]),
+                           {})[0]
+    assert blocked["evidence"] == {"sites": [], "blocked": [{"path": "b.py", "line": 9, "after_run": 3,
+                                                             "api": "tf.add", "rule": "R"}]}
+    summaries = judge_summaries(_recording(runs=100, signatures=_summary_signatures(60, 40)), {})[0]
+    assert summaries["evidence"] == {"summary_ops": ["Merge"], "runs_fetching": 60, "runs": 100,
+                                     "seconds": summaries["evidence"]["seconds"], "seconds_lower_bound": False}
+    assert abs(summaries["evidence"]["seconds"] - 1.2) < 1e-9
