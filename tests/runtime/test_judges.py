@@ -326,3 +326,12 @@ def test_each_finding_carries_its_evidence_by_name():
     assert summaries["evidence"] == {"summary_ops": ["Merge"], "runs_fetching": 60, "runs": 100,
                                      "seconds": summaries["evidence"]["seconds"], "seconds_lower_bound": False}
     assert abs(summaries["evidence"]["seconds"] - 1.2) < 1e-9
+
+
+def test_a_slowdown_finding_carries_the_verdicts_figures():
+    waiting = dict(_verdict(host=1.0), slowdown_measure="run time", dominant_signature="t:0", loop_start=0)
+    evidence = judge_slowing(_recording(), waiting)[0]["evidence"]
+    assert evidence == {"slowdown": waiting["slowdown"], "slowdown_shape": "trend", "slowdown_cause": sd.HOST_WAIT,
+                        "slowdown_measure": "run time", "dominant_signature": "t:0", "wall_per_run_growth": 2.0,
+                        "cpu_per_run_growth": 1.0, "thread_cpu_per_run_growth": 1.0, "host_per_run_growth": 2.0,
+                        "feed_bytes_growth": None, "verdict_window_s": 3.0}
