@@ -335,3 +335,18 @@ def test_a_slowdown_finding_carries_the_verdicts_figures():
                         "slowdown_measure": "run time", "dominant_signature": "t:0", "wall_per_run_growth": 2.0,
                         "cpu_per_run_growth": 1.0, "thread_cpu_per_run_growth": 1.0, "host_per_run_growth": 2.0,
                         "feed_bytes_growth": None, "verdict_window_s": 3.0}
+
+
+def test_each_diagnostic_declares_its_name_severity_and_fail_on_name():
+    declared = {code: (d.name, d.severity, d.fail_on, d.reads) for code, d in all_diagnostics().items()}
+    assert declared == {
+        "TFG901": ("graph-growth", "error", "growth", "recording"),
+        "TFG902": ("slowing-steps", "warning", "slowdown", "recording"),
+        "TFG903": ("input-bound", "warning", "input-bound", "recording"),
+        "TFG904": ("summaries-every-run", "warning", "summaries", "recording"),
+        "TFG905": ("saves-too-often", "warning", "saves", "recording"),
+        "TFG906": ("gpu-op-on-cpu", "warning", "cpu-fallback", "placement"),
+        "TFG907": ("cross-device-copies", "info", "", "placement"),
+    }
+    assert all(d.summary and d.page == "rules/%s-%s/README.md" % (code, d.name)
+               for code, d in all_diagnostics().items())
