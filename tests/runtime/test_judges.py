@@ -350,3 +350,23 @@ def test_each_diagnostic_declares_its_name_severity_and_fail_on_name():
     }
     assert all(d.summary and d.page == "rules/%s-%s/README.md" % (code, d.name)
                for code, d in all_diagnostics().items())
+
+
+VERDICT_FIELDS = ["slowdown", "slowdown_shape", "slowdown_points", "slowdown_cause", "verdict_window_s",
+                  "wall_per_run_growth", "cpu_per_run_growth", "thread_cpu_per_run_growth", "host_per_run_growth",
+                  "feed_bytes_growth", "feed_bytes_first", "feed_bytes_last", "others_cpus_rise", "cpu_speed_change",
+                  "contention", "slowdown_significant"]
+
+
+def test_the_verdict_has_every_field_in_the_documents_order_judged_or_not():
+    unjudged = sd.judge_slowdown(_rising(), THRESHOLD, None, [])
+    assert list(unjudged) == VERDICT_FIELDS
+    assert all(unjudged[name] is None for name in VERDICT_FIELDS[3:14])
+    assert list(_verdict(host=1.0)) == VERDICT_FIELDS
+
+
+def test_the_threshold_is_the_least_slowdown_that_counts():
+    rising = _rising(ratio=1.5)  # measured x1.32 after warm-up
+    windows = {"first": dict(FIRST), "last": dict(FIRST, wall=2.0, host=1.0), "span_s": 3.0}
+    assert sd.judge_slowdown(rising, 1.25, windows, [])["slowdown_significant"]
+    assert not sd.judge_slowdown(rising, 1.5, windows, [])["slowdown_significant"]  # x1.32 is under x1.5
