@@ -370,3 +370,30 @@ def test_the_threshold_is_the_least_slowdown_that_counts():
     windows = {"first": dict(FIRST), "last": dict(FIRST, wall=2.0, host=1.0), "span_s": 3.0}
     assert sd.judge_slowdown(rising, 1.25, windows, [])["slowdown_significant"]
     assert not sd.judge_slowdown(rising, 1.5, windows, [])["slowdown_significant"]  # x1.32 is under x1.5
+
+
+def test_summaries_name_every_op_and_the_step_that_costs_most_with_them():
+    signatures = [
+        SignatureRecord("train:0, Merge:0 <- x:0", summary_ops=["Merge"], count=40, run_time={"median": 0.03}),
+        SignatureRecord("train:0 <- x:0", count=10, run_time={"median": 0.01}),
+        SignatureRecord("eval:0, Other:0 <- y:0", summary_ops=["Other"], count=40, run_time={"median": 0.02}),
+        SignatureRecord("eval:0 <- y:0", count=10, run_time={"median": 0.015}),
+    ]
+    message = judge_summaries(_recording(runs=100, signatures=signatures), {})[0]["message"]
+    assert message.startswith("summary ops (Merge, Other) fetched on 80 of 100 runs")
+    assert "runs that fetch them took 30.0 ms median against 10.0 ms" in message
+    no_wall = judge_summaries(_recording(runs=100, wall_s=0.0, signatures=signatures), {})[0]["message"]
+    assert "cost not measured" in no_wall
+
+
+def test_slowing_steps_name_every_growing_site_and_read_the_loops_start():
+    sites = [SiteRecord("a.py", 4, kind="repeated", last_step=90), SiteRecord("b.py", 8, kind="repeated",
+                                                                             last_step=95)]
+    slowdown = dict(_verdict(sites=sites), slowdown_measure="step interval", dominant_signature="t:0", loop_start=0)
+    message = judge_slowing(_recording(growth_sites=sites), slowdown)[0]["message"]
+    assert message.endswith("meanwhile the graph grew at a.py:4 (ops), b.py:8 (ops)")
+    late = [SiteRecord("a.py", 4, kind="repeated", last_step=55)]
+    after_loop = dict(_verdict(sites=late), slowdown_measure="step interval", dominant_signature="t:0",
+                      loop_start=50)
+    found = judge_slowing(_recording(growth_sites=late), after_loop)[0]
+    assert (found["path"], found["line"]) == (None, None)  # its window starts at run 60: a.py:4 stopped before
