@@ -70,7 +70,7 @@ def main() -> int:
             argv = [a.replace("{tmp}", folder) for a in args]
             done = subprocess.run([sys.executable, "-m", "tfguard", "run", "-q", "--json", json_path] + argv,
                                   cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  timeout=600)
+                                  timeout=1800)
             record = {"exit_status": done.returncode}
             if os.path.exists(json_path):
                 with open(json_path, encoding="utf-8") as handle:

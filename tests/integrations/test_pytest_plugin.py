@@ -138,7 +138,7 @@ def test_slow_steps():
             sess.run(y, {x: 1.0})
 
 
-@pytest.mark.tfguard(max_step_ms=60000, max_input_bound=0.99)
+@pytest.mark.tfguard(max_step_ms=60000, max_input_bound=1.0)
 def test_within_generous_budgets():
     graph, x, y = doubling_graph()
     with v1.Session(graph=graph) as sess:

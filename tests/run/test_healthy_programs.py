@@ -56,7 +56,8 @@ def test_mnist_style_leak_fails_on_its_line_with_a_readable_report(tmp_path):
     assert report.index("diagnostics") < report.index("graph growth") < report.index("fetch signatures")
     assert "more signatures (all in the JSON report)" in report
     assert len(document["signatures"]) > 40  # a new fetch every step: all of them stay in --json
-    assert "GraphGrowthWarning: tfguard: the graph keeps growing at" in done.stderr
+    # the live alert, whatever COLUMNS it wrapped to
+    assert "GraphGrowthWarning: tfguard: the graph keeps growing at" in " ".join(done.stderr.split())
     assert "autowatch.py" not in done.stderr and "runner.py" not in done.stderr
 
 
@@ -126,7 +127,7 @@ def test_a_training_loop_on_a_worker_thread_is_the_one_guarded(tmp_path):
     done = tfguard("run", "--fail-on", "growth,slowdown", "--json", out, script)
     assert done.returncode == 0, done.stderr
     document = json.loads(out.read_text(encoding="utf-8"))
-    train = document["signatures"][0]
+    train = max(document["signatures"], key=lambda s: s["count"])  # by runs: the order by run time is the load's
     # Followed once the worker has made 50 runs while the main thread waited.
     assert train["label"].startswith("AssignAdd") and train["count"] == 350, document["signatures"]
     assert train["count"] + document["other_thread_runs"] == 401  # the main thread's last run included
@@ -139,7 +140,10 @@ def test_monitored_training_session_hooks_own_runs_are_not_steps(tmp_path):
     assert done.returncode == 0, done.stderr
     assert document["runs"] <= 210  # not ~2 runs per step: the hooks' global_step reads are left out
     assert document["dominant_signature"].startswith("group_deps")
-    assert document["signatures"][0]["count"] >= 190
+    # The dominant signature by its label: the list is ordered by total run time, which the load decides (under
+    # load the hooks' three checkpoint runs took longer in all than the 200 steps).
+    dominant = next(s for s in document["signatures"] if s["label"] == document["dominant_signature"])
+    assert dominant["count"] >= 190
 
 
 @pytest.mark.slow
