@@ -117,7 +117,7 @@ def test_tfg108_fix_fits_what_is_assigned(tmp_path):
     assert "(and a constant for its value)" not in lines[copy]
     assert lines[copy + 1].startswith("  help: build the assign ops once, before the loop")
     constant = lines.index(next(line for line in lines if line.startswith("dqn.py:8:")))
-    assert "placeholder" in lines[constant + 1] and "var.load" in lines[constant + 1]
+    assert "placeholder" in lines[constant + 1] and "initializer" in lines[constant + 1]
 
 
 WITHOUT_TENSORFLOW = """

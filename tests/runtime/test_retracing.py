@@ -161,3 +161,13 @@ def test_trace_types_are_described_without_tensorflow():
     assert describe(None).kind == "type"
     del other
     assert describe(Weakref(Adam())).kind == "object"  # freed already: still a new object
+
+
+def test_a_function_the_live_alert_named_stays_a_warning_in_the_report():
+    # 10 traces in its first 10 calls (the alert fires), then 990 calls without one: on the record alone a
+    # bounded handful, but the report never contradicts the alert printed while the program ran.
+    record = _record(range(1, ALERT_TRACES + 1), 1000)
+    assert retracing.severity(record) == "info"
+    record.alerted = True
+    assert retracing.severity(record) == "warning"
+    assert "keeps retracing" in retracing.judge([record])[0]["message"]

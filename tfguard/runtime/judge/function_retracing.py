@@ -71,10 +71,11 @@ def alert_due(record: FunctionRecord) -> bool:
 
 
 def severity(record: FunctionRecord) -> Optional[str]:
-    """warning, info or None (traced in one call only)."""
+    """warning, info or None (traced in one call only). A function the live alert named stays a warning: the
+    report never contradicts what was printed while the program ran (its message says the last traced call)."""
     if record.traced_call_count < 2:
         return None
-    return "warning" if keeps_retracing(record) else "info"
+    return "warning" if record.alerted or keeps_retracing(record) else "info"
 
 
 def where(path: str, line: int) -> str:
