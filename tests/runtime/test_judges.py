@@ -347,6 +347,7 @@ def test_each_diagnostic_declares_its_name_severity_and_fail_on_name():
         "TFG905": ("saves-too-often", "warning", "saves", "recording"),
         "TFG906": ("gpu-op-on-cpu", "warning", "cpu-fallback", "placement"),
         "TFG907": ("cross-device-copies", "info", "", "placement"),
+        "TFG908": ("function-retracing", "warning", "retracing", "functions"),
     }
     assert all(d.summary and d.page == "rules/%s-%s/README.md" % (code, d.name)
                for code, d in all_diagnostics().items())
