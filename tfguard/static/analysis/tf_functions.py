@@ -358,6 +358,23 @@ def constructs_object(module, expr: Optional[nodes.NodeNG]) -> bool:
     return value is not None and value.kind == "class" and isinstance(value.node, nodes.ClassDef)
 
 
+def unsigned_calls_in_loops(module) -> Iterator[tuple]:
+    """Yield ``(call, loop, traced)`` for each call, in TF 2 code, of a tf.function without ``input_signature``
+    made from a loop that may run many times (not a bounded one, not only while an outer tf.function traces):
+    the calls whose arguments the argument rules (TFG403, TFG405) judge."""
+    facts = tf_functions(module)
+    if not facts.all() or not tf2_code(module):
+        return  # no tf.function here to call (the cheap test first)
+    for call in module.nodes_of(nodes.Call):
+        loop = enclosing_loop(call)
+        if loop is None or bounded_loop(loop) or facts.inside_trace(call):
+            continue
+        traced = facts.traced_of(call)
+        if traced is None or traced.has_signature:
+            continue  # with an input_signature a non-Tensor argument is an error, not a retrace
+        yield call, loop, traced
+
+
 # -- TF 2 code ------------------------------------------------------------------
 
 

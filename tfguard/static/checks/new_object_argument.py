@@ -8,12 +8,10 @@ from astroid import nodes
 
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.tf_functions import (
-    bounded_loop,
     builds_model,
     constructs_object,
     enclosing_loop,
-    tf2_code,
-    tf_functions,
+    unsigned_calls_in_loops,
 )
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
@@ -29,16 +27,7 @@ class NewObjectArgument(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report arguments of a tf.function called in a loop that are objects made anew in that same iteration."""
-        facts = tf_functions(module)
-        if not facts.all() or not tf2_code(module):
-            return  # no tf.function here to call (the cheap test first)
-        for call in module.nodes_of(nodes.Call):
-            loop = enclosing_loop(call)
-            if loop is None or bounded_loop(loop) or facts.inside_trace(call):
-                continue
-            traced = facts.traced_of(call)
-            if traced is None or traced.has_signature:
-                continue  # with an input_signature a non-Tensor argument is an error, not a retrace
+        for call, loop, traced in unsigned_calls_in_loops(module):
             if _made_in(traced, loop):
                 continue  # a tf.function made in the same iteration traces anyway: TFG401's matter
             for argument in [*call.args, *(k.value for k in call.keywords or ())]:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from astroid import nodes
-
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.retrace_arguments import varying_scalar
-from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
+from tfguard.static.analysis.tf_functions import unsigned_calls_in_loops
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -23,16 +21,7 @@ class PythonScalarArgument(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each varying Python scalar argument of a tf.function called in a loop (no ``input_signature``)."""
-        facts = tf_functions(module)
-        if not facts.all() or not tf2_code(module):
-            return  # no tf.function here to call (the cheap test first)
-        for call in module.nodes_of(nodes.Call):
-            loop = enclosing_loop(call)
-            if loop is None or bounded_loop(loop) or facts.inside_trace(call):
-                continue
-            traced = facts.traced_of(call)
-            if traced is None or traced.has_signature:
-                continue
+        for call, _loop, traced in unsigned_calls_in_loops(module):
             for argument in [*call.args, *(k.value for k in call.keywords or ())]:
                 reason = varying_scalar(module, argument, call)
                 if reason is None:
