@@ -12,7 +12,7 @@ from tests.catalog_paths import REPO_ROOT, relative, rule_folders
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
 from tfguard.static.fixes.availability import AVAILABLE, fix_line
-from tfguard.static.fixes.runner import Fixer
+from tfguard.static.fixes.fix_files import Fixer
 
 EXPECTED = REPO_ROOT / "tests" / "data" / "fixes"
 ALL_RULES = Settings(select=("ALL",))

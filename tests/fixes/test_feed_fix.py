@@ -8,7 +8,7 @@ import pytest
 
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
-from tfguard.static.fixes.runner import Fixer
+from tfguard.static.fixes.fix_files import Fixer
 
 ALL = Settings(select=("ALL",))
 PROGRAM = """\

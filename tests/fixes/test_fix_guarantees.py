@@ -9,7 +9,7 @@ import pytest
 
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
-from tfguard.static.fixes.runner import Fixer, write_atomically
+from tfguard.static.fixes.fix_files import Fixer, write_atomically
 
 SAFE_ONLY = Settings()
 

@@ -17,7 +17,7 @@ from tfguard.static.config import Settings
 from tfguard.static.finding import SAFE, CheckResult, Finding
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tfguard.static.fixes.runner import FileFix
+    from tfguard.static.fixes.fix_files import FileFix
 
 
 def add_options(check: argparse.ArgumentParser) -> None:
@@ -66,7 +66,7 @@ def run_fixes(args: argparse.Namespace, result: CheckResult, settings_for: Setti
     """Fix (or with ``--diff`` only plan) every file with a fix to apply, each with its own settings; print
     nothing."""
     from tfguard.static.analysis.project import Project
-    from tfguard.static.fixes.runner import Fixer
+    from tfguard.static.fixes.fix_files import Fixer
     from tfguard.static.project_root import find_project_root
 
     def choose(finding: Finding) -> bool:
@@ -104,7 +104,7 @@ def run_fixes(args: argparse.Namespace, result: CheckResult, settings_for: Setti
 def fix_stdin(args: argparse.Namespace, data: bytes, path: str, settings: Settings) -> "FileFix":
     """Work out the fixed source of ``data`` read from stdin (``path``: ``--stdin-filename`` or ``-``)."""
     from tfguard.static.analysis.project import Project
-    from tfguard.static.fixes.runner import Fixer
+    from tfguard.static.fixes.fix_files import Fixer
     from tfguard.static.project_root import find_project_root
 
     def choose(finding: Finding) -> bool:

@@ -79,7 +79,7 @@ def allowed(finding: Finding, settings: Settings) -> Finding:
 def fix_all_safe(path: str, text: str, settings: Settings, project: OverlayProject) -> Optional[str]:
     """Return the buffer's text after every safe fix, as ``tfguard check --fix`` would write it; None when
     nothing changes or the buffer cannot be fixed (it does not parse, its bytes would not round-trip)."""
-    from tfguard.static.fixes.runner import Fixer
+    from tfguard.static.fixes.fix_files import Fixer
 
     data = buffer_bytes(text)
     if data is None:

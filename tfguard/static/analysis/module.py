@@ -8,7 +8,7 @@ module each, mixed into the facade so that every query is one memoised method on
 * graph-running events and session loops: :mod:`~tfguard.static.analysis.running` (``run_event``,
   ``is_session_loop``, ``session_loop_of``);
 * fresh graphs: :mod:`~tfguard.static.analysis.fresh_graphs` (``fresh_graph_before``);
-* function summaries, the interprocedural facts: :mod:`~tfguard.static.analysis.summaries` (``summary``).
+* function summaries, the interprocedural facts: :mod:`~tfguard.static.analysis.function_summaries` (``summary``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from tfguard.static.analysis.building import OPERATOR_NODES, GraphBuilding
 from tfguard.static.analysis.dataflow import FUNCTION, INSTANCE, Dataflow, Value
 from tfguard.static.analysis.events import BuildEvent, BuildSite, FunctionSummary, RunEvent, describe
 from tfguard.static.analysis.fresh_graphs import FreshGraphs
+from tfguard.static.analysis.function_summaries import FunctionSummaries
 from tfguard.static.analysis.inference import uninferred_parameter
 from tfguard.static.analysis.running import GraphRunning
 from tfguard.static.analysis.scopes import FUNCTIONS, ScopeNode, own_nodes
-from tfguard.static.analysis.summaries import FunctionSummaries
 
 __all__ = ["OPERATOR_NODES", "BuildEvent", "BuildSite", "FunctionSummary", "ModuleAnalysis", "RunEvent", "describe"]
 

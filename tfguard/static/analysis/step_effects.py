@@ -3,7 +3,7 @@
 The throughput rules (TFG201–TFG203) ask what runs on every step.  A step loop that calls ``one_step(i)``
 does what ``one_step`` does on *every call*: its unconditional ``writer.add_summary``, ``saver.save`` and
 ``sess.run`` calls, and those of the helpers it calls in turn (nested functions, methods and functions of
-other project modules, up to :data:`~tfguard.static.analysis.summaries.MAX_CALL_DEPTH` calls deep).
+other project modules, up to :data:`~tfguard.static.analysis.function_summaries.MAX_CALL_DEPTH` calls deep).
 
 Inside a helper a call is *not* made on every call when it sits under an ``if`` whose condition depends on
 anything but module-level names and constants (a parameter such as the step counter, a local, ``self``, a
@@ -20,11 +20,11 @@ from astroid import nodes
 
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.frequency import is_warm_up_threshold
+from tfguard.static.analysis.function_summaries import MAX_CALL_DEPTH
 from tfguard.static.analysis.inference import argument_for
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import function_label, is_ancestor, own_nodes, position
 from tfguard.static.analysis.steps import is_checkpoint_save, is_session_run, is_summary_write
-from tfguard.static.analysis.summaries import MAX_CALL_DEPTH
 from tfguard.static.finding import ChainLink
 
 #: What a call does, as :attr:`StepEffect.kind`.

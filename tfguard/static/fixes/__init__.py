@@ -5,5 +5,5 @@
   analysed module, dispatching to one module per rule family (:mod:`.hoist`, :mod:`.pipeline`,
   :mod:`.frequency`, :mod:`.assign`);
 * :mod:`~tfguard.static.fixes.edits` applies the edits of several fixes to a text in one consistent pass;
-* :mod:`~tfguard.static.fixes.runner` fixes files: re-checks after each pass, validates, writes atomically.
+* :mod:`~tfguard.static.fixes.fix_files` fixes files: re-checks after each pass, validates, writes atomically.
 """

@@ -11,7 +11,7 @@ from astroid import nodes
 
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.finding import Finding, Fix
-from tfguard.static.fixes import assign, frequency, hoist, pipeline, retracing
+from tfguard.static.fixes import assign, cadence, hoist, pipeline, retracing
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.edits import apply_fixes
 from tfguard.static.fixes.refusal import PYTHON2, UNPLANNED, NoFix, no_rule_fix
@@ -47,8 +47,8 @@ PLANNERS: Dict[str, Planner] = {
     "TFG106": hoist.plan_hoist,
     "TFG107": hoist.plan_hoist,
     "TFG108": _hoist_or_load,
-    "TFG201": frequency.plan_guard,
-    "TFG202": frequency.plan_guard,
+    "TFG201": cadence.plan_guard,
+    "TFG202": cadence.plan_guard,
     "TFG204": pipeline.plan_parallel_map,
     "TFG205": pipeline.plan_prefetch,
     "TFG403": retracing.plan_tensor_argument,
