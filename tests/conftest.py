@@ -110,7 +110,7 @@ TF1_LEG = (
     "tests/runtime/test_watcher_memory.py",
     "tests/run/test_run_cli.py::test_module_mode", "tests/run/test_run_cli.py::test_fail_on_growth",
     "tests/run/test_run_cli.py::test_freeze_after_blocks_growth_naming_the_line",
-    "tests/run/test_first_screen_report.py::test_freeze_after_names_the_mode_the_public_api_and_the_run",
+    "tests/run/test_report_as_seen.py::test_freeze_after_names_the_mode_the_public_api_and_the_run",
     "tests/run/test_cluster.py", "tests/run/test_report_files.py", "tests/run/test_guard_logdir.py",
     "tests/run/test_run_placement.py::test_placement_in_printed_report_and_json",
     "tests/run/test_healthy_programs.py::test_monitored_training_session_hooks_own_runs_are_not_steps",

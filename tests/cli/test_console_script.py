@@ -1,4 +1,4 @@
-"""Issue 23's bugs, each run the way a user runs tfguard: the console script in a child process."""
+"""The console script as a user runs it (a child process): the bugs a first hour met, each kept fixed."""
 
 from __future__ import annotations
 

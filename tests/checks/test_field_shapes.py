@@ -1,4 +1,4 @@
-"""Shapes from the issue 40 field test (fresh TF1 repositories), each with the case that must stay reported."""
+"""Shapes from field tests on fresh TF1 repositories, each with the case that must stay reported."""
 
 from __future__ import annotations
 

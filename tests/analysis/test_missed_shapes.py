@@ -1,4 +1,4 @@
-"""Issue 32 (recall): shapes fresh repositories showed that the checker missed."""
+"""Recall: shapes fresh repositories showed that the checker had missed, each now found."""
 
 import textwrap
 

@@ -1,4 +1,4 @@
-"""Issue 23: the run report as a user sees it (console script): verdict first, figures that agree."""
+"""The run report as a user sees it (console script): verdict first, figures that agree."""
 
 from __future__ import annotations
 

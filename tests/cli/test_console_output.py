@@ -1,4 +1,4 @@
-"""Issue 23: flags users reach for and findings a person can scan, run through the console script."""
+"""Flags users reach for and findings a person can scan, run through the console script."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 23, discovery like ruff: .gitignore respected (checked against git itself) and source read from stdin."""
+"""Discovery like ruff: .gitignore respected (checked against git itself) and source read from stdin."""
 
 from __future__ import annotations
 

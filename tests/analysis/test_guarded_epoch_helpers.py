@@ -1,4 +1,4 @@
-"""Reach 2 (issue 22): step loops around guarded epoch helpers, warm-up thresholds, library callables."""
+"""Step loops around guarded epoch helpers, warm-up thresholds, library callables."""
 
 import textwrap
 
