@@ -414,88 +414,129 @@ def _check_files(
     files: Iterable[str], project_root: str, paths: List[str], settings: Settings, jobs: Optional[int],
     cache: Optional[ResultCache],
 ) -> CheckResult:
-    result = CheckResult()
-    project: Optional[Project] = None  # built (importing astroid) only when a file has to be checked
-    drivers: Optional[DriverScan] = None  # built at the first file that does not mention TensorFlow
-    pending: List[Tuple[int, str]] = []
-    batch: List[Tuple[str, Optional[bytes]]] = []
-    batch_bytes = 0
-    outcomes: List[FileOutcome] = []
-    stats: Dict[str, os.stat_result] = {}
+    run = _CheckRun(project_root, paths, settings, jobs, cache)
     for path in files:
-        result.files_checked += 1
+        run.result.files_checked += 1
+        data = run.read_unless_known(path)
+        if data is not None:
+            run.queue(path, data)
+    run.check_queued()
+    return run.sorted_result()
+
+
+class _CheckRun:
+    """One run of the checker over files, in its steps: read each file unless the cache or the driver scan
+    already knows its findings (`read_unless_known`), queue it for analysis (`queue`: in batches in this process,
+    or for worker processes), analyse what is queued (`check_queued`), then the result in order."""
+
+    def __init__(self, project_root: str, paths: List[str], settings: Settings, jobs: Optional[int],
+                 cache: Optional[ResultCache]) -> None:
+        self.result = CheckResult()
+        self.project_root, self.paths, self.settings, self.jobs, self.cache = project_root, paths, settings, jobs, cache
+        self._project: Optional[Project] = None  # built (importing astroid) only when a file has to be checked
+        self._drivers: Optional[DriverScan] = None  # built at the first file that does not mention TensorFlow
+        self._pending: List[Tuple[int, str]] = []  # (size, path) for worker processes
+        self._batch: List[Tuple[str, Optional[bytes]]] = []
+        self._batch_bytes = 0
+        self._outcomes: List[FileOutcome] = []
+        self._stats: Dict[str, os.stat_result] = {}
+
+    def read_unless_known(self, path: str) -> Optional[bytes]:
+        """The file's bytes when it has to be analysed; None when it was settled here (an error, a cached result,
+        a file that never reaches TensorFlow)."""
+        result, cache = self.result, self.cache
         try:
             stat = os.stat(path)
             problem = not_a_regular_file(stat.st_mode)
             if problem is not None:  # a FIFO named on the command line: reading it would wait forever
                 result.errors.append(FileError(path, problem))
-                continue
+                return None
             if cache is not None:
-                stats[path] = stat
+                self._stats[path] = stat
                 cached = cache.lookup_unchanged(path, stat)
                 if cached is not None:
                     _add_cached(result, path, cached, cache)
-                    continue
+                    return None
             data = read_file(path)
         except OSError as exc:
             result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
-            continue
-        if not mentions_tensorflow(data):
-            if drivers is None:
-                drivers = DriverScan(project_root)
-            reaches, looked_at = drivers.reaches_tensorflow(path, data)
-            if not reaches:
-                unreadable = unreadable_source_findings(data, path, settings)
-                result.findings.extend(unreadable)
-                if cache is not None:
-                    cache.store(path, content_hash(data), unreadable, hash_dependencies(looked_at), stats.get(path))
-                continue
+            return None
+        if not mentions_tensorflow(data) and not self._reaches_tensorflow(path, data):
+            return None
         if cache is not None:
-            cached = cache.lookup(path, content_hash(data), stats.get(path))
+            cached = cache.lookup(path, content_hash(data), self._stats.get(path))
             if cached is not None:
                 _add_cached(result, path, cached, cache)
-                continue
-        if jobs is None or jobs > 1:
-            pending.append((len(data), path))
-            continue
-        batch.append((path, data))
-        batch_bytes += len(data)
-        if len(batch) >= _BATCH_FILES or batch_bytes >= _BATCH_BYTES:
-            if project is None:
-                project = _project(project_root, settings, paths)
-            outcomes.extend(check_batch(batch, settings, project))
-            batch, batch_bytes = [], 0
-    if batch:
-        if project is None:
-            project = _project(project_root, settings, paths)
-        outcomes.extend(check_batch(batch, settings, project))
-    if pending:
-        todo = [path for _, path in pending]
-        if jobs is None:
-            jobs = automatic_jobs(sum(size for size, _ in pending))
-        if worth_a_pool(len(todo), jobs):
-            _load_the_checker()  # once, before the workers fork, instead of once in each of them
-            chunks = chunked_in_order(todo, [size for size, _ in pending], jobs)
-            worker_args = (settings, project_root, paths)
-            outcomes.extend(map_in_processes(_check_chunk, chunks, jobs, _lost_outcome, _start_worker, worker_args))
-        else:
-            if project is None:
-                project = _project(project_root, settings, paths)
-            outcomes.extend(check_batch([(path, None) for path in todo], settings, project))
-    for outcome in outcomes:
+                return None
+        return data
+
+    def _reaches_tensorflow(self, path: str, data: bytes) -> bool:
+        """Whether a file that never names TensorFlow drives a module that does; if not, its findings (a syntax
+        error, unreadable bytes) are settled here."""
+        if self._drivers is None:
+            self._drivers = DriverScan(self.project_root)
+        reaches, looked_at = self._drivers.reaches_tensorflow(path, data)
+        if not reaches:
+            unreadable = unreadable_source_findings(data, path, self.settings)
+            self.result.findings.extend(unreadable)
+            if self.cache is not None:
+                self.cache.store(path, content_hash(data), unreadable, hash_dependencies(looked_at),
+                                 self._stats.get(path))
+        return reaches
+
+    def queue(self, path: str, data: bytes) -> None:
+        """Queue a file for analysis: for the worker processes, or in a batch checked here when it is full."""
+        if self.jobs is None or self.jobs > 1:
+            self._pending.append((len(data), path))
+            return
+        self._batch.append((path, data))
+        self._batch_bytes += len(data)
+        if len(self._batch) >= _BATCH_FILES or self._batch_bytes >= _BATCH_BYTES:
+            self._check_here(self._batch)
+            self._batch, self._batch_bytes = [], 0
+
+    def _check_here(self, files: List[Tuple[str, Optional[bytes]]]) -> None:
+        if self._project is None:
+            self._project = _project(self.project_root, self.settings, self.paths)
+        self._outcomes.extend(check_batch(files, self.settings, self._project))
+
+    def check_queued(self) -> None:
+        """Analyse what is still queued (the last batch, the files for workers) and collect every outcome."""
+        if self._batch:
+            self._check_here(self._batch)
+        if self._pending:
+            todo = [path for _, path in self._pending]
+            jobs = self.jobs if self.jobs is not None else automatic_jobs(sum(size for size, _ in self._pending))
+            if worth_a_pool(len(todo), jobs):
+                _load_the_checker()  # once, before the workers fork, instead of once in each of them
+                chunks = chunked_in_order(todo, [size for size, _ in self._pending], jobs)
+                worker_args = (self.settings, self.project_root, self.paths)
+                self._outcomes.extend(map_in_processes(_check_chunk, chunks, jobs, _lost_outcome, _start_worker,
+                                                       worker_args))
+            else:
+                self._check_here([(path, None) for path in todo])
+        for outcome in self._outcomes:
+            self._collect(outcome)
+
+    def _collect(self, outcome: FileOutcome) -> None:
+        result, cache = self.result, self.cache
         if outcome.error is not None:
             result.errors.append(FileError(outcome.path, outcome.error))
-            continue
+            return
         result.findings.extend(outcome.findings)
         if outcome.python2:
             result.python2_files.append(outcome.path)
         if cache is not None and outcome.content_hash is not None:
             cache.store(outcome.path, outcome.content_hash, outcome.findings, outcome.dependencies,
-                        stats.get(outcome.path), python2=outcome.python2)
-    result.findings.sort(key=Finding.sort_key)
-    result.errors.sort(key=lambda error: error.path)
-    result.python2_files.sort()
-    return result
+                        self._stats.get(outcome.path), python2=outcome.python2)
+
+    def sorted_result(self) -> CheckResult:
+        """The run's result, findings, errors and Python 2 files in order."""
+        result = self.result
+        result.findings.sort(key=Finding.sort_key)
+        result.errors.sort(key=lambda error: error.path)
+        result.python2_files.sort()
+        return result
 
 
 def _add_cached(result: CheckResult, path: str, findings: Tuple[Finding, ...], cache: ResultCache) -> None:
