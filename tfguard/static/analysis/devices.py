@@ -20,6 +20,7 @@ from astroid import nodes
 from tfguard.static.analysis.inference import argument_for
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, own_nodes, owner_scope
+from tfguard.static.analysis.tfapi import CONFIG_CLASSES, DEVICE_APIS, SESSION_CREATORS
 
 #: A device string that names a GPU: ``/gpu:0``, ``/device:GPU:1``, ``/job:w/task:0/gpu:0``.
 GPU_DEVICE = re.compile(r"(?:^|/)(?:device:)?gpu(?::|$)", re.IGNORECASE)
@@ -27,13 +28,10 @@ GPU_DEVICE = re.compile(r"(?:^|/)(?:device:)?gpu(?::|$)", re.IGNORECASE)
 #: Option keys (dotted after the config object) that bound GPU memory.
 MEMORY_OPTIONS = ("gpu_options.allow_growth", "gpu_options.per_process_gpu_memory_fraction")
 
-_CONFIG_CLASSES = frozenset({"tensorflow.ConfigProto", "tensorflow.GPUOptions"})
-_SESSION_CREATORS = frozenset({"tensorflow.train.ChiefSessionCreator", "tensorflow.train.WorkerSessionCreator"})
 _SESSION_FACTORIES = frozenset({
     "tensorflow.Session", "tensorflow.InteractiveSession", "tensorflow.train.MonitoredTrainingSession",
     "tensorflow.train.MonitoredSession", "tensorflow.train.SingularMonitoredSession",
 })
-_DEVICE = frozenset({"tensorflow.device"})
 _ENVIRONMENT_WRITES = frozenset({"os.putenv", "os.environ.setdefault", "os.environ.update"})
 _SUPERVISOR_SESSION_METHODS = frozenset({"managed_session", "prepare_or_wait_for_session"})
 _MAX_DEPTH = 12
@@ -201,7 +199,7 @@ class DeviceAnalysis:
         """Return the GPU device string a ``tf.device(...)`` call pins to, or None."""
         if not isinstance(call, nodes.Call) or not call.args:
             return None
-        if self.module.call_named(call, _DEVICE) is None:
+        if self.module.call_named(call, DEVICE_APIS) is None:
             func = call.func
             is_graph_device = isinstance(func, nodes.Attribute) and func.attrname == "device" and (
                 (self.module.value(func.expr) or _NO_VALUE).kind == "graph"
@@ -215,7 +213,7 @@ class DeviceAnalysis:
         """Return every ``tf.device`` call of the module that pins to a GPU, in source order."""
         if self._gpu_pins is None:
             self._gpu_pins = [
-                call for call in self.module.candidate_calls(_DEVICE) if self.gpu_pin(call) is not None
+                call for call in self.module.candidate_calls(DEVICE_APIS) if self.gpu_pin(call) is not None
             ]
         return self._gpu_pins
 
@@ -236,7 +234,7 @@ class DeviceAnalysis:
             return SessionSite(call, _argument(call, "config", None))
         if qualname in ("tensorflow.train.MonitoredSession", "tensorflow.train.SingularMonitoredSession"):
             creator = _argument(call, "session_creator", 0)
-            if self.module.call_named(creator, _SESSION_CREATORS):
+            if self.module.call_named(creator, SESSION_CREATORS):
                 return SessionSite(call, _argument(creator, "config", None))
             return SessionSite(call, None) if creator is None else None
         func = call.func
@@ -263,7 +261,7 @@ class DeviceAnalysis:
         return None
 
     def _call_options(self, call: nodes.Call, depth: int) -> Optional[Dict[str, nodes.NodeNG]]:
-        if self.module.call_named(call, _CONFIG_CLASSES):
+        if self.module.call_named(call, CONFIG_CLASSES):
             options: Dict[str, nodes.NodeNG] = {}
             for keyword in call.keywords or ():
                 if keyword.arg is None:

@@ -29,9 +29,8 @@ from tfguard.static.analysis.elements import iteration_element
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.per_call import ONCE, call_pattern
 from tfguard.static.analysis.scopes import FUNCTIONS, FunctionNode, function_label, own_nodes, owner_scope, position
+from tfguard.static.analysis.tfapi import ASSIGN_APIS
 
-#: Build-site APIs of assignments (module functions and variable methods).
-ASSIGN_APIS = frozenset({"tensorflow.assign", "tensorflow.assign_add", "tensorflow.assign_sub"})
 ASSIGN_METHODS = frozenset({".assign", ".assign_add", ".assign_sub"})
 _METHOD_NAMES = frozenset(name[1:] for name in ASSIGN_METHODS)
 #: Builtins that turn a host value into another host value.

@@ -17,25 +17,12 @@ from typing import Optional
 
 from astroid import nodes
 
-#: Last parts of the names of library functions that return a callable running the graph.
-RUNNER_FACTORY_SUFFIXES = ("tf_util.function",)
-
-#: Keras model methods that run the graph (through the model's cached ``K.function``).
-KERAS_RUN_METHODS = frozenset({
-    "predict", "predict_on_batch", "train_on_batch", "test_on_batch", "fit", "evaluate", "fit_generator",
-    "evaluate_generator", "predict_generator",
-})
-
-#: Producing APIs of Keras models (canonical names, standalone Keras included).
-_KERAS_MODEL_APIS = frozenset({
-    "tensorflow.keras.Model", "tensorflow.keras.models.Model", "tensorflow.keras.Sequential",
-    "tensorflow.keras.models.Sequential", "tensorflow.keras.models.load_model",
-    "tensorflow.keras.models.model_from_json", "tensorflow.keras.models.model_from_yaml",
-    "tensorflow.keras.models.clone_model", "keras.Model", "keras.models.Model", "keras.Sequential",
-    "keras.models.Sequential", "keras.models.load_model", "keras.models.model_from_json",
-    "keras.models.clone_model",
-})
-_KERAS_APPLICATIONS = ("tensorflow.keras.applications.", "keras.applications.")
+from tfguard.static.analysis.tfapi import (
+    GRAPH_MODE_NAMES,
+    KERAS_APPLICATIONS,
+    KERAS_MODEL_APIS,
+    RUNNER_FACTORY_SUFFIXES,
+)
 
 
 def is_runner_factory(api: Optional[str]) -> bool:
@@ -47,14 +34,7 @@ def is_keras_model_api(api: Optional[str]) -> bool:
     """Whether ``api`` (a TF value's producing API) makes a Keras model."""
     if not api:
         return False
-    return api in _KERAS_MODEL_APIS or (api.startswith(_KERAS_APPLICATIONS) and api.count(".") >= 3)
-
-
-#: Names whose use says a module builds graphs (TF1 style): a Keras model's run methods run a graph there.
-_GRAPH_MODE_NAMES = frozenset({
-    "Session", "InteractiveSession", "placeholder", "get_session", "set_session", "disable_eager_execution",
-    "disable_v2_behavior", "v1", "compat",
-})
+    return api in KERAS_MODEL_APIS or (api.startswith(KERAS_APPLICATIONS) and api.count(".") >= 3)
 
 
 def graph_mode_module(module) -> bool:
@@ -74,6 +54,6 @@ def _graph_mode_module(module) -> bool:
             return True
         if any(name in ("v1", "Session", "placeholder") for name, _ in node.names):
             return True
-    if any(node.attrname in _GRAPH_MODE_NAMES for node in module.nodes_of(nodes.Attribute)):
+    if any(node.attrname in GRAPH_MODE_NAMES for node in module.nodes_of(nodes.Attribute)):
         return True
     return False

@@ -29,11 +29,8 @@ from tfguard.static.analysis.dataflow import GRAPH, INSTANCE, SESSION
 from tfguard.static.analysis.events import BuildEvent, RunEvent
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, FunctionNode, function_label, own_nodes, owner_scope, position
+from tfguard.static.analysis.tfapi import APP_RUNNERS, PLAIN_SESSIONS
 
-#: Session classes whose construction in the function puts a session on the default graph.
-_PLAIN_SESSIONS = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
-#: Functions that run a ``main`` function once (``tf.app.run(main=f)``).
-_APP_RUNNERS = frozenset({"tensorflow.app.run", "absl.app.run"})
 #: Decorators that register a request handler (Flask, FastAPI, Bottle, Sanic, aiohttp...): called per request.
 _HANDLER_DECORATORS = frozenset({"route", "get", "post", "put", "delete", "api_route", "websocket", "endpoint"})
 #: Call patterns (:func:`call_pattern`).
@@ -234,7 +231,7 @@ def _made_session(module: ModuleAnalysis, function: FunctionNode, call: nodes.Ca
     api = module.call_qualname(call)
     if api in tfapi.SESSION_GETTERS:
         return LongLivedSession(f"`{call.func.as_string()}()`, the process's session")
-    if api not in _PLAIN_SESSIONS:
+    if api not in PLAIN_SESSIONS:
         return None
     if any(k.arg is None for k in call.keywords or ()):
         return None
@@ -383,7 +380,7 @@ def _call_sites(module: ModuleAnalysis, function: FunctionNode) -> List[nodes.Ca
             callee is None and method and isinstance(call.func, nodes.Attribute) and module.value(call.func) is None
         ):
             sites.append(call)
-    for call in module.calls_to(_APP_RUNNERS):
+    for call in module.calls_to(APP_RUNNERS):
         for argument in [*call.args, *(k.value for k in call.keywords or ())]:
             value = module.value(argument)
             if value is not None and value.node is function:

@@ -10,13 +10,11 @@ from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import INSTANCE, MODULE, RUNNER, SESSION, TF, is_session_attribute
 from tfguard.static.analysis.eager import runs_eagerly
 from tfguard.static.analysis.events import RunEvent, describe
-from tfguard.static.analysis.library_runs import KERAS_RUN_METHODS, graph_mode_module, is_keras_model_api
+from tfguard.static.analysis.library_runs import graph_mode_module, is_keras_model_api
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
+from tfguard.static.analysis.tfapi import KERAS_RUN_METHODS, SAVERS
 from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful
 from tfguard.static.analysis.weight_loading import loads_model_parts
-
-#: Objects whose ``save(sess, path)`` / ``restore(sess, path)`` run the graph (their save or restore ops).
-_SAVERS = frozenset({"tensorflow.train.Saver"})
 
 
 class GraphRunning:
@@ -74,7 +72,7 @@ class GraphRunning:
                 return RunEvent(call, f"{func.expr.as_string()}.eval")  # ``t.eval({x: batch})``: a feed dict
             if method == "load" and kind == TF and (len(call.args) >= 2 or "session" in keywords):
                 return RunEvent(call, f"{func.expr.as_string()}.load")
-            saves = method in ("save", "restore") and kind == TF and receiver.api in _SAVERS
+            saves = method in ("save", "restore") and kind == TF and receiver.api in SAVERS
             if saves and (call.args or "sess" in keywords):
                 return RunEvent(call, f"{func.expr.as_string()}.{method}")  # runs the saver's save/restore ops
             if method == "run" and kind is None and keywords & {"feed_dict", "options", "run_metadata"}:
@@ -95,7 +93,7 @@ class GraphRunning:
         if not (isinstance(func, nodes.Attribute) and func.attrname in ("save", "restore")):
             return False
         receiver = self.value(func.expr)
-        return receiver is not None and receiver.kind == TF and receiver.api in _SAVERS
+        return receiver is not None and receiver.kind == TF and receiver.api in SAVERS
 
     def _is_keras_model(self, receiver) -> bool:
         """``Sequential(...)``, ``load_model(...)``, or an instance of a project class deriving from a Keras Model."""

@@ -9,19 +9,7 @@ from astroid import nodes
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import MODULE, RUNNER, SESSION, TF, Value
 from tfguard.static.analysis.module import ModuleAnalysis
-
-#: Receivers of ``add_summary`` that write event files.
-SUMMARY_WRITERS = frozenset({"tensorflow.summary.FileWriter", "tensorflow.summary.FileWriterCache.get()"})
-#: Receivers of ``save`` that write checkpoints.
-CHECKPOINT_SAVERS = frozenset({
-    "tensorflow.train.Saver", "tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager",
-})
-#: APIs whose result is a serialised summary.
-SUMMARY_APIS = frozenset({
-    "tensorflow.summary.merge_all", "tensorflow.summary.merge", "tensorflow.summary.scalar",
-    "tensorflow.summary.histogram", "tensorflow.summary.image", "tensorflow.summary.audio",
-    "tensorflow.summary.text", "tensorflow.summary.tensor_summary",
-})
+from tfguard.static.analysis.tfapi import CHECKPOINT_SAVERS, SUMMARY_APIS, SUMMARY_WRITERS
 
 
 def _receiver_api(module: ModuleAnalysis, call: nodes.Call, method: str) -> Optional[str]:

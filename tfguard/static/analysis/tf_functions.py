@@ -24,9 +24,8 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Set
 from astroid import nodes
 
 from tfguard.static.analysis.scopes import FUNCTIONS
+from tfguard.static.analysis.tfapi import TF_FUNCTION_APIS
 
-#: ``tf.function``; ``tensorflow.compat.v2`` names are not canonicalised (they are TF 2 names only), so spelled here.
-TF_FUNCTION = frozenset({"tensorflow.function", "tensorflow.compat.v2.function"})
 #: Keywords of ``tf.function`` that relax shapes (``experimental_relax_shapes``: ``reduce_retracing`` before TF 2.9).
 RELAXING = frozenset({"reduce_retracing", "experimental_relax_shapes"})
 LOOPS = (nodes.For, nodes.While)
@@ -76,7 +75,7 @@ class TfFunctions:
                 traced = self._from_decorator(decorator, function)
                 if traced is not None:
                     self._add(traced, decorated=True)
-        for call in module.calls_to(TF_FUNCTION):
+        for call in module.calls_to(TF_FUNCTION_APIS):
             if call.args:
                 self._add(_traced(call, call, self._python_function(call.args[0])), decorated=False)
         # The body of a function handed to tf.function runs while it traces (a direct call of it runs eagerly,
@@ -89,10 +88,10 @@ class TfFunctions:
 
     def _from_decorator(self, decorator: nodes.NodeNG, function: nodes.NodeNG) -> Optional[TracedFunction]:
         if isinstance(decorator, nodes.Call):
-            if self.module.qualname(decorator.func) in TF_FUNCTION:
+            if self.module.qualname(decorator.func) in TF_FUNCTION_APIS:
                 return _traced(decorator, decorator, function)
             return None
-        if self.module.qualname(decorator) in TF_FUNCTION:
+        if self.module.qualname(decorator) in TF_FUNCTION_APIS:
             return _traced(decorator, None, function)
         return None
 

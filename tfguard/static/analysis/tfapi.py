@@ -468,3 +468,85 @@ TRAIN_OP_BUILDERS = frozenset({
 })
 #: Keywords that hand a train-op builder outside TensorFlow the variables it updates.
 UPDATE_VARIABLE_KEYWORDS = frozenset({"var_list", "variables", "variables_to_train"})
+
+# -- Names the rules and fixes read (one table per meaning; moved here from the modules that use them) --
+
+#: Receivers of ``add_summary`` that write event files.
+SUMMARY_WRITERS = frozenset({"tensorflow.summary.FileWriter", "tensorflow.summary.FileWriterCache.get()"})
+#: Receivers of ``save`` that write checkpoints.
+CHECKPOINT_SAVERS = frozenset({
+    "tensorflow.train.Saver", "tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager",
+})
+#: APIs whose result is a serialised summary.
+SUMMARY_APIS = frozenset({
+    "tensorflow.summary.merge_all", "tensorflow.summary.merge", "tensorflow.summary.scalar",
+    "tensorflow.summary.histogram", "tensorflow.summary.image", "tensorflow.summary.audio",
+    "tensorflow.summary.text", "tensorflow.summary.tensor_summary",
+})
+#: Last parts of the names of library functions that return a callable running the graph.
+RUNNER_FACTORY_SUFFIXES = ("tf_util.function",)
+#: Keras model methods that run the graph (through the model's cached ``K.function``).
+KERAS_RUN_METHODS = frozenset({
+    "predict", "predict_on_batch", "train_on_batch", "test_on_batch", "fit", "evaluate", "fit_generator",
+    "evaluate_generator", "predict_generator",
+})
+#: Producing APIs of Keras models (canonical names, standalone Keras included).
+KERAS_MODEL_APIS = frozenset({
+    "tensorflow.keras.Model", "tensorflow.keras.models.Model", "tensorflow.keras.Sequential",
+    "tensorflow.keras.models.Sequential", "tensorflow.keras.models.load_model",
+    "tensorflow.keras.models.model_from_json", "tensorflow.keras.models.model_from_yaml",
+    "tensorflow.keras.models.clone_model", "keras.Model", "keras.models.Model", "keras.Sequential",
+    "keras.models.Sequential", "keras.models.load_model", "keras.models.model_from_json",
+    "keras.models.clone_model",
+})
+KERAS_APPLICATIONS = ("tensorflow.keras.applications.", "keras.applications.")
+#: Names whose use says a module builds graphs (TF1 style): a Keras model's run methods run a graph there.
+GRAPH_MODE_NAMES = frozenset({
+    "Session", "InteractiveSession", "placeholder", "get_session", "set_session", "disable_eager_execution",
+    "disable_v2_behavior", "v1", "compat",
+})
+#: APIs whose result depends on everything the graph holds when they are built.
+COLLECTION_READERS = frozenset({
+    "tensorflow.train.Saver", "tensorflow.global_variables_initializer", "tensorflow.local_variables_initializer",
+    "tensorflow.initialize_all_variables", "tensorflow.initialize_local_variables", "tensorflow.summary.merge_all",
+    "tensorflow.tables_initializer", "tensorflow.global_variables", "tensorflow.trainable_variables",
+    "tensorflow.local_variables", "tensorflow.report_uninitialized_variables", "tensorflow.get_collection",
+    "tensorflow.losses.get_total_loss", "tensorflow.losses.get_regularization_loss",
+})
+#: APIs that register the op they build in a collection (``merge_all`` collects them).
+REGISTERING_PREFIXES = ("tensorflow.summary.",)
+REGISTERING_EXCEPTIONS = frozenset({"tensorflow.summary.merge_all", "tensorflow.summary.merge",
+                                    "tensorflow.summary.FileWriter"})
+#: APIs and methods that create state: one built before the loop is one object, where the loop made many.
+STATE_CREATING = frozenset({
+    "tensorflow.Variable", "tensorflow.get_variable", "tensorflow.data.make_one_shot_iterator",
+    ".make_one_shot_iterator", "tensorflow.data.make_initializable_iterator", ".make_initializable_iterator",
+    ".minimize", ".apply_gradients", ".apply",
+})
+STATE_CREATING_PREFIXES = ("tensorflow.layers.", "tensorflow.keras.", "tensorflow.contrib.", "tensorflow.metrics.",
+                           "tensorflow.estimator.")
+#: Variables whose ``initializer`` assigns ``initializer.inputs[1]`` to them.
+INITIALIZED_VARIABLE_APIS = frozenset({"tensorflow.Variable", "tensorflow.get_variable"})
+#: Context managers that only name or place the ops built under them: the same block around the op built before the
+#: loop gives it the same device and the scope of the first iteration (op names aside, nothing a run computes).
+SCOPE_APIS = frozenset({"tensorflow.name_scope", "tensorflow.device", "tensorflow.variable_scope"})
+#: APIs whose one object, built before the loop, writes or deletes other files than one built per iteration.
+FILE_KEEPING_APIS = frozenset({"tensorflow.train.Saver"})
+AUTOTUNE_NAMES = frozenset({"tensorflow.data.experimental.AUTOTUNE", "tensorflow.data.AUTOTUNE"})
+#: Summary writers (``tf.train.SummaryWriter`` is the TF 0.x name of ``FileWriter``).
+FILE_WRITERS = frozenset({"tensorflow.summary.FileWriter"})
+CONFIG_PROTO = frozenset({"tensorflow.ConfigProto"})
+CONFIG_CLASSES = frozenset({"tensorflow.ConfigProto", "tensorflow.GPUOptions"})
+SESSION_CREATORS = frozenset({"tensorflow.train.ChiefSessionCreator", "tensorflow.train.WorkerSessionCreator"})
+DEVICE_APIS = frozenset({"tensorflow.device"})
+#: Session classes whose construction in the function puts a session on the default graph.
+PLAIN_SESSIONS = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
+#: Functions that run a ``main`` function once (``tf.app.run(main=f)``).
+APP_RUNNERS = frozenset({"tensorflow.app.run", "absl.app.run"})
+#: Objects whose ``save(sess, path)`` / ``restore(sess, path)`` run the graph (their save or restore ops).
+SAVERS = frozenset({"tensorflow.train.Saver"})
+#: Build-site APIs of assignments (module functions and variable methods).
+ASSIGN_APIS = frozenset({"tensorflow.assign", "tensorflow.assign_add", "tensorflow.assign_sub"})
+NAME_OR_VARIABLE_SCOPES = frozenset({"tensorflow.name_scope", "tensorflow.variable_scope"})
+#: ``tf.function``; ``tensorflow.compat.v2`` names are not canonicalised (they are TF 2 names only), so spelled here.
+TF_FUNCTION_APIS = frozenset({"tensorflow.function", "tensorflow.compat.v2.function"})

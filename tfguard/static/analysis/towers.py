@@ -18,13 +18,13 @@ from tfguard.static.analysis.devices import devices, is_literal_false
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label, is_ancestor, own_nodes, owner_scope, position
+from tfguard.static.analysis.tfapi import NAME_OR_VARIABLE_SCOPES
 from tfguard.static.finding import ChainLink
 
 GET_VARIABLE = "tensorflow.get_variable"
 _GET_VARIABLE = frozenset({GET_VARIABLE})
 _VARIABLE_SCOPE = frozenset({"tensorflow.variable_scope"})
-_SCOPES = frozenset({"tensorflow.name_scope", "tensorflow.variable_scope"})
-_TOWER_CONTEXTS = _SCOPES | {"tensorflow.device"}
+_TOWER_CONTEXTS = NAME_OR_VARIABLE_SCOPES | {"tensorflow.device"}
 _MAX_DEPTH = 6
 
 
@@ -57,7 +57,7 @@ class TowerAnalysis:
             if qualname == "tensorflow.device":
                 if devices(self.module).gpu_pin(node) or self._mentions_variant(node.args[:1], loop):
                     return True
-            elif qualname in _SCOPES and self._mentions_variant(_scope_name(node), loop):
+            elif qualname in NAME_OR_VARIABLE_SCOPES and self._mentions_variant(_scope_name(node), loop):
                 return True
         return False
 

@@ -8,11 +8,9 @@ from astroid import nodes
 
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.tfapi import FILE_WRITERS
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
-
-#: Summary writers (``tf.train.SummaryWriter`` is the TF 0.x name of ``FileWriter``).
-WRITERS = frozenset({"tensorflow.summary.FileWriter"})
 
 
 class FileWriterInSessionLoop(NodeRule):
@@ -26,7 +24,7 @@ class FileWriterInSessionLoop(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each summary writer constructed on every step (unguarded) of a step loop."""
         steps = frequency(module)
-        for call in module.calls_to(WRITERS):
+        for call in module.calls_to(FILE_WRITERS):
             if next(module.enclosing_loops(call), None) is None:
                 continue
             loop = steps.every_step_loop(call)

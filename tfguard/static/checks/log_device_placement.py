@@ -9,6 +9,7 @@ from astroid import nodes
 from tfguard.static.analysis.devices import is_literal_true
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.one_shot import is_one_shot_script
+from tfguard.static.analysis.tfapi import CONFIG_PROTO
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -17,8 +18,6 @@ MESSAGE = (
     "model, on every session); it is a debugging switch: remove it, or take it from a command-line flag"
 )
 
-
-_CONFIG_PROTO = frozenset({"tensorflow.ConfigProto"})
 
 class LogDevicePlacement(NodeRule):
     """A debugging option that floods the log, left on in training code."""
@@ -32,7 +31,7 @@ class LogDevicePlacement(NodeRule):
         """Report a literal ``log_device_placement=True`` in ``ConfigProto(...)`` or assigned to a config."""
         if is_one_shot_script(module):
             return  # a script that runs its session once: the log, the pin or the GPU grab is its point
-        config_calls = {id(call) for call in module.calls_to(_CONFIG_PROTO)}
+        config_calls = {id(call) for call in module.calls_to(CONFIG_PROTO)}
         for node in module.nodes_of(nodes.Call, nodes.Assign):
             if isinstance(node, nodes.Call):
                 if id(node) not in config_calls:

@@ -15,11 +15,10 @@ from typing import Optional, Set, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis.dataflow import TF
+from tfguard.static.analysis.tfapi import INITIALIZED_VARIABLE_APIS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
 
-#: Variables whose ``initializer`` assigns ``initializer.inputs[1]`` to them.
-VARIABLE_APIS = frozenset({"tensorflow.Variable", "tensorflow.get_variable"})
 #: Builtins that turn Python numbers into Python numbers.
 NUMBER_BUILTINS = frozenset({"float", "int", "abs", "min", "max", "round", "bool"})
 #: How deep a value is followed through names bound to other names.
@@ -69,7 +68,7 @@ def plan_load(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional
                "`Variable.load` does)")
     reasons = []
     kept = ctx.module.value(variable)
-    if kept is None or kept.kind != TF or kept.api not in VARIABLE_APIS or (
+    if kept is None or kept.kind != TF or kept.api not in INITIALIZED_VARIABLE_APIS or (
             kept.api == "tensorflow.get_variable" and _partitioned(ctx)):
         reasons.append(f"tfguard cannot tell that `{name}` is a `tf.Variable`, whose initializer assigns its input")
     if not python_value(ctx, value, set(), 0):

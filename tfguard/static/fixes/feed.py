@@ -20,8 +20,9 @@ from astroid import nodes
 
 from tfguard.static.analysis.dataflow import TF
 from tfguard.static.analysis.scopes import FUNCTIONS
+from tfguard.static.analysis.tfapi import INITIALIZED_VARIABLE_APIS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Fix
-from tfguard.static.fixes.assign import VARIABLE_APIS, python_value
+from tfguard.static.fixes.assign import python_value
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.loops import INVARIANT, VARYING
 from tfguard.static.fixes.refusal import NoFix
@@ -109,7 +110,7 @@ def _assigned(ctx: FixContext, call: nodes.Call) -> Optional[Tuple[nodes.NodeNG,
     else:
         return None
     held = ctx.module.value(variable)
-    if held is None or held.kind != TF or held.api not in VARIABLE_APIS:
+    if held is None or held.kind != TF or held.api not in INITIALIZED_VARIABLE_APIS:
         return None
     return variable, value
 

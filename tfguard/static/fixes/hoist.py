@@ -24,17 +24,11 @@ from astroid import nodes
 
 from tfguard.static.analysis.events import describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, is_ancestor
+from tfguard.static.analysis.tfapi import COLLECTION_READERS, FILE_KEEPING_APIS, SCOPE_APIS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.feed import plan_feed
-from tfguard.static.fixes.loops import (
-    COLLECTION_READERS,
-    IMPURE,
-    INVARIANT,
-    VARYING,
-    creates_state,
-    registers,
-)
+from tfguard.static.fixes.loops import IMPURE, INVARIANT, VARYING, creates_state, registers
 from tfguard.static.fixes.owner import plan_in_owner
 from tfguard.static.fixes.refusal import NoFix
 
@@ -93,7 +87,7 @@ def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG, feed: bool
         # built before the loop it would miss what the loop adds: not even an unsafe fix
         raise NoFix("it reads the graph's collections (variables, summaries), which the loop still adds to")
     statement = _movable_statement(ctx, node, loop, guarded) if not scopes else None
-    keeps_files = event.site.api in FILE_KEEPING and statement is not None and _saver_keeps_files(
+    keeps_files = event.site.api in FILE_KEEPING_APIS and statement is not None and _saver_keeps_files(
         ctx, statement, node, loop)
     reasons.extend(_api_risk(event.site.api, guarded, keeps_files))
     applicability = UNSAFE if reasons else SAFE
@@ -235,15 +229,12 @@ def _path_to_loop(node: nodes.NodeNG, loop: nodes.NodeNG) -> Optional[Tuple[bool
 
 IN_TRY = "it runs inside a `try` block of the loop"
 IN_WITH = "it runs inside a `with` block of the loop (a device, name scope or graph may apply)"
-#: Context managers that only name or place the ops built under them: the same block around the op built before the
-#: loop gives it the same device and the scope of the first iteration (op names aside, nothing a run computes).
-SCOPES = frozenset({"tensorflow.name_scope", "tensorflow.device", "tensorflow.variable_scope"})
 
 
 def _scope_blocks(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG, scan) -> Optional[List[nodes.With]]:
     """The ``with`` blocks between ``loop`` and ``node`` (outermost first) when each only names or places ops.
 
-    Each must be a plain ``with`` of :data:`SCOPES` calls (no ``as``), whose arguments the loop does not change,
+    Each must be a plain ``with`` of :data:`SCOPE_APIS` calls (no ``as``), whose arguments the loop does not change,
     and no ``try`` may sit on the way: then the op built before the loop under the same blocks is placed as the
     loop's ops were.  None otherwise.
     """
@@ -255,7 +246,7 @@ def _scope_blocks(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG, scan)
         if isinstance(parent, nodes.With) and child in parent.body:
             for expr, var in parent.items:
                 if var is not None or not isinstance(expr, nodes.Call) or ctx.module.call_qualname(
-                        expr) not in SCOPES or scan.expression_status(expr)[0] != INVARIANT:
+                        expr) not in SCOPE_APIS or scan.expression_status(expr)[0] != INVARIANT:
                     return None
             if not (ctx.source.starts_line(parent) and parent.lineno == parent.items[-1][0].end_lineno
                     and parent.body[0].fromlineno > parent.lineno):
@@ -265,13 +256,9 @@ def _scope_blocks(ctx: FixContext, node: nodes.NodeNG, loop: nodes.NodeNG, scan)
     return list(reversed(blocks)) or None
 
 
-#: APIs whose one object, built before the loop, writes or deletes other files than one built per iteration.
-FILE_KEEPING = frozenset({"tensorflow.train.Saver"})
-
-
 def _api_risk(api: str, guarded: bool, keeps_files: bool = False) -> List[str]:
     reasons = []
-    if api in FILE_KEEPING and not keeps_files:
+    if api in FILE_KEEPING_APIS and not keeps_files:
         reasons.append("one Saver keeps only its last `max_to_keep` checkpoints (5 by default) and deletes older "
                        "ones, where a Saver per iteration deleted none of the others' files: the same weights, "
                        "other files on disk")

@@ -9,6 +9,12 @@ from astroid import nodes
 
 from tfguard.static.analysis.module import OPERATOR_NODES, ModuleAnalysis
 from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes, position
+from tfguard.static.analysis.tfapi import (
+    REGISTERING_EXCEPTIONS,
+    REGISTERING_PREFIXES,
+    STATE_CREATING,
+    STATE_CREATING_PREFIXES,
+)
 from tfguard.static.fixes.reach import LoopReach
 from tfguard.static.fixes.stateful import state_holding_ops
 
@@ -29,27 +35,6 @@ _UNHOISTABLE = (nodes.Lambda, nodes.ListComp, nodes.SetComp, nodes.DictComp, nod
                 nodes.NamedExpr, nodes.Yield, nodes.YieldFrom, nodes.Await)
 
 INVARIANT, IMPURE, VARYING = "invariant", "impure", "varying"
-
-#: APIs whose result depends on everything the graph holds when they are built.
-COLLECTION_READERS = frozenset({
-    "tensorflow.train.Saver", "tensorflow.global_variables_initializer", "tensorflow.local_variables_initializer",
-    "tensorflow.initialize_all_variables", "tensorflow.initialize_local_variables", "tensorflow.summary.merge_all",
-    "tensorflow.tables_initializer", "tensorflow.global_variables", "tensorflow.trainable_variables",
-    "tensorflow.local_variables", "tensorflow.report_uninitialized_variables", "tensorflow.get_collection",
-    "tensorflow.losses.get_total_loss", "tensorflow.losses.get_regularization_loss",
-})
-#: APIs that register the op they build in a collection (``merge_all`` collects them).
-REGISTERING_PREFIXES = ("tensorflow.summary.",)
-REGISTERING_EXCEPTIONS = frozenset({"tensorflow.summary.merge_all", "tensorflow.summary.merge",
-                                    "tensorflow.summary.FileWriter"})
-#: APIs and methods that create state: one built before the loop is one object, where the loop made many.
-STATE_CREATING = frozenset({
-    "tensorflow.Variable", "tensorflow.get_variable", "tensorflow.data.make_one_shot_iterator",
-    ".make_one_shot_iterator", "tensorflow.data.make_initializable_iterator", ".make_initializable_iterator",
-    ".minimize", ".apply_gradients", ".apply",
-})
-STATE_CREATING_PREFIXES = ("tensorflow.layers.", "tensorflow.keras.", "tensorflow.contrib.", "tensorflow.metrics.",
-                           "tensorflow.estimator.")
 
 
 def creates_state(api: str) -> bool:

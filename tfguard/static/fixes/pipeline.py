@@ -9,6 +9,7 @@ from astroid import nodes
 from tfguard.static.analysis.dataflow import FUNCTION, TF
 from tfguard.static.analysis.datasets import datasets
 from tfguard.static.analysis.scopes import FUNCTIONS
+from tfguard.static.analysis.tfapi import AUTOTUNE_NAMES
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.refusal import NoFix
@@ -17,7 +18,6 @@ from tfguard.static.fixes.stateful import state_holding_ops
 #: How many helper calls deep a map function is read for ops that hold state.
 MAP_DEPTH = 4
 
-AUTOTUNE_NAMES = frozenset({"tensorflow.data.experimental.AUTOTUNE", "tensorflow.data.AUTOTUNE"})
 ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 ITERATOR_FUNCTIONS = frozenset({
     "tensorflow.data.make_one_shot_iterator", "tensorflow.data.make_initializable_iterator",
