@@ -25,6 +25,7 @@ from tfguard.static.finding import SAFE, UNSAFE, Edit, Fix
 from tfguard.static.fixes.assign import python_value
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.loops import INVARIANT, VARYING
+from tfguard.static.fixes.naming import op_name
 from tfguard.static.fixes.refusal import NoFix
 
 #: Operators whose Python operand TensorFlow converts to the other operand's dtype.
@@ -156,10 +157,9 @@ def _edits(ctx: FixContext, node, loop, run, feed, fed, alias: str) -> Fix:
         built = built[:first] + names[source.node_text(value)] + built[last:]
     if node.lineno != node.end_lineno:
         built = f"({built})"
-    from tfguard.static.fixes.hoist import _base_name  # the hoist's names for ops
 
     event = ctx.module.build_event(node)
-    name = ctx.fresh_name(_base_name(node, event.site.api if event is not None else "operator"))
+    name = ctx.fresh_name(op_name(node, event.site.api if event is not None else "operator"))
     lines.append(f"{indent}{name} = {built}{source.newline}")
     entries = ", ".join(f"{names[text]}: {text}" for text in names)
     start, end = source.start(node), source.end(node)

@@ -17,7 +17,6 @@ refusal raises :class:`~tfguard.static.fixes.refusal.NoFix` with the reason the 
 
 from __future__ import annotations
 
-import re
 from typing import List, Optional, Tuple
 
 from astroid import nodes
@@ -29,20 +28,12 @@ from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.feed import plan_feed
 from tfguard.static.fixes.loops import IMPURE, INVARIANT, VARYING, creates_state, registers
+from tfguard.static.fixes.naming import op_name
 from tfguard.static.fixes.owner import plan_in_owner
 from tfguard.static.fixes.refusal import NoFix
 
+
 #: Names for the value a hoist binds, by the API's last name.
-NAMES = {
-    "Saver": "saver", "global_variables_initializer": "init_op", "local_variables_initializer": "local_init_op",
-    "merge_all": "summary_op", "merge": "summary_op", "get_next": "next_element", "assign": "assign_op",
-    "assign_add": "increment_op", "assign_sub": "decrement_op", "make_one_shot_iterator": "iterator",
-    "make_initializable_iterator": "iterator", "tables_initializer": "table_init_op",
-}
-OPERATOR_NAMES = {"+": "sum", "-": "difference", "*": "product", "/": "quotient", "//": "quotient", "%": "remainder",
-                  "**": "power", "@": "matmul"}
-
-
 def plan_hoist(ctx: FixContext, finding: Finding, node: nodes.NodeNG, feed: bool = True) -> Optional[Fix]:
     """Return the fix that builds ``node`` once, before its session loop; raise :class:`NoFix` when there is none.
 
@@ -423,7 +414,7 @@ def _block_of(statement: nodes.NodeNG) -> Optional[list]:
 
 def _name_expression(ctx: FixContext, node, loop, api: str, scopes=()) -> Tuple[Optional[List[Edit]], str]:
     source = ctx.source
-    name = ctx.fresh_name(_base_name(node, api))
+    name = ctx.fresh_name(op_name(node, api))
     text = source.node_text(node)
     if node.lineno != node.end_lineno:
         text = f"({text})"
@@ -443,18 +434,3 @@ def _name_expression(ctx: FixContext, node, loop, api: str, scopes=()) -> Tuple[
         shown = shown[:59] + "…"
     where = " under the same `with` block" if scopes else ""
     return edits, f"Build `{shown}` once, as `{name}`, before the loop at line {loop.lineno}{where}"
-
-
-def _base_name(node: nodes.NodeNG, api: str) -> str:
-    leaf = api.rstrip("()").rsplit(".", 1)[-1]
-    if api == "operator":
-        if isinstance(node, nodes.BinOp):
-            return OPERATOR_NAMES.get(node.op, "result")
-        if isinstance(node, nodes.Subscript):
-            return "element"
-        if isinstance(node, nodes.UnaryOp):
-            return "negated"
-        return "comparison"
-    if leaf in NAMES:
-        return NAMES[leaf]
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", leaf).lower() or "hoisted"

@@ -20,6 +20,7 @@ from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS
 from tfguard.static.finding import SAFE, Edit, Fix
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.loops import creates_state, registers
+from tfguard.static.fixes.naming import op_name
 from tfguard.static.fixes.refusal import NoFix
 
 NO_FIX = "the op is built in a method the loop calls: the fix belongs in the method"
@@ -47,9 +48,8 @@ def plan_in_owner(ctx: FixContext, event, loop: nodes.NodeNG) -> Fix:
     source = ctx.source
     if not source.ends_line(init.body[-1]) or site.lineno != site.end_lineno:
         raise NoFix(NO_FIX)
-    from tfguard.static.fixes.hoist import _base_name  # the hoist's names for ops
 
-    name = ctx.fresh_name(_base_name(site, event.site.api))
+    name = ctx.fresh_name(op_name(site, event.site.api))
     init_self = init.args.args[0].name
     text = source.node_text(site).replace(f"{self_name}.", f"{init_self}.") if init_self != self_name else \
         source.node_text(site)
