@@ -5,7 +5,7 @@ file). Each diagnostic is placed on the line the run document says it blames (it
 diagnostic that blames no line is not shown (silence rather than a guess).
 
 A finding is shown only while its file is as it was when the run made it: the file on disk is not newer than
-the report, the buffer has no unsaved edit, and the blamed line still reads as the report recorded it.
+the report and the buffer has no unsaved edit (so the blamed line is the one the run saw).
 Paths relative in the report are relative to the folder the run started in, which the report does not
 record: the report's own folder, then the configuration's root, are tried in turn.
 """
@@ -30,8 +30,6 @@ class RuntimeFinding:
     code: str
     severity: str
     message: str
-    #: The blamed line's text as the run saw it ("" when the report does not say).
-    source_line: str = ""
 
 
 @dataclass
@@ -65,8 +63,7 @@ class RuntimeReports:
         if not mine or not _unchanged_since(path, text, status.st_mtime_ns):
             return []
         lines = text.splitlines()
-        return [f for f in mine if 1 <= f.line <= len(lines)
-                and (not f.source_line or lines[f.line - 1].strip() == f.source_line.strip())]
+        return [f for f in mine if 1 <= f.line <= len(lines)]
 
     def _read(self, report: str, roots: List[str]) -> List[RuntimeFinding]:
         try:
@@ -99,17 +96,16 @@ def placed_findings(document: Dict[str, Any], folders: List[str]) -> Iterable[Ru
         functions = (report.get("functions") or {}).get("diagnostics") or []  # TFG908: located at the call
         for diagnostic in list(report.get("diagnostics") or []) + list(report.get("across_sessions") or []) + \
                 list(functions):
-            for found in _place(diagnostic, report, folders):
+            for found in _place(diagnostic, folders):
                 key = (found.path, found.line, found.code, found.message)
                 if key not in seen:
                     seen.add(key)
                     yield found
 
 
-def _place(diagnostic: Dict[str, Any], report: Dict[str, Any], folders: List[str]) -> Iterable[RuntimeFinding]:
+def _place(diagnostic: Dict[str, Any], folders: List[str]) -> Iterable[RuntimeFinding]:
     # Every diagnostic of the run document says the line it blames (``path``/``line``, null when it blames none:
     # the schema requires both); one that blames no line is not shown (silence rather than a guess).
-    del report
     if diagnostic.get("path") and isinstance(diagnostic.get("line"), int):
         path = _resolve(diagnostic["path"], folders)
         if path is not None:
