@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tfguard.server.checking import MAX_TEXT_CHARS, BufferCheck, check_buffer, fix_all_safe
 from tfguard.server.configuration import Configuration, FileSettings
@@ -106,28 +106,24 @@ class ServerState:
         checked = self.check(path)
         if checked is None or checked.skipped:
             return checked
-        known = self._fixed.get(path)
-        if known is not None and known[0] is checked:
-            return known[1]
-        file_settings = self.settings(path)
-        findings = check_buffer(path, checked.text, file_settings.settings, self._project(path, file_settings),
-                                plan_fixes=True)
-        result = BufferCheck(path, checked.version, checked.text, findings, settings=checked.settings)
-        self._fixed[path] = (checked, result)
-        return result
+        def planned() -> BufferCheck:
+            file_settings = self.settings(path)
+            findings = check_buffer(path, checked.text, file_settings.settings, self._project(path, file_settings),
+                                    plan_fixes=True)
+            return BufferCheck(path, checked.version, checked.text, findings, settings=checked.settings)
+
+        return _once_per_check(self._fixed, path, checked, planned)
 
     def fix_all(self, path: str) -> Optional[str]:
         """Return the buffer's text with every safe fix applied, None when there is none to apply."""
         checked = self.check(path)
         if checked is None or checked.skipped:
             return None
-        known = self._fixed_all.get(path)
-        if known is not None and known[0] is checked:
-            return known[1]
-        file_settings = self.settings(path)
-        fixed = fix_all_safe(path, checked.text, file_settings.settings, self._project(path, file_settings))
-        self._fixed_all[path] = (checked, fixed)
-        return fixed
+        def fixed() -> Optional[str]:
+            file_settings = self.settings(path)
+            return fix_all_safe(path, checked.text, file_settings.settings, self._project(path, file_settings))
+
+        return _once_per_check(self._fixed_all, path, checked, fixed)
 
     def runtime_findings(self, path: str) -> List[RuntimeFinding]:
         """Return the runtime report's findings on an open file, while the file is as the run saw it."""
@@ -164,3 +160,14 @@ class ServerState:
 
     def _overlay_text(self, path: str) -> Optional[str]:
         return self.buffer_text(os.path.abspath(path))
+
+
+def _once_per_check(memo: Dict[str, Tuple[BufferCheck, Any]], path: str, checked: BufferCheck,
+                    compute: Callable[[], Any]) -> Any:
+    """``compute()`` for the buffer's current check, remembered in ``memo`` until the buffer is checked again."""
+    known = memo.get(path)
+    if known is not None and known[0] is checked:
+        return known[1]
+    value = compute()
+    memo[path] = (checked, value)
+    return value
