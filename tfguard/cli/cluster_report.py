@@ -102,9 +102,9 @@ def run_several(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]],
     print(comparison_table(runs, resolve_width(width)))
     if html:
         from tfguard.cli.html_page import write_html
-        from tfguard.runtime.output.html import render_comparison
+        from tfguard.runtime.output.html import render_comparison, write_page
 
-        write_html(html, render_comparison(runs))
+        write_html(html, lambda: write_page(html, render_comparison(runs)))
     if args.plot:
         _plot_runs(runs, args.plot)
     return 0

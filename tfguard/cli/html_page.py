@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable, Union
+from typing import Callable
 
 from tfguard.cli.errors import UsageError
 
@@ -16,16 +16,11 @@ def check_html_path(path: str) -> None:
                                                          else "no such folder"))
 
 
-def write_html(path: str, write: Union[str, Callable[[], None]], quiet: bool = False) -> None:
-    """Write the page to `path`: `write` is the page's text, or a function that writes it (an output format's
-    delivery); a one-line UsageError when it cannot be written."""
-    from tfguard.runtime.output.html import write_page
-
+def write_html(path: str, write: Callable[[], None], quiet: bool = False) -> None:
+    """Write the page to `path` with `write` (an output format's delivery, or the comparison page's write); a
+    one-line UsageError when it cannot be written."""
     try:
-        if callable(write):
-            write()
-        else:
-            write_page(path, write)
+        write()
     except OSError as exc:
         raise UsageError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
     if not quiet:
