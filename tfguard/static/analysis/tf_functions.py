@@ -325,6 +325,11 @@ def _name_bound_to_model(module, function: nodes.NodeNG, name: str, depth: int) 
     )
 
 
+def is_keras_model_class(module, cls: nodes.ClassDef) -> bool:
+    """Return whether ``cls`` subclasses a Keras ``Model`` or ``Sequential`` (through local bases, three deep)."""
+    return _is_keras_model_class(module, cls)
+
+
 def _is_keras_model_class(module, cls: nodes.ClassDef, depth: int = 0) -> bool:
     for base in cls.bases:
         qualname = module.qualname(base)

@@ -1,0 +1,278 @@
+"""TF 2 per-step facts for the cost rules TFG406-TFG408: which loops reach a line, one-sample inputs, training steps.
+
+* :func:`loop_path`: the unbounded loop (not one of a handful of literal iterations, not inside a ``tf.function``)
+  that runs a node on every iteration, directly or through the module's calls of the function holding it (up to
+  :data:`MAX_HOPS` calls up, read from :meth:`~tfguard.static.analysis.inference.ParameterInference.call_sites`),
+  with no ``tf.function`` on the way;
+* :func:`one_sample`: an expression that is one sample (``x[i:i+1]``, ``x[None]``, ``np.expand_dims``,
+  ``reshape(1, ...)``, ``np.array([x])``, a state from ``env.reset()``/``env.step()``, a transition unpacked from a
+  replay minibatch), followed through names and, along a loop path, through a helper's parameters;
+* :func:`is_step_function`: a Python function that takes gradients with ``tf.GradientTape`` and applies them
+  (``apply_gradients``, ``assign_sub``), itself or in a helper it calls.
+
+Like the rest of the checker it reads source only, never TensorFlow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Optional, Tuple
+
+from astroid import nodes
+
+from tfguard.static.analysis.inference import argument_for
+from tfguard.static.analysis.scopes import FUNCTIONS, function_label, own_nodes
+from tfguard.static.analysis.tf_functions import assigned_in, bounded_loop, enclosing_loop, tf_functions
+from tfguard.static.finding import ChainLink
+
+#: How many calls up from a function to the loop that calls it are followed.
+MAX_HOPS = 3
+#: Calls that add a batch axis of one, by canonical name.
+_BATCH_OF_ONE = frozenset({"numpy.expand_dims", "tensorflow.expand_dims", "numpy.atleast_2d"})
+#: Calls that make an array from a list: ``np.array([x])`` is a batch of one.
+_FROM_LIST = frozenset({"numpy.array", "numpy.asarray", "numpy.stack", "numpy.vstack", "numpy.float32",
+                        "tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.stack"})
+#: Fewest names a minibatch loop unpacks for its items to be transitions (state, action, reward, next_state...).
+_TRANSITION_FIELDS = 4
+#: Methods that apply gradients to variables.
+APPLY_METHODS = frozenset({"apply_gradients", "assign_sub"})
+
+
+@dataclass(frozen=True)
+class LoopPath:
+    """How a node runs on every iteration of ``loop``: ``calls[0]`` is in the loop, each next call is in the
+    function the previous one calls, and the last is the node itself (or the call of the function asked about)."""
+
+    loop: nodes.NodeNG
+    calls: Tuple[nodes.NodeNG, ...]
+
+    def chain(self, path: str) -> Tuple[ChainLink, ...]:
+        """The links of every call before the last one: the loop's call first."""
+        return tuple(ChainLink(path, call.lineno, _label(call)) for call in self.calls[:-1])
+
+
+def _label(node: nodes.NodeNG) -> str:
+    scope = node.scope()
+    return function_label(scope) if isinstance(scope, FUNCTIONS) else "<module>"
+
+
+def loop_path(module, node: nodes.NodeNG) -> Optional[LoopPath]:
+    """Return how ``node`` runs on every iteration of an unbounded loop of ``module``, or None.
+
+    ``node``'s own loop counts when it is not a bounded handful of iterations; otherwise the calls of its function
+    are followed up (module-local call sites, :data:`MAX_HOPS` deep).  A loop inside a ``tf.function``, a call of a
+    ``tf.function`` and a function traced by one end the search: compiled code runs there.
+    """
+    facts = tf_functions(module)
+    if facts.inside_trace(node):
+        return None
+    loop = enclosing_loop(node)
+    if loop is not None:
+        return None if bounded_loop(loop) else LoopPath(loop, (node,))
+    function = node.scope()
+    if not isinstance(function, FUNCTIONS):
+        return None
+    found = function_loop_path(module, function)
+    return LoopPath(found.loop, found.calls + (node,)) if found is not None else None
+
+
+def function_loop_path(module, function: nodes.NodeNG, hops: int = 0) -> Optional[LoopPath]:
+    """Return how calls of ``function`` run on every iteration of an unbounded loop of ``module`` (the last call
+    of the path calls ``function``), or None."""
+    memo: Dict[int, Optional[LoopPath]] = module.facts("keras_steps_paths", lambda _: {})
+    key = id(function)
+    if key in memo:
+        return memo[key]
+    memo[key] = None  # recursion: no path while computing
+    facts = tf_functions(module)
+    found = None
+    if hops < MAX_HOPS and not facts.is_traced_body(function) and not facts.inside_trace(function):
+        for call, _bound in module.dataflow.inference.call_sites(function) or ():
+            if facts.traced_of(call) is not None or facts.inside_trace(call):
+                continue
+            loop = enclosing_loop(call)
+            if loop is not None:
+                if bounded_loop(loop):
+                    continue
+                found = LoopPath(loop, (call,))
+                break
+            caller = call.scope()
+            if isinstance(caller, FUNCTIONS) and caller is not function:
+                upper = function_loop_path(module, caller, hops + 1)
+                if upper is not None:
+                    found = LoopPath(upper.loop, upper.calls + (call,))
+                    break
+    memo[key] = found
+    return found
+
+
+# -- one sample -------------------------------------------------------------------------
+
+
+def one_sample(module, expr: Optional[nodes.NodeNG], path: Optional[LoopPath] = None, depth: int = 0) -> bool:
+    """Return whether ``expr`` is one sample: a batch of one row, one environment state, or one stored transition.
+
+    A name is one sample when every binding of it in its function is; a parameter when the call of ``path`` that
+    enters its function passes one.
+    """
+    if expr is None or depth > 4:
+        return False
+    if isinstance(expr, nodes.Subscript):
+        return _adds_axis_or_takes_one(expr.slice)
+    if isinstance(expr, nodes.Call):
+        return _call_makes_one(module, expr, path, depth)
+    if isinstance(expr, nodes.Name):
+        return _name_is_one(module, expr, path, depth)
+    return False
+
+
+def _adds_axis_or_takes_one(index: nodes.NodeNG) -> bool:
+    parts = index.elts if isinstance(index, nodes.Tuple) else [index]
+    for part in parts:
+        if isinstance(part, nodes.Const) and part.value is None:
+            return True  # x[None], x[None, :]
+        if isinstance(part, nodes.Attribute) and part.attrname == "newaxis":
+            return True
+        if isinstance(part, nodes.Slice) and _one_wide(part):
+            return True
+    return isinstance(index, nodes.List) and len(index.elts) == 1  # x[[i]]
+
+
+def _one_wide(part: nodes.Slice) -> bool:
+    """``i:i+1`` (or ``0:1``): a slice one row wide."""
+    lower, upper = part.lower, part.upper
+    if part.step is not None or upper is None:
+        return False
+    if isinstance(upper, nodes.BinOp) and upper.op == "+" and isinstance(upper.right, nodes.Const) \
+            and upper.right.value == 1 and lower is not None:
+        return upper.left.as_string() == lower.as_string()
+    lower_value = 0 if lower is None else lower.value if isinstance(lower, nodes.Const) else None
+    return isinstance(upper, nodes.Const) and isinstance(lower_value, int) and upper.value == lower_value + 1
+
+
+def _call_makes_one(module, call: nodes.Call, path: Optional[LoopPath], depth: int) -> bool:
+    qualname = module.call_qualname(call)
+    if qualname in _BATCH_OF_ONE:
+        return True
+    if qualname in _FROM_LIST and call.args and isinstance(call.args[0], (nodes.List, nodes.Tuple)) \
+            and len(call.args[0].elts) == 1:
+        return True
+    func = call.func
+    leaf = func.attrname if isinstance(func, nodes.Attribute) else func.name if isinstance(func, nodes.Name) else ""
+    if leaf == "reshape":
+        if qualname in ("numpy.reshape", "tensorflow.reshape"):
+            return len(call.args) >= 2 and _leading_one(call.args[1])
+        return bool(call.args) and _leading_one(call.args[0])  # ``x.reshape(1, -1)``, ``x.reshape((1, n))``
+    if leaf in ("reset", "step") and isinstance(func, nodes.Attribute) and "env" in func.expr.as_string().lower():
+        return True  # ``env.reset()``, ``env.step(action)``: one environment state
+    if leaf in ("astype", "copy") and isinstance(func, nodes.Attribute):
+        return one_sample(module, func.expr, path, depth + 1)
+    return False
+
+
+def _leading_one(shape: nodes.NodeNG) -> bool:
+    if isinstance(shape, (nodes.List, nodes.Tuple)) and shape.elts:
+        shape = shape.elts[0]
+    return isinstance(shape, nodes.Const) and shape.value == 1
+
+
+def _name_is_one(module, name: nodes.Name, path: Optional[LoopPath], depth: int) -> bool:
+    function = name.scope()
+    if isinstance(function, FUNCTIONS) and _is_parameter(function, name.name):
+        return _argument_is_one(module, function, name.name, path, depth)
+    bindings = [b for b in assigned_in(function, name.name) if not isinstance(b, nodes.Arguments)]
+    if not bindings:
+        return False
+    for binding in bindings:
+        while isinstance(binding, (nodes.Tuple, nodes.List)):  # ``a, b = ...``, ``for a, b in ...``
+            binding = binding.parent
+        if isinstance(binding, nodes.Assign):
+            value = binding.value
+            if isinstance(value, nodes.Call) and _unpacks_env_step(binding, value):
+                continue
+            if not one_sample(module, value, path, depth + 1):
+                return False
+        elif isinstance(binding, (nodes.For, nodes.Comprehension)):
+            if not _transition_field(binding):
+                return False
+        else:
+            return False
+    return True
+
+
+def _unpacks_env_step(binding: nodes.Assign, value: nodes.Call) -> bool:
+    func = value.func
+    return isinstance(func, nodes.Attribute) and func.attrname in ("step", "reset") \
+        and "env" in func.expr.as_string().lower() and isinstance(binding.targets[0], nodes.Tuple)
+
+
+def _transition_field(loop: nodes.NodeNG) -> bool:
+    """``for state, action, reward, next_state, done in minibatch:``: each name is one stored transition's field."""
+    target = getattr(loop, "target", None)
+    return isinstance(target, nodes.Tuple) and len(target.elts) >= _TRANSITION_FIELDS
+
+
+def _is_parameter(function: nodes.NodeNG, name: str) -> bool:
+    arguments = function.args
+    names = {a.name for a in (*(arguments.posonlyargs or ()), *(arguments.args or ()), *(arguments.kwonlyargs or ()))}
+    return name in names and not any(not isinstance(b, nodes.Arguments) for b in assigned_in(function, name))
+
+
+def _argument_is_one(module, function: nodes.NodeNG, name: str, path: Optional[LoopPath], depth: int) -> bool:
+    if path is None:
+        return False
+    for index, call in enumerate(path.calls[:-1]):
+        if isinstance(call, nodes.Call) and module.called_function(call) is function:
+            bound = isinstance(call.func, nodes.Attribute)
+            argument = argument_for(call, function, name, bound)
+            if not isinstance(argument, nodes.NodeNG):
+                return False
+            upper = LoopPath(path.loop, path.calls[:index + 1])
+            return one_sample(module, argument, upper, depth + 1)
+    return False
+
+
+# -- training steps ---------------------------------------------------------------------
+
+
+def is_step_function(module, function: nodes.NodeNG) -> bool:
+    """Return whether ``function`` takes gradients with a ``GradientTape`` and applies them (``apply_gradients``,
+    ``assign_sub``), in its own code or in a module-local function it calls."""
+    memo: Dict[int, bool] = module.facts("keras_steps_steps", lambda _: {})
+    key = id(function)
+    if key not in memo:
+        memo[key] = _tapes(module, function) and _applies(module, function, 0)
+    return memo[key]
+
+
+def _tapes(module, function: nodes.NodeNG) -> bool:
+    for node in own_nodes(function):
+        if isinstance(node, nodes.With):
+            for item, _ in node.items:
+                if isinstance(item, nodes.Call) and (module.call_qualname(item) or "").endswith("GradientTape"):
+                    return True
+    return False
+
+
+def _applies(module, function: nodes.NodeNG, depth: int) -> bool:
+    for node in own_nodes(function):
+        if not isinstance(node, nodes.Call):
+            continue
+        if isinstance(node.func, nodes.Attribute) and node.func.attrname in APPLY_METHODS:
+            return True
+        if depth < 1:
+            callee = module.called_function(node)
+            if isinstance(callee, FUNCTIONS) and callee.root() is module.module and callee is not function \
+                    and _applies(module, callee, depth + 1):
+                return True
+    return False
+
+
+def step_called(module, call: nodes.Call) -> Optional[nodes.NodeNG]:
+    """Return the training-step function ``call`` calls, compiled or not (a ``tf.function`` whose Python function
+    is a step, or a plain one), when it is in this module; else None."""
+    traced = tf_functions(module).traced_of(call)
+    function = traced.function if traced is not None else module.called_function(call)
+    if isinstance(function, FUNCTIONS) and function.root() is module.module and is_step_function(module, function):
+        return function
+    return None

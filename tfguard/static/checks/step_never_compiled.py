@@ -1,0 +1,113 @@
+"""TFG407: a GradientTape training step applied on every batch of a loop, with no ``tf.function`` around it."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Tuple
+
+from astroid import nodes
+
+from tfguard.static.analysis.function_creation import analysis_of
+from tfguard.static.analysis.keras_steps import function_loop_path, is_step_function
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.scopes import FUNCTIONS, function_label
+from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
+from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.registry import Rule
+
+#: The headline: which step, applied from which loop (formatted with step, where, loop).
+HEADLINE = "the training step `{step}()`{where} takes gradients with `tf.GradientTape` and applies them on every " \
+           "iteration of the loop at line {loop}, and no `tf.function` compiles it"
+#: The advice: what compiling gains and how.
+ADVICE = (
+    "an eager step dispatches its ops from Python one at a time (often twice the time of the compiled step, more "
+    "on a GPU with small batches): decorate it with `@tf.function`, or wrap it once before the loop "
+    "(`train_step = tf.function(train_step)`), and use `tf.config.run_functions_eagerly(True)` to debug it"
+)
+
+
+class StepNeverCompiled(Rule):
+    """A custom training loop whose step runs eagerly: TensorFlow's performance guide's first advice is missed."""
+
+    code = "TFG407"
+    name = "step-never-compiled"
+    severity = "warning"
+    summary = "a GradientTape training step is applied on every batch of a loop with no `tf.function` around it"
+
+    def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """Report each local step function a loop calls uncompiled, and loop calls of such steps in other files."""
+        if not tf2_code(module):
+            return
+        facts = tf_functions(module)
+        tapes = module.candidate_calls(frozenset(), frozenset({"GradientTape"}))
+        seen = set()
+        for tape in tapes:
+            function = tape.scope()
+            if not isinstance(function, FUNCTIONS) or id(function) in seen:
+                continue
+            seen.add(id(function))
+            if facts.is_traced_body(function) or facts.inside_trace(function) \
+                    or not is_step_function(module, function):
+                continue
+            path = function_loop_path(module, function)
+            if path is None:
+                continue
+            chain = tuple(ChainLink(module.path, call.lineno, _label(call)) for call in path.calls)
+            yield _finding(self, module, function, _message(function, path.loop.lineno), chain)
+        if module.project is not None:
+            yield from self._steps_in_other_files(module)
+
+    def _steps_in_other_files(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """A loop here calling a step defined in another file of the project: reported at the call here (this
+        file's findings stay in this file), the step's ``def`` line in the chain."""
+        facts = tf_functions(module)
+        reported = set()
+        for call in module.nodes_of(nodes.Call):
+            loop = enclosing_loop(call)
+            if loop is None or facts.inside_trace(call) or bounded_loop(loop) or facts.traced_of(call) is not None:
+                continue
+            step = _foreign_step(module, call)
+            if step is None or id(step[1]) in reported:
+                continue
+            owner, function = step
+            reported.add(id(function))
+            link = ChainLink(owner.path, function.lineno, function_label(function))
+            end_col = call.end_col_offset if call.end_col_offset is not None else call.col_offset
+            yield Finding(path=module.path, line=call.lineno, column=call.col_offset + 1,
+                          end_line=call.end_lineno or call.lineno, end_column=end_col + 1, code=self.code,
+                          name=self.name, severity=self.severity,
+                          message=_message(function, loop.lineno, where=f" (in {owner.path}, line {function.lineno})"),
+                          chain=(link,))
+
+
+def _foreign_step(module: ModuleAnalysis, call: nodes.Call) -> Optional[Tuple[ModuleAnalysis, nodes.NodeNG]]:
+    if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+        return None
+    function = module.called_function(call)
+    if not isinstance(function, FUNCTIONS) or function.root() is module.module:
+        return None
+    owner = analysis_of(module, function)
+    if owner is None or not tf2_code(owner):
+        return None
+    owner_facts = tf_functions(owner)
+    if owner_facts.is_traced_body(function) or owner_facts.inside_trace(function) \
+            or not is_step_function(owner, function):
+        return None
+    return owner, function
+
+
+def _label(node: nodes.NodeNG) -> str:
+    scope = node.scope()
+    return function_label(scope) if isinstance(scope, FUNCTIONS) else "<module>"
+
+
+def _message(function: nodes.NodeNG, loop_line: int, where: str = "") -> str:
+    return HEADLINE.format(step=function_label(function), where=where, loop=loop_line) + "; " + ADVICE
+
+
+def _finding(rule: Rule, module: ModuleAnalysis, function: nodes.NodeNG, message: str,
+             chain: Tuple[ChainLink, ...]) -> Finding:
+    """The finding on the step's ``def`` line (where ``@tf.function`` goes); the loop's call first in the chain."""
+    column = function.col_offset or 0
+    return Finding(path=module.path, line=function.lineno, column=column + 1, end_line=function.lineno,
+                   end_column=column + len(f"def {function.name}") + 1, code=rule.code, name=rule.name,
+                   severity=rule.severity, message=message, chain=chain)
