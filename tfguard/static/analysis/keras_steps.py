@@ -23,6 +23,7 @@ from astroid import nodes
 from tfguard.static.analysis.inference import argument_for
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label, own_nodes
 from tfguard.static.analysis.tf_functions import assigned_in, bounded_loop, enclosing_loop, tf_functions
+from tfguard.static.analysis.trip_counts import SMALL_TRIP_COUNT, literal_trip_count
 from tfguard.static.finding import ChainLink
 
 #: How many calls up from a function to the loop that calls it are followed.
@@ -68,7 +69,7 @@ def loop_path(module, node: nodes.NodeNG) -> Optional[LoopPath]:
         return None
     loop = enclosing_loop(node)
     if loop is not None:
-        return None if bounded_loop(loop) else LoopPath(loop, (node,))
+        return None if runs_a_handful(loop) else LoopPath(loop, (node,))
     function = node.scope()
     if not isinstance(function, FUNCTIONS):
         return None
@@ -92,7 +93,7 @@ def function_loop_path(module, function: nodes.NodeNG, hops: int = 0) -> Optiona
                 continue
             loop = enclosing_loop(call)
             if loop is not None:
-                if bounded_loop(loop):
+                if runs_a_handful(loop):
                     continue
                 found = LoopPath(loop, (call,))
                 break
@@ -104,6 +105,24 @@ def function_loop_path(module, function: nodes.NodeNG, hops: int = 0) -> Optiona
                     break
     memo[key] = found
     return found
+
+
+def runs_a_handful(loop: nodes.NodeNG) -> bool:
+    """:func:`~tfguard.static.analysis.tf_functions.bounded_loop`, for comprehensions too: ``[f(x) for x in xs]``
+    repeats as often as ``xs`` is long, a handful only when ``xs`` is a short literal."""
+    generators = getattr(loop, "generators", None)
+    if not generators:
+        return bounded_loop(loop) or _takes_a_handful(getattr(loop, "iter", None))
+    count = literal_trip_count(generators[0])
+    outer = enclosing_loop(loop)
+    return count is not None and count <= SMALL_TRIP_COUNT and (outer is None or runs_a_handful(outer))
+
+
+def _takes_a_handful(iterable: Optional[nodes.NodeNG]) -> bool:
+    """``dataset.take(1)``: a handful of elements, by a literal count."""
+    return isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Attribute) \
+        and iterable.func.attrname == "take" and len(iterable.args) == 1 and isinstance(iterable.args[0], nodes.Const) \
+        and type(iterable.args[0].value) is int and iterable.args[0].value <= SMALL_TRIP_COUNT
 
 
 # -- one sample -------------------------------------------------------------------------

@@ -7,10 +7,10 @@ from typing import FrozenSet, Iterable, Optional
 
 from astroid import nodes
 
-from tfguard.static.analysis.keras_steps import step_called
+from tfguard.static.analysis.keras_steps import runs_a_handful, step_called
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label
-from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
+from tfguard.static.analysis.tf_functions import enclosing_loop, tf2_code, tf_functions
 from tfguard.static.finding import ChainLink, Finding
 from tfguard.static.registry import Rule
 
@@ -46,7 +46,7 @@ class HostSyncPerStep(Rule):
             if not isinstance(value, nodes.Call) or facts.inside_trace(assign):
                 continue
             loop = enclosing_loop(assign)
-            if loop is None or bounded_loop(loop):
+            if loop is None or runs_a_handful(loop):
                 continue
             step = step_called(module, value)
             if step is None:

@@ -7,10 +7,10 @@ from typing import Iterable, Optional, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis.function_creation import analysis_of
-from tfguard.static.analysis.keras_steps import function_loop_path, is_step_function
+from tfguard.static.analysis.keras_steps import function_loop_path, is_step_function, runs_a_handful
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label
-from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
+from tfguard.static.analysis.tf_functions import enclosing_loop, tf2_code, tf_functions
 from tfguard.static.finding import ChainLink, Finding
 from tfguard.static.registry import Rule
 
@@ -63,7 +63,7 @@ class StepNeverCompiled(Rule):
         reported = set()
         for call in module.nodes_of(nodes.Call):
             loop = enclosing_loop(call)
-            if loop is None or facts.inside_trace(call) or bounded_loop(loop) or facts.traced_of(call) is not None:
+            if loop is None or facts.inside_trace(call) or runs_a_handful(loop) or facts.traced_of(call) is not None:
                 continue
             step = _foreign_step(module, call)
             if step is None or id(step[1]) in reported:
