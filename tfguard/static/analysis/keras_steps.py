@@ -33,6 +33,8 @@ _BATCH_OF_ONE = frozenset({"numpy.expand_dims", "tensorflow.expand_dims", "numpy
 #: Calls that make an array from a list: ``np.array([x])`` is a batch of one.
 _FROM_LIST = frozenset({"numpy.array", "numpy.asarray", "numpy.stack", "numpy.vstack", "numpy.float32",
                         "tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.stack"})
+#: Calls that make an array of a given shape.
+_FILLED = frozenset({"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "tensorflow.zeros", "tensorflow.ones"})
 #: Fewest names a minibatch loop unpacks for its items to be transitions (state, action, reward, next_state...).
 _TRANSITION_FIELDS = 4
 #: Methods that apply gradients to variables.
@@ -67,9 +69,9 @@ def loop_path(module, node: nodes.NodeNG) -> Optional[LoopPath]:
     facts = tf_functions(module)
     if facts.inside_trace(node):
         return None
-    loop = enclosing_loop(node)
+    loop = _repeating_loop(node)
     if loop is not None:
-        return None if runs_a_handful(loop) else LoopPath(loop, (node,))
+        return LoopPath(loop, (node,))
     function = node.scope()
     if not isinstance(function, FUNCTIONS):
         return None
@@ -91,10 +93,8 @@ def function_loop_path(module, function: nodes.NodeNG, hops: int = 0) -> Optiona
         for call, _bound in module.dataflow.inference.call_sites(function) or ():
             if facts.traced_of(call) is not None or facts.inside_trace(call):
                 continue
-            loop = enclosing_loop(call)
+            loop = _repeating_loop(call)
             if loop is not None:
-                if runs_a_handful(loop):
-                    continue
                 found = LoopPath(loop, (call,))
                 break
             caller = call.scope()
@@ -105,6 +105,17 @@ def function_loop_path(module, function: nodes.NodeNG, hops: int = 0) -> Optiona
                     break
     memo[key] = found
     return found
+
+
+def _repeating_loop(node: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """The innermost loop of ``node``'s own function that repeats it more than a handful of times: a bounded
+    loop (``for _ in range(10):`` in a replay helper) multiplies the cadence of the loop that calls the helper."""
+    loop = enclosing_loop(node)
+    while loop is not None:
+        if not runs_a_handful(loop):
+            return loop
+        loop = enclosing_loop(loop)
+    return None
 
 
 def runs_a_handful(loop: nodes.NodeNG) -> bool:
@@ -134,14 +145,17 @@ def one_sample(module, expr: Optional[nodes.NodeNG], path: Optional[LoopPath] = 
     A name is one sample when every binding of it in its function is; a parameter when the call of ``path`` that
     enters its function passes one.
     """
-    if expr is None or depth > 4:
+    if expr is None or depth > 8:
         return False
     if isinstance(expr, nodes.Subscript):
-        return _adds_axis_or_takes_one(expr.slice)
+        return _adds_axis_or_takes_one(expr.slice) or (
+            _keeps_the_first_axis(expr.slice) and one_sample(module, expr.value, path, depth + 1))
     if isinstance(expr, nodes.Call):
         return _call_makes_one(module, expr, path, depth)
     if isinstance(expr, nodes.Name):
         return _name_is_one(module, expr, path, depth)
+    if isinstance(expr, nodes.BinOp) and expr.op in ("/", "*", "-", "+"):
+        return one_sample(module, expr.left, path, depth + 1)  # ``image / 255.0``, ``x / float(n_vocab)``
     return False
 
 
@@ -157,6 +171,12 @@ def _adds_axis_or_takes_one(index: nodes.NodeNG) -> bool:
     return isinstance(index, nodes.List) and len(index.elts) == 1  # x[[i]]
 
 
+def _keeps_the_first_axis(index: nodes.NodeNG) -> bool:
+    """``x[:, :i + 1, :]``: every row of the first axis (of a batch of one, one row)."""
+    first = index.elts[0] if isinstance(index, nodes.Tuple) and index.elts else index
+    return isinstance(first, nodes.Slice) and first.lower is None and first.upper is None and first.step is None
+
+
 def _one_wide(part: nodes.Slice) -> bool:
     """``i:i+1`` (or ``0:1``): a slice one row wide."""
     lower, upper = part.lower, part.upper
@@ -170,9 +190,11 @@ def _one_wide(part: nodes.Slice) -> bool:
 
 
 def _call_makes_one(module, call: nodes.Call, path: Optional[LoopPath], depth: int) -> bool:
-    qualname = module.call_qualname(call)
+    qualname = module.call_qualname(call) or _written_numpy(call.func)
     if qualname in _BATCH_OF_ONE:
         return True
+    if qualname in _FILLED and call.args and _leading_one(call.args[0]):
+        return True  # ``np.zeros((1, maxlen, len(chars)))``: a batch of one, filled in afterwards
     if qualname in _FROM_LIST and call.args and isinstance(call.args[0], (nodes.List, nodes.Tuple)) \
             and len(call.args[0].elts) == 1:
         return True
@@ -186,7 +208,31 @@ def _call_makes_one(module, call: nodes.Call, path: Optional[LoopPath], depth: i
         return True  # ``env.reset()``, ``env.step(action)``: one environment state
     if leaf in ("astype", "copy") and isinstance(func, nodes.Attribute):
         return one_sample(module, func.expr, path, depth + 1)
+    if call.args and (_keeps_the_batch(qualname) or _project_helper(module, call, qualname)):
+        # ``transform_images(img, size)``, ``self.reshape(x)``, ``tf.image.resize(x, ...)``, ``tf.cast(x, ...)``:
+        # a helper or an op that prepares one sample keeps it one sample
+        return one_sample(module, call.args[0], path, depth + 1)
     return False
+
+
+def _written_numpy(func: nodes.NodeNG) -> Optional[str]:
+    """``np.reshape`` written in a file that never imports NumPy (a notebook cell saved alone): its usual name."""
+    if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name in ("np", "numpy"):
+        return "numpy." + func.attrname
+    return None
+
+
+def _project_helper(module, call: nodes.Call, qualname: Optional[str]) -> bool:
+    """A function of the project (resolved, or imported from a module that is no library tfguard knows)."""
+    if module.called_function(call) is not None:
+        return True
+    return bool(qualname) and "." in qualname and not qualname.startswith(
+        ("tensorflow.", "numpy.", "keras.", "tf_keras.", "builtins.", "random.", "collections."))
+
+
+def _keeps_the_batch(qualname: Optional[str]) -> bool:
+    return bool(qualname) and (qualname.startswith("tensorflow.image.") or qualname in (
+        "tensorflow.cast", "tensorflow.convert_to_tensor", "numpy.float32", "numpy.copy", "numpy.asarray"))
 
 
 def _leading_one(shape: nodes.NodeNG) -> bool:
@@ -199,7 +245,7 @@ def _name_is_one(module, name: nodes.Name, path: Optional[LoopPath], depth: int)
     function = name.scope()
     if isinstance(function, FUNCTIONS) and _is_parameter(function, name.name):
         return _argument_is_one(module, function, name.name, path, depth)
-    bindings = [b for b in assigned_in(function, name.name) if not isinstance(b, nodes.Arguments)]
+    bindings = _reaching(name) or [b for b in assigned_in(function, name.name) if not isinstance(b, nodes.Arguments)]
     if not bindings:
         return False
     for binding in bindings:
@@ -217,6 +263,21 @@ def _name_is_one(module, name: nodes.Name, path: Optional[LoopPath], depth: int)
         else:
             return False
     return True
+
+
+def _reaching(name: nodes.Name) -> list:
+    """The assignments of ``name`` that reach this use, as astroid filters them (``img = read(); img = img[None]``:
+    the second), in the same function; empty when astroid cannot say."""
+    try:
+        _, found = name.lookup(name.name)
+    except Exception:  # astroid raises on odd scopes: fall back to every binding
+        return []
+    bindings = []
+    for node in found:
+        if not isinstance(node, nodes.AssignName) or node.scope() is not name.scope():
+            return []
+        bindings.append(node.parent)
+    return bindings
 
 
 def _unpacks_env_step(binding: nodes.Assign, value: nodes.Call) -> bool:

@@ -408,4 +408,5 @@ def _tf2_code(module) -> bool:
     # One type at a time: nodes_of() of several types sorts them, which costs more than the scan itself.
     names = {node.name for kind in (nodes.Name, nodes.AssignName) for node in module.nodes_of(kind)}
     names.update(node.attrname for kind in (nodes.Attribute, nodes.AssignAttr) for node in module.nodes_of(kind))
+    names.discard("clear_session")  # ``keras.backend.clear_session()``: TF 2 Keras code frees its models with it
     return not any(eager._SESSION_NAME.search(name) for name in names)

@@ -7,17 +7,20 @@ from typing import Iterable, Optional
 
 from astroid import nodes
 
+from tfguard.static.analysis.function_creation import analysis_of
+from tfguard.static.analysis.inference import argument_for
 from tfguard.static.analysis.keras_steps import LoopPath, loop_path, one_sample
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label
 from tfguard.static.analysis.tf_functions import (
     assigned_in,
+    builds_model,
     is_keras_model_class,
     is_keras_name,
     tf2_code,
     tf_functions,
 )
-from tfguard.static.finding import Finding
+from tfguard.static.finding import ChainLink, Finding
 from tfguard.static.registry import Rule
 
 #: Keras methods that set up a whole data-set run (a data adapter, callbacks, a progress bar) on every call.
@@ -55,6 +58,8 @@ class PredictInLoop(Rule):
             if not isinstance(func, nodes.Attribute) or func.attrname not in METHODS or not call.args \
                     or facts.inside_trace(call) or not _keras_receiver(module, func.expr):
                 continue
+            if _version_gated(call) or _built_here(module, func.expr):
+                continue
             path = loop_path(module, call)
             cadence = _cadence(module, call, path)
             if cadence is None or not _small_input(module, call, path):
@@ -64,6 +69,88 @@ class PredictInLoop(Rule):
             message = (HEADLINE.format(method=func.attrname, what=f"`{what}`", cadence=cadence) + "; "
                        + ADVICE.format(method=func.attrname))
             yield _finding(self, module, call, message, path)
+        if module.project is not None:
+            yield from self._through_other_files(module)
+
+    def _through_other_files(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """A loop here calling a function of another file that predicts on one sample (a model wrapper's
+        ``predict(state)``): reported at the call here (a file's findings stay in it), the predict line in the chain.
+        """
+        facts = tf_functions(module)
+        for call in module.nodes_of(nodes.Call):
+            if not isinstance(call.func, nodes.Attribute) or facts.inside_trace(call):
+                continue
+            callee = module.called_function(call)
+            if not isinstance(callee, FUNCTIONS) or callee.root() is module.module:
+                continue
+            owner = analysis_of(module, callee)
+            if owner is None or not tf2_code(owner) or _action_method(callee):
+                continue  # an action method is reported in its own file
+            path = loop_path(module, call)
+            if path is None:
+                continue
+            for inner in owner.own_nodes(callee):
+                if not _keras_call(owner, inner) \
+                        or not _small_through(owner, inner.args[0], callee, module, call, path):
+                    continue
+                method = inner.func.attrname
+                message = (HEADLINE.format(method=method, what=f"`{inner.args[0].as_string()[:40]}` in "
+                                           f"`{function_label(callee)}()`, {owner.path} line {inner.lineno}",
+                                           cadence=_cadence(module, call, path)) + "; " + ADVICE.format(method=method))
+                chain = (*path.chain(module.path), ChainLink(module.path, call.lineno, _label(call)),
+                         ChainLink(owner.path, inner.lineno, function_label(callee)))
+                end_col = call.end_col_offset if call.end_col_offset is not None else call.col_offset
+                yield Finding(path=module.path, line=call.lineno, column=call.col_offset + 1,
+                              end_line=call.end_lineno or call.lineno, end_column=end_col + 1, code=self.code,
+                              name=self.name, severity=self.severity, message=message, chain=chain)
+                break
+
+
+def _built_here(module: ModuleAnalysis, receiver: nodes.NodeNG) -> bool:
+    """A model built in the same function (per call, per trial): a new model per call is TFG402's finding, and a
+    trial that builds and trains a model is not slowed down by one predict."""
+    if not isinstance(receiver, nodes.Name):
+        return False
+    return any(isinstance(b, nodes.Assign) and builds_model(module, b.value)
+               for b in assigned_in(receiver.scope(), receiver.name))
+
+
+def _version_gated(call: nodes.Call) -> bool:
+    """Under ``if tf.__version__ > "2.4.0": model(x) else: model.predict(x)``: the author already calls the model
+    where TensorFlow allows it, and keeps ``predict`` for old versions."""
+    parent = call.parent
+    while parent is not None and not isinstance(parent, (*FUNCTIONS, nodes.Module)):
+        if isinstance(parent, nodes.If) and "__version__" in parent.test.as_string():
+            return True
+        parent = parent.parent
+    return False
+
+
+def _keras_call(module: ModuleAnalysis, node: nodes.NodeNG) -> bool:
+    return isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) and node.func.attrname in METHODS \
+        and bool(node.args) and _keras_receiver(module, node.func.expr)
+
+
+def _small_through(owner: ModuleAnalysis, argument: nodes.NodeNG, callee: nodes.NodeNG, module: ModuleAnalysis,
+                   call: nodes.Call, path: LoopPath) -> bool:
+    """One sample made inside ``callee``, or its parameter that ``call`` (in ``module``) fills with one sample."""
+    if one_sample(owner, argument):
+        return True
+    while isinstance(argument, nodes.Call) and argument.args and owner.called_function(argument) is not None:
+        argument = argument.args[0]  # ``self.reshape(inp)``: a helper preparing the sample
+    if not isinstance(argument, nodes.Name) or argument.name not in {a.name for a in callee.args.args or ()}:
+        return False
+    passed = argument_for(call, callee, argument.name, isinstance(call.func, nodes.Attribute))
+    return isinstance(passed, nodes.NodeNG) and one_sample(module, passed, path)
+
+
+def _action_method(function: nodes.NodeNG) -> bool:
+    return isinstance(function.parent, nodes.ClassDef) and ACTION_METHOD.match(function.name) is not None
+
+
+def _label(node: nodes.NodeNG) -> str:
+    scope = node.scope()
+    return function_label(scope) if isinstance(scope, FUNCTIONS) else "<module>"
 
 
 def _cadence(module: ModuleAnalysis, call: nodes.Call, path: Optional[LoopPath]) -> Optional[str]:
