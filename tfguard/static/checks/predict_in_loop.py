@@ -15,6 +15,7 @@ from tfguard.static.analysis.scopes import FUNCTIONS, function_label
 from tfguard.static.analysis.tf_functions import (
     assigned_in,
     builds_model,
+    enclosing_loop,
     is_keras_model_class,
     is_keras_name,
     tf2_code,
@@ -111,8 +112,10 @@ def _built_here(module: ModuleAnalysis, receiver: nodes.NodeNG) -> bool:
     trial that builds and trains a model is not slowed down by one predict."""
     if not isinstance(receiver, nodes.Name):
         return False
+    scope = receiver.scope()
     return any(isinstance(b, nodes.Assign) and builds_model(module, b.value)
-               for b in assigned_in(receiver.scope(), receiver.name))
+               and (isinstance(scope, FUNCTIONS) or enclosing_loop(b) is not None)
+               for b in assigned_in(scope, receiver.name))
 
 
 def _version_gated(call: nodes.Call) -> bool:
