@@ -11,11 +11,10 @@ from tfguard.static.analysis.function_creation import analysis_of
 from tfguard.static.analysis.inference import argument_for
 from tfguard.static.analysis.keras_steps import LoopPath, loop_path, one_sample
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.scopes import FUNCTIONS, function_label
+from tfguard.static.analysis.scopes import FUNCTIONS, function_label, is_ancestor
 from tfguard.static.analysis.tf_functions import (
     assigned_in,
     builds_model,
-    enclosing_loop,
     is_keras_model_class,
     is_keras_name,
     tf2_code,
@@ -59,9 +58,11 @@ class PredictInLoop(Rule):
             if not isinstance(func, nodes.Attribute) or func.attrname not in METHODS or not call.args \
                     or facts.inside_trace(call) or not _keras_receiver(module, func.expr):
                 continue
-            if _version_gated(call) or _built_here(module, func.expr):
+            if _version_gated(call):
                 continue
             path = loop_path(module, call)
+            if _built_here(module, func.expr, path):
+                continue
             cadence = _cadence(module, call, path)
             if cadence is None or not _small_input(module, call, path):
                 continue
@@ -107,15 +108,21 @@ class PredictInLoop(Rule):
                 break
 
 
-def _built_here(module: ModuleAnalysis, receiver: nodes.NodeNG) -> bool:
-    """A model built in the same function (per call, per trial): a new model per call is TFG402's finding, and a
-    trial that builds and trains a model is not slowed down by one predict."""
-    if not isinstance(receiver, nodes.Name):
+def _built_here(module: ModuleAnalysis, receiver: nodes.NodeNG, path: Optional[LoopPath]) -> bool:
+    """A model built anew each time the predict runs (in the loop's body, or in the function the loop calls): a new
+    model per call is TFG402's finding, and a trial that builds and trains a model is not slowed down by one predict.
+    """
+    if not isinstance(receiver, nodes.Name) or path is None:
         return False
     scope = receiver.scope()
-    return any(isinstance(b, nodes.Assign) and builds_model(module, b.value)
-               and (isinstance(scope, FUNCTIONS) or enclosing_loop(b) is not None)
-               for b in assigned_in(scope, receiver.name))
+    for binding in assigned_in(scope, receiver.name):
+        if not (isinstance(binding, nodes.Assign) and builds_model(module, binding.value)):
+            continue
+        if len(path.calls) == 1 and is_ancestor(path.loop, binding):
+            return True
+        if len(path.calls) > 1 and isinstance(scope, FUNCTIONS):
+            return True
+    return False
 
 
 def _version_gated(call: nodes.Call) -> bool:
