@@ -348,6 +348,48 @@ def _applies(module, function: nodes.NodeNG, depth: int) -> bool:
     return False
 
 
+def inline_step_loop(module, tape_with: nodes.With) -> Optional[nodes.NodeNG]:
+    """The repeating loop whose own iteration opens this ``GradientTape`` and applies its gradients (the step
+    written in the loop's body, not in a function), or None."""
+    loop = _repeating_loop(tape_with)
+    if loop is None or tf_functions(module).inside_trace(tape_with):
+        return None
+    for node in module.iteration_nodes(loop):
+        if not isinstance(node, nodes.Call) or enclosing_loop(node) is not loop:
+            continue
+        if isinstance(node.func, nodes.Attribute) and node.func.attrname in APPLY_METHODS:
+            return loop
+        callee = module.called_function(node)  # ``apply(grads)``: a helper of this file that applies them
+        if isinstance(callee, FUNCTIONS) and callee.root() is module.module and _applies(module, callee, 1):
+            return loop
+    return None
+
+
+def eager_on_purpose(node: nodes.NodeNG) -> bool:
+    """Under an ``if`` whose test names eager or debug mode (``if FLAGS.mode == "eager_tf":``, ``if args.debug:``):
+    the program runs eagerly there by choice, to debug."""
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, nodes.Module):
+        if isinstance(parent, nodes.If) and child is not parent.test:
+            text = parent.test.as_string().lower()
+            if "eager" in text or "debug" in text:
+                return True
+        child, parent = parent, parent.parent
+    return False
+
+
+def tape_blocks(module, function: Optional[nodes.NodeNG] = None):
+    """The ``with tf.GradientTape() as tape:`` blocks of the module (or of ``function``'s own code)."""
+    found = []
+    for call in module.candidate_calls(frozenset(), frozenset({"GradientTape"})):
+        parent = call.parent
+        if isinstance(parent, nodes.With) and any(item is call for item, _ in parent.items) \
+                and (module.call_qualname(call) or "").endswith("GradientTape") \
+                and (function is None or parent.scope() is function):
+            found.append(parent)
+    return found
+
+
 def step_called(module, call: nodes.Call) -> Optional[nodes.NodeNG]:
     """Return the training-step function ``call`` calls, compiled or not (a ``tf.function`` whose Python function
     is a step, or a plain one), when it is in this module; else None."""

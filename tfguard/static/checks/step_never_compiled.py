@@ -7,7 +7,14 @@ from typing import Iterable, Optional, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis.function_creation import analysis_of
-from tfguard.static.analysis.keras_steps import function_loop_path, is_step_function, runs_a_handful
+from tfguard.static.analysis.keras_steps import (
+    eager_on_purpose,
+    function_loop_path,
+    inline_step_loop,
+    is_step_function,
+    runs_a_handful,
+    tape_blocks,
+)
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label
 from tfguard.static.analysis.tf_functions import enclosing_loop, tf2_code, tf_functions
@@ -22,6 +29,17 @@ ADVICE = (
     "an eager step dispatches its ops from Python one at a time (often twice the time of the compiled step, more "
     "on a GPU with small batches): decorate it with `@tf.function`, or wrap it once before the loop "
     "(`train_step = tf.function(train_step)`), and use `tf.config.run_functions_eagerly(True)` to debug it"
+)
+
+
+#: The headline of a step written in the loop's body (formatted with loop).
+INLINE_HEADLINE = "a training step written in the body of the loop at line {loop} takes gradients with " \
+                  "`tf.GradientTape` and applies them on every iteration, and no `tf.function` compiles it"
+#: Its advice: move the step into a compiled function.
+INLINE_ADVICE = (
+    "an eager step dispatches its ops from Python one at a time (often twice the time of the compiled step, more "
+    "on a GPU with small batches): move the tape, the gradients and the update into a function decorated with "
+    "`@tf.function` and call it from the loop"
 )
 
 
@@ -49,12 +67,30 @@ class StepNeverCompiled(Rule):
                     or not is_step_function(module, function):
                 continue
             path = function_loop_path(module, function)
-            if path is None:
+            if path is None or any(eager_on_purpose(call) for call in path.calls):
                 continue
             chain = tuple(ChainLink(module.path, call.lineno, _label(call)) for call in path.calls)
             yield _finding(self, module, function, _message(function, path.loop.lineno), chain)
+        yield from self._steps_in_loop_bodies(module)
         if module.project is not None:
             yield from self._steps_in_other_files(module)
+
+    def _steps_in_loop_bodies(self, module: ModuleAnalysis) -> Iterable[Finding]:
+        """A step written in the loop's body (tape and apply in the iteration): reported at the ``with`` line, the
+        block to move into a compiled function."""
+        for tape_with in tape_blocks(module):
+            if isinstance(tape_with.scope(), FUNCTIONS) and tf_functions(module).is_traced_body(tape_with.scope()):
+                continue
+            loop = inline_step_loop(module, tape_with)
+            if loop is None or eager_on_purpose(tape_with):
+                continue
+            message = INLINE_HEADLINE.format(loop=loop.lineno) + "; " + INLINE_ADVICE
+            end_col = tape_with.end_col_offset if tape_with.lineno == tape_with.end_lineno else None
+            first = tape_with.items[0][0]
+            yield Finding(path=module.path, line=tape_with.lineno, column=tape_with.col_offset + 1,
+                          end_line=first.end_lineno or tape_with.lineno,
+                          end_column=(end_col if end_col is not None else first.end_col_offset or 0) + 1,
+                          code=self.code, name=self.name, severity=self.severity, message=message)
 
     def _steps_in_other_files(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """A loop here calling a step defined in another file of the project: reported at the call here (this
