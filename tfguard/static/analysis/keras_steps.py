@@ -258,7 +258,7 @@ def _name_is_one(module, name: nodes.Name, path: Optional[LoopPath], depth: int)
             if not one_sample(module, value, path, depth + 1):
                 return False
         elif isinstance(binding, (nodes.For, nodes.Comprehension)):
-            if not _transition_field(binding):
+            if not (_transition_field(binding) or _batches_of_one(binding.iter)):
                 return False
         else:
             return False
@@ -284,6 +284,27 @@ def _unpacks_env_step(binding: nodes.Assign, value: nodes.Call) -> bool:
     func = value.func
     return isinstance(func, nodes.Attribute) and func.attrname in ("step", "reset") \
         and "env" in func.expr.as_string().lower() and isinstance(binding.targets[0], nodes.Tuple)
+
+
+def _batches_of_one(iterable: Optional[nodes.NodeNG], depth: int = 0) -> bool:
+    """``DataGenerator(path, batch_size=1)``, ``dataset.batch(1)`` (through ``enumerate`` and a name bound once):
+    each item is a batch of one."""
+    if isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name) \
+            and iterable.func.name == "enumerate" and iterable.args:
+        iterable = iterable.args[0]
+    if isinstance(iterable, nodes.Name) and depth < 2:
+        bindings = _reaching(iterable)
+        return len(bindings) == 1 and isinstance(bindings[0], nodes.Assign) \
+            and _batches_of_one(bindings[0].value, depth + 1)
+    if not isinstance(iterable, nodes.Call):
+        return False
+    if isinstance(iterable.func, nodes.Attribute) and iterable.func.attrname == "batch" and iterable.args:
+        return _is_one(iterable.args[0])
+    return any(keyword.arg == "batch_size" and _is_one(keyword.value) for keyword in iterable.keywords or ())
+
+
+def _is_one(node: nodes.NodeNG) -> bool:
+    return isinstance(node, nodes.Const) and node.value == 1 and type(node.value) is int
 
 
 def _transition_field(loop: nodes.NodeNG) -> bool:
