@@ -21,7 +21,7 @@ from typing import Dict, Optional, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis.inference import argument_for
-from tfguard.static.analysis.scopes import FUNCTIONS, function_label, own_nodes
+from tfguard.static.analysis.scopes import FUNCTIONS, function_label, is_ancestor, own_nodes
 from tfguard.static.analysis.tf_functions import assigned_in, bounded_loop, enclosing_loop, tf_functions
 from tfguard.static.analysis.trip_counts import SMALL_TRIP_COUNT, literal_trip_count
 from tfguard.static.finding import ChainLink
@@ -90,7 +90,7 @@ def function_loop_path(module, function: nodes.NodeNG, hops: int = 0) -> Optiona
     facts = tf_functions(module)
     found = None
     if hops < MAX_HOPS and not facts.is_traced_body(function) and not facts.inside_trace(function):
-        for call, _bound in module.dataflow.inference.call_sites(function) or ():
+        for call in _calls_of(module, function):
             if facts.traced_of(call) is not None or facts.inside_trace(call):
                 continue
             loop = _repeating_loop(call)
@@ -134,6 +134,26 @@ def _takes_a_handful(iterable: Optional[nodes.NodeNG]) -> bool:
     return isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Attribute) \
         and iterable.func.attrname == "take" and len(iterable.args) == 1 and isinstance(iterable.args[0], nodes.Const) \
         and type(iterable.args[0].value) is int and iterable.args[0].value <= SMALL_TRIP_COUNT
+
+
+def _calls_of(module, function: nodes.NodeNG) -> list:
+    """The module's calls of ``function``: the inferred call sites, or, for a method the dataflow cannot reach
+    (``agent = Agent()`` under ``if __name__ == "__main__":``), ``x.method(...)`` on a name bound to ``Class(...)``
+    in the caller's own scope."""
+    sites = [call for call, _bound in module.dataflow.inference.call_sites(function) or ()]
+    cls = function.parent
+    if sites or not isinstance(cls, nodes.ClassDef):
+        return sites
+    for call in module.candidate_calls(frozenset(), frozenset({function.name})):
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname == function.name
+                and isinstance(func.expr, nodes.Name)):
+            continue
+        made = [b for b in assigned_in(call.scope(), func.expr.name) if isinstance(b, nodes.Assign)]
+        if made and all(isinstance(b.value, nodes.Call) and isinstance(b.value.func, nodes.Name)
+                        and b.value.func.name == cls.name for b in made):
+            sites.append(call)
+    return sites
 
 
 # -- one sample -------------------------------------------------------------------------
@@ -203,6 +223,10 @@ def _call_makes_one(module, call: nodes.Call, path: Optional[LoopPath], depth: i
     if leaf == "reshape":
         if qualname in ("numpy.reshape", "tensorflow.reshape"):
             return len(call.args) >= 2 and _leading_one(call.args[1])
+        if len(call.args) == 2 and isinstance(call.args[1], nodes.Starred) \
+                and isinstance(call.args[1].value, nodes.Attribute) and call.args[1].value.attrname == "shape" \
+                and call.args[0].as_string() == "-1":
+            return True  # ``np.array(state).reshape(-1, *state.shape)``: one more axis in front of one sample
         return bool(call.args) and _leading_one(call.args[0])  # ``x.reshape(1, -1)``, ``x.reshape((1, n))``
     if leaf in ("reset", "step") and isinstance(func, nodes.Attribute) and "env" in func.expr.as_string().lower():
         return True  # ``env.reset()``, ``env.step(action)``: one environment state
@@ -251,9 +275,13 @@ def _name_is_one(module, name: nodes.Name, path: Optional[LoopPath], depth: int)
     for binding in bindings:
         while isinstance(binding, (nodes.Tuple, nodes.List)):  # ``a, b = ...``, ``for a, b in ...``
             binding = binding.parent
-        if isinstance(binding, nodes.Assign):
+        if isinstance(binding, nodes.Arguments):  # ``state = np.float32(state)``: the parameter, as passed
+            owner = binding.parent
+            if not (isinstance(owner, FUNCTIONS) and _argument_is_one(module, owner, name.name, path, depth)):
+                return False
+        elif isinstance(binding, nodes.Assign):
             value = binding.value
-            if isinstance(value, nodes.Call) and _unpacks_env_step(binding, value):
+            if isinstance(value, nodes.Call) and _unpacks_env_step(binding, value) or _transition_field(binding):
                 continue
             if not one_sample(module, value, path, depth + 1):
                 return False
@@ -274,10 +302,25 @@ def _reaching(name: nodes.Name) -> list:
         return []
     bindings = []
     for node in found:
-        if not isinstance(node, nodes.AssignName) or node.scope() is not name.scope():
+        if not isinstance(node, nodes.AssignName):
             return []
-        bindings.append(node.parent)
+        if node.parent is not None and isinstance(node.parent, nodes.Assign) and is_ancestor(node.parent, name):
+            return _before(name, node.parent)  # ``state = np.float32(state)``: the right side reads the earlier one
+        bindings.append(node.parent)  # a parameter's parent is the Arguments node
     return bindings
+
+
+def _before(name: nodes.Name, statement: nodes.Assign) -> list:
+    """The last binding of ``name`` in its function before ``statement`` (its parameter when none), in source order:
+    a straight-line approximation for a name read on the right of its own assignment."""
+    function = statement.scope()
+    earlier = [b for b in assigned_in(function, name.name)
+               if not isinstance(b, nodes.Arguments) and (b.lineno or 0) < (statement.lineno or 0)]
+    if earlier:
+        return [max(earlier, key=lambda b: b.lineno or 0)]
+    if isinstance(function, FUNCTIONS) and name.name in {a.name for a in function.args.args or ()}:
+        return [function.args]
+    return []
 
 
 def _unpacks_env_step(binding: nodes.Assign, value: nodes.Call) -> bool:
@@ -310,6 +353,8 @@ def _is_one(node: nodes.NodeNG) -> bool:
 def _transition_field(loop: nodes.NodeNG) -> bool:
     """``for state, action, reward, next_state, done in minibatch:``: each name is one stored transition's field."""
     target = getattr(loop, "target", None)
+    if isinstance(loop, nodes.Assign):  # ``state, action, reward, next_state, done = mini_batch[i]``
+        target = loop.targets[0] if isinstance(loop.value, nodes.Subscript) else None
     return isinstance(target, nodes.Tuple) and len(target.elts) >= _TRANSITION_FIELDS
 
 
