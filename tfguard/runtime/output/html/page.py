@@ -9,6 +9,7 @@ import os
 from html import escape
 from typing import Any, Dict
 
+from tfguard.printable import printable
 from tfguard.runtime.output.html import evidence, verdict
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -38,8 +39,9 @@ def _asset(name: str) -> str:
 
 def html_page(title: str, subtitle: str, body: str) -> str:
     """The whole HTML document around `body` (already HTML)."""
-    # "</" cannot end the inline script or style early: neither asset contains it (checked by a test).
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    # "</" cannot end the inline script or style early: neither asset contains it (checked by a test). Control and
+    # bidi characters (only a report value can hold one) are shown as escapes, as on the terminal: no reordered text.
+    return printable('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta http-equiv="Content-Security-Policy" content="%s">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="generator" content="tfguard"><title>%s</title><script>%s</script><style>%s</style></head>'
