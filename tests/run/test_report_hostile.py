@@ -91,9 +91,8 @@ def test_two_reports_side_by_side_are_checked_each(document, tmp_path, capsys):
     assert status == 2 and "b.json does not fit the run-report schema (runs: integer, not string)" in err
 
 
-def test_control_characters_in_a_refused_value_are_shown_escaped(document, tmp_path, capsys):
-    changed = with_value(document, ("diagnostics", 0, "severity"), "bad")
-    changed["diagnostics"][0]["evidence"] = {}
-    changed = with_value(changed, ("growth_sites",), [{"path": "a\x1b[2Jb", "line": 1}])
+def test_control_characters_in_a_refused_name_are_shown_escaped(document, tmp_path, capsys):
+    changed = with_value(document, ("growth_ops",), {"a\x1b[2J\u202eb": "many"})
     status, err = _report(tmp_path, capsys, changed)
-    assert status == 2 and "\x1b" not in err
+    assert status == 2 and "\x1b" not in err and "\u202e" not in err
+    assert "(growth_ops.a\\x1b[2J\\u202eb: integer, not string)" in err

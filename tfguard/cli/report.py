@@ -15,6 +15,7 @@ from typing import Any, Dict
 from tfguard.cli import cluster_report
 from tfguard.cli.errors import UsageError
 from tfguard.cli.html_page import check_html_path, write_html
+from tfguard.printable import printable_line
 from tfguard.runtime.output.schema_check import first_problem
 
 
@@ -66,7 +67,7 @@ def load_document(path: str) -> Dict[str, Any]:
 
 def _printable(text: str, limit: int = 160) -> str:
     """`text` (from a file anyone may have written) with control characters escaped, cut to `limit`."""
-    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    shown = printable_line(text)
     return shown if len(shown) <= limit else shown[:limit - 3] + "..."
 
 
