@@ -7,9 +7,10 @@ import textwrap
 
 import pytest
 
+from tfguard.static.atomic import write_in_place
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
-from tfguard.static.fixes.fix_files import Fixer, write_atomically
+from tfguard.static.fixes.fix_files import Fixer
 
 SAFE_ONLY = Settings()
 
@@ -218,11 +219,11 @@ def test_a_fresh_name_avoids_every_name_in_the_module(tmp_path):
     assert "sess.run(argmax_3), argmax_op)" in outcome.fixed
 
 
-def test_the_permissions_survive_an_atomic_write(tmp_path):
+def test_the_permissions_survive_a_write(tmp_path):
     path = tmp_path / "a.py"
     path.write_text("x = 1\n")
     path.chmod(0o640)
-    write_atomically(str(path), b"x = 2\n")
+    write_in_place(str(path), b"x = 2\n", b"x = 1\n")
     assert path.read_text() == "x = 2\n" and (path.stat().st_mode & 0o777) == 0o640
 
 

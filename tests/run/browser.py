@@ -99,8 +99,12 @@ def with_measure(page: Path, copy: Path, strip_csp: bool = False) -> Path:
     """A copy of the page with MEASURE added (and its Content-Security-Policy taken out when `strip_csp`)."""
     import re
 
+    from tfguard.runtime.output.html.page import script_hash
+
     html = page.read_text(encoding="utf-8")
     if strip_csp:
         html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    else:  # the page allows its own scripts by hash: allow the added one the same way
+        html = html.replace("script-src ", "script-src %s " % script_hash(MEASURE[8:-9]), 1)
     copy.write_text(html.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
     return copy

@@ -112,3 +112,27 @@ def test_two_reports_side_by_side(tmp_path):
         "&quot;", '"'))
     assert a_left == b_left and b_top >= a_bottom  # one above the other on a phone
     assert root_attribute(narrow, "data-overflow") == "0"
+
+
+def test_a_report_with_a_hostile_value_in_every_field_runs_no_script_and_keeps_its_page(tmp_path):
+    # Every string field of a full document (each schema part) carries a <script>, an onerror= and an onload=
+    # behind quotes and closing tags; one page alone and one side by side. With the page's policy, and with the
+    # policy taken out (so the escaping alone must hold): nothing ran, the page's own script did.
+    from tests.run.hostile_documents import full_document, hostile_everywhere
+    from tfguard.runtime.output.html import render_comparison
+
+    chromium()
+    document = full_document()
+    hostile = hostile_everywhere(document)
+    assert hostile != document
+    pages = {"one.html": render_report(hostile), "two.html": render_comparison([("a\"<b>", hostile),
+                                                                                ("b", document)])}
+    for name, html in pages.items():
+        (tmp_path / name).write_text(html, encoding="utf-8")
+        for strip in (False, True):
+            page = with_measure(tmp_path / name, tmp_path / (("bare-" if strip else "csp-") + name), strip_csp=strip)
+            dom = dump_dom(page, tmp_path)
+            assert root_attribute(dom, "data-pwned") is None, (name, strip)
+            assert root_attribute(dom, "data-refused") is None, (name, strip)  # no injected script even tried
+            assert root_attribute(dom, "data-ready") == "1", (name, strip)
+            assert "<footer>" in dom and dom.count("<section") >= 5, (name, strip)  # the page is whole

@@ -13,7 +13,7 @@ from tests.runtime.html_documents import LABEL, SITE, run_document
 from tfguard.catalog import rule_page_url
 from tfguard.runtime.output.html import render_comparison, render_report
 from tfguard.runtime.output.html.downsample import bucketed
-from tfguard.runtime.output.html.page import CSP, _asset
+from tfguard.runtime.output.html.page import _WATCH, _asset, content_security_policy, script_hash
 from tfguard.runtime.output.html.verdict import headline
 
 pytestmark = pytest.mark.tf1
@@ -67,8 +67,13 @@ def test_the_facts_name_the_command_tensorflow_sessions_and_runs_watched():
 
 def test_the_page_loads_nothing_from_outside_and_its_assets_cannot_end_their_tags_early():
     html = render_report(run_document(200))
-    assert '<meta http-equiv="Content-Security-Policy" content="%s">' % CSP in html
-    assert "default-src 'none'" in CSP
+    csp = content_security_policy()
+    assert '<meta http-equiv="Content-Security-Policy" content="%s">' % csp in html
+    assert "default-src 'none'" in csp
+    # Scripts by hash only: the page's own two run, no inline script or handler a report value carried could.
+    assert "script-src %s %s;" % (script_hash(_WATCH), script_hash(_asset("page.js"))) in csp
+    assert "'unsafe-inline'" not in csp.split("script-src")[1].split(";")[0]
+    assert re.findall(r"<script>(.*?)</script>", html, re.S) == [_WATCH, _asset("page.js")]
     # No attribute that makes a browser fetch: the only addresses are links to the rule pages.
     assert not re.search(r'\b(src|srcset|data|poster|action|formaction)\s*=', html)
     assert not re.search(r'<link\b|@import|url\(', html)

@@ -92,3 +92,59 @@ def test_a_run_too_short_for_the_clock_marks_gives_no_slowdown():
     verdict = slowdown_of(recorder.recording())
     assert verdict["slowdown"] > 1.5 and not verdict["slowdown_significant"]
     assert verdict["verdict_window_s"] is None
+
+
+class _GrowingGraph:
+    """A graph whose ops 8.. are added by the test (no traceback: counted as unattributed)."""
+
+    def __init__(self) -> None:
+        self.version = 7
+        self._nodes_by_id = {}
+
+    def add(self, count: int) -> int:
+        for _ in range(count):
+            self.version += 1
+            self._nodes_by_id[self.version] = type("Op", (), {"type": "Const", "traceback": ()})()
+        return self.version
+
+
+def _growing_recorder():
+    graph = _GrowingGraph()
+    return graph, Recorder(graph, "watch", threading.get_ident(), dict(DEFAULT_OPTIONS, warn=False))
+
+
+def test_an_older_version_noted_after_a_newer_one_changes_nothing():
+    # A loaded machine: thread A reads version 10 after its run and is descheduled; thread B runs, reads 12 and
+    # attributes ops 8..12; A resumes with its 10. Then growth goes on to 15: ops 13..15 only, none counted twice.
+    graph, recorder = _growing_recorder()
+    recorder.record(_Tensor(), (), 0.0, 1e-4)
+    older = graph.add(3)
+    newer = graph.add(2)
+    recorder.on_growth(newer)
+    recorder.on_growth(older)
+    assert recorder.last_version == newer == 12
+    recorder.on_growth(graph.add(3))
+    assert recorder.unattributed_ops == 8 and recorder.last_version == 15
+    report = report_of(recorder).to_dict()
+    assert report["unattributed_ops"] == 8
+
+
+def test_a_version_that_could_not_be_read_is_no_growth():
+    graph, recorder = _growing_recorder()
+    recorder.on_growth(None)
+    assert recorder.last_version == 7 and recorder.unattributed_ops == 0
+    recorder.on_growth(graph.add(2))
+    assert recorder.unattributed_ops == 2
+
+
+def test_growth_noticed_before_any_run_was_folded_has_loop_start_0():
+    # Another thread notices growth while the guarding thread's runs are still queued (no signature yet), then
+    # the report is taken at once: every step count and loop start is a number.
+    graph, recorder = _growing_recorder()
+    recorder.pending += ["k", None, (), 0.0, 1e-4][:RUN_FIELDS]  # one run, queued as the session wrapper does
+    recorder.on_growth(graph.add(2))
+    assert recorder.loop_start() == 0
+    recorder.finish()
+    report = report_of(recorder).to_dict()
+    assert report["runs"] == 1 and report["loop_start"] == 0
+    assert all(isinstance(site["events_in_loop"], int) for site in report["growth_sites"])

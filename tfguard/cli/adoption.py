@@ -88,6 +88,8 @@ def add_noqa_comments(result: CheckResult) -> int:
         added += edit.added
         for line, why in edit.left:
             print(f"{PROG}: warning: {path}:{line}: no noqa added: {why}", file=sys.stderr)
+        if edit.skipped:
+            print(f"{PROG}: warning: {path}: no noqa added: {edit.skipped}", file=sys.stderr)
     for error in sorted(result.errors, key=lambda e: e.path):
         print(f"{error.path}: error: {error.message}", file=sys.stderr)
     print(f"Added {added} noqa directive{'' if added == 1 else 's'}.", file=sys.stderr)

@@ -11,6 +11,7 @@ from typing import Any, List, Optional, Sequence
 from tfguard.cli import adoption, fixing
 from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, UsageError
 from tfguard.cli.options import comma_list, flatten, jobs
+from tfguard.printable import printable
 from tfguard.static.cache import CACHE_DIR_NAME, default_cache_dir
 from tfguard.static.config import Settings, docs_url, normalize_codes, override, validate_selectors
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
@@ -206,7 +207,10 @@ def render_report(args: argparse.Namespace, result: CheckResult) -> str:
                            show_fixes=args.show_fixes)
     if args.format == "sarif":
         return sarif.render(result, docs_url=args.docs_url or "")
-    return REPORTERS[args.format](result)
+    report = REPORTERS[args.format](result)
+    # The other formats read by people (concise, grouped, pylint, table, github, junit) carry no colour: names and
+    # messages from the checked files are escaped in the whole output (JSON formats escape control characters).
+    return report if args.format in ("json", "gitlab", "sarif") else printable(report)
 
 
 def _run_stdin(args: argparse.Namespace) -> int:

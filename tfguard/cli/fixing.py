@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, List, Tuple
 
 from tfguard.cli.errors import PROG
+from tfguard.printable import printable_line
 from tfguard.static.config import Settings
 from tfguard.static.finding import SAFE, CheckResult, Finding
 
@@ -120,7 +121,7 @@ def fix_stdin(args: argparse.Namespace, data: bytes, path: str, settings: Settin
 def report(args: argparse.Namespace, run: FixRun) -> None:
     """Print the fix notes and the ``Fixed N findings`` (or ``Would fix``) line to stderr."""
     for note in run.notes:
-        print(note, file=sys.stderr)
+        print(printable_line(note), file=sys.stderr)  # file names and fix messages: escaped for the terminal
     if getattr(args, "quiet", False):
         return
     files = f"{run.files_changed} file{'' if run.files_changed == 1 else 's'}"

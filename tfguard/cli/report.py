@@ -15,6 +15,8 @@ from typing import Any, Dict
 from tfguard.cli import cluster_report
 from tfguard.cli.errors import UsageError
 from tfguard.cli.html_page import check_html_path, write_html
+from tfguard.printable import printable_line
+from tfguard.runtime.output.schema_check import first_problem
 
 
 def add_parser(commands: Any) -> None:
@@ -55,7 +57,18 @@ def load_document(path: str) -> Dict[str, Any]:
     if "mode" in data and not all(key in data for key in needed):
         raise UsageError("%s is not a complete tfguard runtime report (missing %s)" % (
             path, ", ".join(k for k in needed if k not in data)))
+    # Only a document that fits the shipped schema reaches the tables and the page: a report file may come from
+    # anyone (a fork's CI artifact), and a value of the wrong type must be refused here, in one line.
+    problem = first_problem(data)
+    if problem:
+        raise UsageError("%s does not fit the run-report schema (%s)" % (path, _printable(problem)))
     return data
+
+
+def _printable(text: str, limit: int = 160) -> str:
+    """`text` (from a file anyone may have written) with control characters escaped, cut to `limit`."""
+    shown = printable_line(text)
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
 
 
 def _check_plot_folder(plot: str) -> None:
@@ -79,6 +92,17 @@ def _plot(draw: Any, path: str) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tfguard report``; return the exit status."""
+    try:
+        return _report(args)
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
+        # The schema leaves some parts free (a diagnostic's evidence, the placement report): a value there that
+        # tfguard never writes must still end in one line, not in a traceback or an "internal error".
+        raise UsageError("cannot show %s: a value does not fit what tfguard writes (%s: %s)" % (
+            " ".join(args.file) if isinstance(args.file, list) else args.file, type(exc).__name__,
+            _printable(str(exc), 80))) from None
+
+
+def _report(args: argparse.Namespace) -> int:
     from tfguard.runtime.output.formats import FORMATS, deliver
 
     width = 0 if args.wide else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, List, Optional, Tuple
 
@@ -20,7 +21,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from tfguard.server import actions, hover
+from tfguard.server import actions, framing, hover
 from tfguard.server.configuration import is_config_file
 from tfguard.server.diagnostics import Positions, to_diagnostics
 from tfguard.server.state import ServerState
@@ -59,6 +60,12 @@ class TfguardServer(LanguageServer):
             self.log(f"internal error: {type(exc).__name__}: {exc}", types.MessageType.Error)
             logger.exception("tfguard server: internal error")
             return None
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls' handler of an error outside a request: a body that is not JSON is answered with -32700 (the
+        JSON-RPC reply), not shown to the user as "Error in server" (framing.py)."""
+        if not framing.answer_unparsable(self, error):
+            super().report_server_error(error, source)
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         """Send a line to the client's log."""
@@ -141,6 +148,7 @@ async def publish(server: TfguardServer, uri: str, fresh: bool = True) -> None:
 def build_server(version: str) -> TfguardServer:
     """Return the language server with every feature registered."""
     server = TfguardServer(version)
+    framing.guard_messages(server, lambda line: server.log(line, types.MessageType.Warning))
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: TfguardServer, params: types.InitializeParams) -> None:
@@ -311,6 +319,6 @@ def serve(version: str) -> int:
     ``shutdown``, else 1, as the protocol asks)."""
     logging.basicConfig(level=logging.WARNING, format="%(message)s")  # on stderr: stdout carries the protocol
     server = build_server(version)
-    server.start_io()
+    server.start_io(stdin=framing.FramedReader(sys.stdin.buffer))  # only well-formed frames reach pygls
     server.checks.shutdown(wait=False, cancel_futures=True)
     return 0 if server.shut_down else 1

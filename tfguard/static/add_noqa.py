@@ -10,14 +10,12 @@ is and reported, never broken.
 from __future__ import annotations
 
 import io
-import os
 import re
-import stat
 import tokenize
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from tfguard.static.atomic import write_atomically
+from tfguard.static.atomic import FileChanged, read_only_reason, write_in_place
 from tfguard.static.finding import Finding
 from tfguard.static.suppression import ALL_CODES, parse_noqa_comment
 
@@ -31,6 +29,8 @@ class NoqaEdit:
     path: str
     added: int = 0
     left: List[Tuple[int, str]] = field(default_factory=list)  # (line, why no comment could go there)
+    #: Why the file was not written ("" when it was, or needed nothing); `added` is then 0.
+    skipped: str = ""
 
 
 def _comments_and_open_lines(text: str) -> Tuple[Optional[Dict[int, int]], Set[int]]:
@@ -99,5 +99,15 @@ def add_noqa(path: str, findings: Iterable[Finding]) -> NoqaEdit:
         lines[number - 1] = changed + newline
         edit.added += added
     if edit.added:  # utf-8-sig writes the byte-order mark back
-        write_atomically(path, "".join(lines).encode(encoding), mode=stat.S_IMODE(os.stat(path).st_mode))
+        # Into the user's file (links, owner and mode stay), as --fix does (fix_files.py).
+        edit.skipped = read_only_reason(path)
+        try:
+            if not edit.skipped:
+                write_in_place(path, "".join(lines).encode(encoding), data, prefix=".tfguard-noqa-")
+        except FileChanged:
+            edit.skipped = "it changed while tfguard was writing it"
+        except OSError as exc:
+            edit.skipped = "cannot write: %s" % (exc.strerror or exc)
+        if edit.skipped:
+            edit.added = 0
     return edit

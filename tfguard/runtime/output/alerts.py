@@ -19,6 +19,7 @@ import sys
 import warnings
 from typing import Callable, Optional, Type
 
+from tfguard.printable import printable
 from tfguard.runtime.errors import GuardWarning
 from tfguard.runtime.output.fit import resolve_width, wrap_lines
 from tfguard.runtime.record.tracebacks import is_library_file
@@ -33,6 +34,7 @@ HANG = "    "
 
 def emit(message: str, category: Type[GuardWarning], through_warnings: bool = True) -> None:
     """Issue `message` as a `category` warning at the user's line, never crashing on a generic filter."""
+    message = printable(message)  # it quotes the program's lines and names: no escape sequence reaches a terminal
     if not through_warnings:
         _to_stderr(message, category)
         return

@@ -40,9 +40,11 @@ class OutputFormat(NamedTuple):
 
 
 def _text(document: Dict[str, Any], width: Optional[int]) -> str:
+    from tfguard.printable import printable
     from tfguard.runtime.output.text import render_document
 
-    return render_document(document, width)
+    # Names and messages come from the guarded program (its file and function names): escaped for the terminal.
+    return printable(render_document(document, width))
 
 
 def _json(document: Dict[str, Any], width: Optional[int]) -> str:

@@ -391,9 +391,15 @@ class Recorder:
         """
         self.drain()
         previous = self.last_version
-        self.last_version = version
-        if version <= previous:
+        # Several threads note growth (every thread that runs the session reads the graph's version after its run):
+        # on a loaded machine one can be descheduled between reading the version and getting here, after another
+        # thread attributed a newer one. Its older reading changes nothing, and never moves `last_version` back
+        # (the ops between would be attributed twice). A version that could not be read (None) is no growth.
+        if version is None or (previous is not None and version <= previous):
             return
+        self.last_version = version
+        if previous is None:
+            previous = self.nodes_start
         self._growth_events += 1
         event, step = self._growth_events, self.runs
         touched = {}
@@ -426,7 +432,8 @@ class Recorder:
     def loop_start(self) -> int:
         """Runs before the training loop started: the first run of the signature run most often."""
         best = self._busiest()
-        return best.first_run if best is not None else 0
+        # 0 until a run of it was folded: growth noticed by another thread before the first drain has no loop yet.
+        return (best.first_run or 0) if best is not None else 0
 
     # -- slowdown -----------------------------------------------------------------
     def _busiest(self) -> Optional[SignatureStats]:

@@ -6,6 +6,7 @@ import os
 import runpy
 import sys
 import traceback
+import types
 from typing import Any, Dict, List, Sequence
 
 EXIT_INTERRUPTED = 130
@@ -24,8 +25,13 @@ def execute(target: Sequence[str], as_module: bool, stop_type: type) -> int:
         else:
             script = target[0]
             sys.argv = [script] + list(target[1:])
-            sys.path[0:1] = [os.path.dirname(os.path.abspath(script))]
-            runpy.run_path(script, run_name="__main__")
+            # As python: the folder of the file the script is, symlinks followed (a folder or zip: itself).
+            sys.path[0:1] = [os.path.dirname(os.path.realpath(script)) if os.path.isfile(script)
+                             else os.path.abspath(script)]
+            if os.path.isfile(script) and not _is_zip(script):
+                run_script(script)
+            else:
+                runpy.run_path(script, run_name="__main__")
         return 0
     except SystemExit as exc:
         return _exit_status(exc.code)
@@ -39,6 +45,35 @@ def execute(target: Sequence[str], as_module: bool, stop_type: type) -> int:
         return 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+
+
+def run_script(script: str) -> None:
+    """Run the file `script` as ``python script`` runs it (runpy.run_path differs): ``__file__`` and the code's
+    filename absolute on Python 3.9+ (as given before), a SourceFileLoader as ``__loader__``, ``__package__`` and
+    ``__spec__`` None, the module in ``sys.modules["__main__"]`` while it runs."""
+    import builtins
+    from importlib.machinery import SourceFileLoader
+
+    path = os.path.abspath(script) if sys.version_info >= (3, 9) else script
+    with open(script, "rb") as handle:
+        source = handle.read()
+    code = compile(source, path, "exec", dont_inherit=True)
+    module = types.ModuleType("__main__")
+    module.__dict__.update(__file__=path, __loader__=SourceFileLoader("__main__", path), __package__=None,
+                           __spec__=None, __cached__=None, __builtins__=builtins)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = module
+    try:
+        exec(code, module.__dict__)  # noqa: S102 - running the user's program is what `tfguard run` does
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+
+
+def _is_zip(path: str) -> bool:
+    import zipfile
+
+    return zipfile.is_zipfile(path)
 
 
 def _exit_status(code: Any) -> int:

@@ -1,4 +1,4 @@
-"""Fixing files: plan, apply, re-check, repeat; then write atomically if the file did not change meanwhile.
+"""Fixing files: plan, apply, re-check, repeat; then write into the file if it did not change meanwhile.
 
 Each pass applies every chosen fix that does not conflict with another and checks the new text
 again (fixes are planned on the text they apply to, so a fix that depends on another comes in a
@@ -13,13 +13,12 @@ import difflib
 import io
 import os
 import re
-import stat
 import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from tfguard.static.atomic import write_atomically as replace_file
+from tfguard.static.atomic import FileChanged, read_only_reason, write_in_place
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_bytes, read_file
 from tfguard.static.finding import Finding, Fix
@@ -107,6 +106,8 @@ class Fixer:
         self.settings = settings
         self.choose = choose
         self.project = project
+        #: The files written so far, by (device, inode), and the path they were written through.
+        self._written: Dict[Tuple[int, int], str] = {}
 
     def _check(self, path: str, text: str, data: bytes) -> Optional[List[Finding]]:
         encoded = _encode(text, data)
@@ -183,23 +184,31 @@ class Fixer:
         return text, None
 
     def write(self, outcome: FileFix) -> None:
-        """Replace the file with its fixed bytes, atomically, unless it changed since it was read."""
+        """Write the fixed bytes into the file (the same file: links, owner and mode stay), unless it changed
+        since it was read or the user cannot (or did not mean to let anyone) write it."""
         if not outcome.changed:
             return
-        try:
-            current = read_file(outcome.path)
-        except OSError as exc:
-            outcome.skipped = f"cannot read: {exc.strerror or exc}"
+        same = self._written.get(_identity(outcome.path))
+        if same is not None:
+            outcome.skipped = f"it is the same file as {same} (a link), fixed there"
             return
-        if current != outcome.data:
+        outcome.skipped = read_only_reason(outcome.path)
+        if outcome.skipped:
+            return
+        try:
+            write_in_place(outcome.path, outcome.encoded, outcome.data, prefix=".tfguard-fix-")
+        except FileChanged:
             outcome.skipped = "it changed while tfguard was fixing it"
-            return
-        try:
-            write_atomically(outcome.path, outcome.encoded)
         except OSError as exc:
             outcome.skipped = f"cannot write: {exc.strerror or exc}"
+        else:
+            self._written[_identity(outcome.path)] = outcome.path
 
 
-def write_atomically(path: str, data: bytes) -> None:
-    """Write ``data`` to a temporary file next to ``path`` (same permissions), then rename it over ``path``."""
-    replace_file(path, data, prefix=".tfguard-fix-", mode=stat.S_IMODE(os.stat(path).st_mode))
+def _identity(path: str) -> Tuple[int, int]:
+    """The file behind `path` (device, inode): a symlink or a hard link and its target are one file."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (info.st_dev, info.st_ino)

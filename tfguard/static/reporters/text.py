@@ -10,6 +10,7 @@ import os
 from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
+from tfguard.printable import printable, printable_line
 from tfguard.static.finding import SAFE, UNSAFE, CheckResult, Finding
 from tfguard.static.registry import SEVERITIES
 
@@ -52,7 +53,9 @@ def format_finding(finding: Finding, color: bool = False, source: Optional[List[
     """
     marker = " [*]" if finding.fix is not None and finding.fix.applicability == SAFE else ""
     what, help_text = split_message(finding.message)
-    where = _paint(f"{display_path(finding.path)}:{finding.line}:{finding.column}:", _BOLD, color)
+    # Names and messages come from the checked files: escaped before any colour is added (tfguard/printable.py).
+    what, help_text = printable_line(what), printable_line(help_text)
+    where = _paint(f"{printable_line(display_path(finding.path))}:{finding.line}:{finding.column}:", _BOLD, color)
     code = _paint(finding.code, _BOLD + _SEVERITY_COLOR.get(finding.severity, _RED), color)
     lines = [f"{where} {code}{marker} {what}"]
     if source is not None:
@@ -61,21 +64,21 @@ def format_finding(finding: Finding, color: bool = False, source: Optional[List[
         lines.append(f"  {_paint('help:', _BOLD + _CYAN, color)} {help_text}")
     for link in finding.chain:
         place = f"line {link.line}" if link.path == finding.path else f"{display_path(link.path)}:{link.line}"
-        lines.append(f"  via {place} in {link.function}()")
+        lines.append(printable_line(f"  via {place} in {link.function}()"))
     return lines
 
 
 def fix_lines(finding: Finding) -> List[str]:
     """Return the ``--show-fixes`` line of a finding: its fix and how safe it is, or why it has none."""
     if finding.fix is not None:
-        return [f"  fix ({finding.fix.applicability}): {finding.fix.message}"]
-    return [f"  no fix: {finding.no_fix}"] if finding.no_fix else []
+        return [printable_line(f"  fix ({finding.fix.applicability}): {finding.fix.message}")]
+    return [printable_line(f"  no fix: {finding.no_fix}")] if finding.no_fix else []
 
 
 def _snippet(finding: Finding, source: List[str], color: bool) -> List[str]:
     if not 1 <= finding.line <= len(source):
         return []
-    text = source[finding.line - 1].rstrip("\r\n")
+    text = printable(source[finding.line - 1].rstrip("\r\n"))
     number = str(finding.line)
     gutter = " " * len(number)
     start = max(1, finding.column)
@@ -108,7 +111,8 @@ def render(result: CheckResult, show_source: bool = False, color: bool = False, 
             lines.extend(fix_lines(finding))
         if show_source:
             lines.append("")
-    lines.extend(f"{display_path(error.path)}: {_paint('error:', _BOLD + _RED, color)} {error.message}"
+    lines.extend(f"{printable_line(display_path(error.path))}: {_paint('error:', _BOLD + _RED, color)} "
+                 f"{printable_line(error.message)}"
                  for error in sorted(result.errors, key=lambda e: e.path))
     return "".join(line + "\n" for line in lines)
 

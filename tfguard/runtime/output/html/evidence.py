@@ -85,7 +85,7 @@ def step_section(document: Dict[str, Any]) -> str:
     sites = [s for s in document.get("growth_sites") or [] if s.get("kind") != "setup"]
     rows = [['<span class="where">%s:%d</span>' % (escape(display_path(s["path"])), s["line"]),
              '<code class="src">%s</code>' % escape((s.get("code") or "").strip()), escape(s.get("api") or ""),
-             str(s["ops_added"]), str(s.get("events_in_loop", s.get("growth_events", 0))),
+             escape(str(s["ops_added"])), escape(str(s.get("events_in_loop", s.get("growth_events", 0)))),
              escape(after_runs(s["first_step"], s["last_step"]) if s.get("first_step") is not None else ""),
              escape(s["kind"]), escape(s.get("rule") or "")] for s in sites[:_SITES_SHOWN]]
     growth = ""
@@ -143,7 +143,8 @@ def costs_section(document: Dict[str, Any]) -> str:
     if cost["writer_calls"]:
         notes.append("%d FileWriter calls, %s" % (cost["writer_calls"], format_seconds(cost["writer_s"])))
     signatures = document.get("signatures") or []
-    rows = [['<code>%s</code>' % escape(s["label"]), str(s["count"]), escape(format_seconds(s["run_time"]["total"])),
+    rows = [['<code>%s</code>' % escape(s["label"]), escape(str(s["count"])),
+             escape(format_seconds(s["run_time"]["total"])),
              escape(format_seconds(s["run_time"]["median"])), escape(format_seconds(s["interval"]["median"])),
              escape(format_seconds(s["interval"]["p95"]))] for s in signatures[:_SIGNATURES_SHOWN]]
     sig_table = ""
@@ -169,9 +170,9 @@ def traces_section(document: Dict[str, Any]) -> str:
     for entry in traces:
         where = "%s:%s" % (display_path(entry["path"]), entry["line"]) if entry.get("path") else ""
         changes = entry.get("changes") or []
-        rows.append([escape(entry.get("function") or "?"), '<span class="where">%s</span>' % escape(where),
-                     str(entry.get("traces", "-")),
-                     str(entry.get("calls", "-")), escape(format_seconds(entry.get("trace_s"))),
+        rows.append([escape(str(entry.get("function") or "?")), '<span class="where">%s</span>' % escape(where),
+                     escape(str(entry.get("traces", "-"))),
+                     escape(str(entry.get("calls", "-"))), escape(format_seconds(entry.get("trace_s"))),
                      escape(format_seconds(entry.get("run_s"))), escape("; ".join(str(c) for c in changes[:3]))])
     most = max(int(e.get("traces") or 0) for e in traces) or 1
     bars = "".join('<div class="hbar"><span class="label">%s</span><span class="fill" style="width:%.1f%%"></span>'
@@ -199,7 +200,7 @@ def sessions_section(document: Dict[str, Any]) -> str:
     others = document.get("other_sessions") or []
     if not others:
         return ""
-    rows = [[escape(o.get("created_at") or "?"), str(o["report"]["runs"]),
+    rows = [[escape(o.get("created_at") or "?"), escape(str(o["report"]["runs"])),
              "%d -> %d" % (o["report"]["nodes_start"], o["report"]["nodes_end"]),
              escape(", ".join("%s %s" % (d["code"], d["severity"]) for d in o["report"]["diagnostics"]) or "none")]
             for o in others]

@@ -3,19 +3,33 @@ load nothing from anywhere (opened from disk, mailed, attached to a CI run: it s
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 from html import escape
 from typing import Any, Dict
 
+from tfguard.printable import printable
 from tfguard.runtime.output.html import evidence, verdict
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-#: Nothing but the page's own inline style and script: any image, font, frame or request is refused.
-CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 # Counts what the policy refused (the browser tests read it): set before anything else on the page loads.
 _WATCH = ("document.addEventListener('securitypolicyviolation',function(e){var r=document.documentElement;"
           "r.setAttribute('data-refused',String(+(r.getAttribute('data-refused')||0)+1));"
           "r.setAttribute('data-refused-last',String(e.blockedURI||e.violatedDirective));});")
+
+
+def script_hash(script: str) -> str:
+    """The CSP source that allows exactly this inline script: ``'sha256-<base64 of its SHA-256>'``."""
+    return "'sha256-%s'" % base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+
+
+def content_security_policy() -> str:
+    """Nothing but the page's own inline style and its two scripts, named by hash: any image, font, frame or
+    request is refused, and so is any script a report value could smuggle in (an inline ``<script>`` or an
+    ``onerror=`` attribute), even if one slipped past the escaping."""
+    return "default-src 'none'; style-src 'unsafe-inline'; script-src %s %s; img-src data:" % (
+        script_hash(_WATCH), script_hash(_asset("page.js")))
 
 
 def _asset(name: str) -> str:
@@ -25,16 +39,17 @@ def _asset(name: str) -> str:
 
 def html_page(title: str, subtitle: str, body: str) -> str:
     """The whole HTML document around `body` (already HTML)."""
-    # "</" cannot end the inline script or style early: neither asset contains it (checked by a test).
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    # "</" cannot end the inline script or style early: neither asset contains it (checked by a test). Control and
+    # bidi characters (only a report value can hold one) are shown as escapes, as on the terminal: no reordered text.
+    return printable('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta http-equiv="Content-Security-Policy" content="%s">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="generator" content="tfguard"><title>%s</title><script>%s</script><style>%s</style></head>'
             '<body><main><header><h1>%s</h1><p class="sub">%s</p></header>%s'
             '<footer>Written by tfguard from the run\'s JSON report; every figure on this page is in it.</footer>'
             '</main><script>%s</script></body></html>\n' % (
-                CSP, escape(title), _WATCH, _asset("style.css"), escape(title), escape(subtitle), body,
-                _asset("page.js")))
+                content_security_policy(), escape(title), _WATCH, _asset("style.css"), escape(title),
+                escape(subtitle), body, _asset("page.js")))
 
 
 def report_body(document: Dict[str, Any]) -> str:
