@@ -71,8 +71,8 @@ def test_summary_json_note_cache_and_config(tmp_path):
     (tmp_path / "old.py").write_text(PY2_LOOP)
     (tmp_path / "new.py").write_text("import tensorflow as tf\n")
     from tfguard.static.cache import ResultCache
-    from tfguard.static.reporters.json import to_document
-    from tfguard.static.reporters.text import summary
+    from tfguard.static.formats.json import to_document
+    from tfguard.static.formats.text import summary
 
     settings = load_settings(start=str(tmp_path))
     for _ in range(2):  # cold, then every file from the cache

@@ -10,8 +10,8 @@ import pytest
 from eco_sources import CLEAN, TRAIN
 
 from tfguard.static.finding import ChainLink, CheckResult, FileError, Finding
+from tfguard.static.formats import github, sarif
 from tfguard.static.registry import all_rules
-from tfguard.static.reporters import github, sarif
 
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json"
 

@@ -377,7 +377,7 @@ def test_a_fully_cached_run_never_imports_astroid(tmp_path):
     loop = "    for _ in range(30):\n        saver = tf.train.Saver()\n        sess.run(x)\n"
     (tmp_path / "train.py").write_text(TF + "x = tf.constant(1)\nwith tf.Session() as sess:\n" + loop)
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
-    code = ("import sys\nfrom tfguard.cli import main\nstatus = main(['check', '-j', '1', '.'])\n"
+    code = ("import sys\nfrom tfguard.cli.main import main\nstatus = main(['check', '-j', '1', '.'])\n"
             "print(status, sorted({m.split('.')[0] for m in sys.modules} & {'astroid', 'tabulate'}))\n")
     outputs = [subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                               timeout=120).stdout.splitlines()[-1] for _ in range(2)]

@@ -16,8 +16,8 @@ from tfguard.static.config import Settings, docs_url, normalize_codes, override,
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
 from tfguard.static.discovery import is_excluded_with_parents
 from tfguard.static.finding import CheckResult, FileError
-from tfguard.static.reporters import REPORTERS, sarif, text
-from tfguard.static.reporters.text import fixable_summary, summary
+from tfguard.static.formats import REPORTERS, sarif, text
+from tfguard.static.formats.text import fixable_summary, summary
 from tfguard.static.settings_resolver import SettingsResolver, describe
 from tfguard.static.workers import MIN_BYTES_PER_WORKER
 
@@ -342,13 +342,13 @@ def _check_once(args: argparse.Namespace) -> int:
         fix_run = fixing.run_fixes(args, result, resolver.settings_for)
         if args.diff:
             sys.stdout.write("".join(fix_run.diffs))
-            fixing.report(args, fix_run)
+            fixing.print_summary(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_FINDINGS if fix_run.diffs else EXIT_CLEAN
         if fix_run.files_changed:
             checked = check()
             result = fixing.allowed_fixes(with_missing(checked.result, missing), resolver.settings_for)
         if args.fix_only:
-            fixing.report(args, fix_run)
+            fixing.print_summary(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_FINDINGS if _changed_and_asked(args, fix_run) else EXIT_CLEAN
     result, baseline_note = adoption.filter_baseline(baseline, result, checked.files)
     if args.add_noqa:
@@ -372,7 +372,7 @@ def _check_once(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(summary(result), file=sys.stderr)
     if fix_run is not None:
-        fixing.report(args, fix_run)
+        fixing.print_summary(args, fix_run)
     elif fixable_summary(result) and not args.quiet:
         print(fixable_summary(result), file=sys.stderr)
     if baseline_note and not args.quiet:

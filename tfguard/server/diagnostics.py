@@ -16,8 +16,8 @@ from tfguard.server.runtime_findings import SOURCE as RUNTIME_SOURCE
 from tfguard.server.runtime_findings import RuntimeFinding
 from tfguard.static.finding import Finding
 from tfguard.static.fixes.source import SourceText
-from tfguard.static.reporters.sarif import rule_page_uri
-from tfguard.static.reporters.text import split_message
+from tfguard.static.formats.sarif import rule_page_uri
+from tfguard.static.formats.text import split_message
 
 #: The checker's diagnostics' ``source``.
 SOURCE = "tfguard"

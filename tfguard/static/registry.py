@@ -2,7 +2,7 @@
 
 Every module in :mod:`tfguard.static.checks` is imported once; each concrete
 :class:`Rule` subclass defined there is registered under its code.  Adding a
-rule therefore touches two places: its module in ``tfguard/checks/`` and its
+rule therefore touches two places: its module in ``tfguard/static/checks/`` and its
 catalog folder in ``rules/``.
 """
 

@@ -6,9 +6,9 @@ from typing import Iterable, Optional
 
 from astroid import nodes
 
-from tfguard.static.analysis.events import loop_text
-from tfguard.static.analysis.graph_runs import attribute_value
+from tfguard.static.analysis.fact_types import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.run_fetches import attribute_value
 from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding

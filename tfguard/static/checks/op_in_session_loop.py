@@ -1,6 +1,6 @@
 """TFG102: any graph-building call or tensor operator on every iteration of a session loop."""
 
-from tfguard.static.analysis.events import BuildSite
+from tfguard.static.analysis.fact_types import BuildSite
 from tfguard.static.checks._session_loop import LoopBuildRule
 
 

@@ -2,7 +2,7 @@
 
 from astroid import nodes
 
-from tfguard.static.analysis.events import BuildEvent, BuildSite
+from tfguard.static.analysis.fact_types import BuildEvent, BuildSite
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.checks._session_loop import LoopBuildRule

@@ -7,7 +7,8 @@ from typing import Dict, Iterable, List, Optional, Set
 from astroid import nodes
 
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
-from tfguard.static.analysis.graph_runs import (
+from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.run_fetches import (
     GraphRun,
     changes_state,
     copy_sources,
@@ -15,8 +16,8 @@ from tfguard.static.analysis.graph_runs import (
     forget_runs,
     only_reads_variables,
 )
-from tfguard.static.analysis.module import ModuleAnalysis, describe
-from tfguard.static.analysis.run_merging import (
+from tfguard.static.analysis.scopes import position
+from tfguard.static.analysis.split_runs import (
     feeds_on,
     mergeable,
     mergeable_pair_in_helper,
@@ -25,7 +26,6 @@ from tfguard.static.analysis.run_merging import (
     runs_inside,
     shared_feed,
 )
-from tfguard.static.analysis.scopes import position
 from tfguard.static.analysis.step_effects import GRAPH_RUN, StepEffect, direct_kind, step_effects
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding

@@ -21,7 +21,7 @@ from typing import List, Optional, Tuple
 
 from astroid import nodes
 
-from tfguard.static.analysis.events import describe
+from tfguard.static.analysis.fact_types import describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, is_ancestor
 from tfguard.static.analysis.tfapi import COLLECTION_READERS, FILE_KEEPING_APIS, SCOPE_APIS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix

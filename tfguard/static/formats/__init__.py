@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, Dict
 
 from tfguard.static.finding import CheckResult
-from tfguard.static.reporters import concise, github, gitlab, grouped, json, junit, pylint, sarif, table, text
+from tfguard.static.formats import concise, github, gitlab, grouped, json, junit, pylint, sarif, table, text
 
 Reporter = Callable[[CheckResult], str]
 

@@ -6,7 +6,7 @@ Nothing under the line (no ``help:``, no ``via``): the whole message stays on it
 from __future__ import annotations
 
 from tfguard.static.finding import SAFE, CheckResult, Finding
-from tfguard.static.reporters.text import display_path
+from tfguard.static.formats.text import display_path
 
 
 def format_finding(finding: Finding) -> str:

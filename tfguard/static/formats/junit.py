@@ -8,7 +8,7 @@ from typing import Dict, List
 from xml.etree import ElementTree
 
 from tfguard.static.finding import CheckResult, Finding
-from tfguard.static.reporters.text import display_path
+from tfguard.static.formats.text import display_path
 
 #: The package name test cases are filed under (``tfguard.TFG102``).
 PACKAGE = "tfguard"

@@ -9,7 +9,7 @@ from itertools import groupby
 from typing import List
 
 from tfguard.static.finding import CheckResult, Finding
-from tfguard.static.reporters.text import display_path, split_message
+from tfguard.static.formats.text import display_path, split_message
 
 
 def code_counts(findings: List[Finding]) -> List[List[object]]:

@@ -7,7 +7,7 @@ from itertools import groupby
 from typing import List
 
 from tfguard.static.finding import SAFE, CheckResult, Finding
-from tfguard.static.reporters.text import display_path
+from tfguard.static.formats.text import display_path
 
 
 def render(result: CheckResult) -> str:

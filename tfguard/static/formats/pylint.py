@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from tfguard.static.finding import CheckResult, Finding
-from tfguard.static.reporters.text import display_path
+from tfguard.static.formats.text import display_path
 
 
 def format_finding(finding: Finding) -> str:
