@@ -10,9 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from tfguard.static.config import ConfigError, Settings, load_settings
+from tfguard.static.config import ConfigError, Settings, find_config_file, read_config_file
 from tfguard.static.engine import check_paths, check_source
 from tfguard.static.python2 import convert, expand_leading_tabs
+
+
+def load_settings(start: str) -> Settings:
+    """The settings of the closest configuration file above ``start`` (the defaults without one)."""
+    found, nearest = find_config_file(start)
+    if found is None:
+        return Settings(root=os.path.dirname(nearest) if nearest else os.getcwd())
+    return read_config_file(found)
+
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from tfguard.static.formats import REPORTERS, text
 
 
 def finding(path, line, column, code, severity="error", chain=()):
-    return Finding(path, line, column, line, column + 3, code, "some-name", severity, f"message {code}", chain)
+    return Finding(path, line, column, line, column + 3, code, "some-name", severity, f"message {code}", chain=chain)
 
 
 RESULT = CheckResult(

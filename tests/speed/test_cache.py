@@ -266,7 +266,7 @@ def test_parallel_runs_fill_and_use_the_cache(project, write, run):
 
 def test_findings_round_trip_through_json():
     finding = Finding("a/b.py", 3, 5, 4, 9, "TFG101", "saver-in-session-loop", "error", "msg “ü”",
-                      (ChainLink("a/b.py", 10, "helper"), ChainLink("a/c.py", 2, "inner")))
+                      chain=(ChainLink("a/b.py", 10, "helper"), ChainLink("a/c.py", 2, "inner")))
     assert finding_from_dict(json.loads(json.dumps(finding.to_dict()))) == finding
 
 

@@ -16,7 +16,7 @@ from tfguard.static.config import Settings, docs_url, normalize_codes, override,
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
 from tfguard.static.discovery import is_excluded_with_parents
 from tfguard.static.finding import CheckResult, FileError
-from tfguard.static.formats import REPORTERS, sarif, text
+from tfguard.static.formats import REPORTERS, RenderOptions
 from tfguard.static.formats.text import fixable_summary, summary
 from tfguard.static.settings_resolver import SettingsResolver, describe
 from tfguard.static.workers import MIN_BYTES_PER_WORKER
@@ -200,13 +200,9 @@ def render_report(args: argparse.Namespace, result: CheckResult) -> str:
     """Return the report in the chosen format (the statistics with ``--statistics``)."""
     if args.statistics:
         return adoption.render_statistics(args, result)
-    if args.format in ("text", "full"):
-        color = use_color(args.color, None if args.output_file else sys.stdout)
-        return text.render(result, show_source=args.format == "full", color=color,
-                           show_fixes=args.show_fixes)
-    if args.format == "sarif":
-        return sarif.render(result, docs_url=args.docs_url or "")
-    return REPORTERS[args.format](result)
+    options = RenderOptions(color=use_color(args.color, None if args.output_file else sys.stdout),
+                            show_fixes=args.show_fixes, docs_url=args.docs_url or "")
+    return REPORTERS[args.format](result, options)
 
 
 def _run_stdin(args: argparse.Namespace) -> int:

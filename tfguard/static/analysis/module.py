@@ -24,7 +24,7 @@ from tfguard.static.analysis.fact_types import BuildEvent, BuildSite, FunctionSu
 from tfguard.static.analysis.fresh_graphs import FreshGraphs
 from tfguard.static.analysis.function_summaries import FunctionSummaries
 from tfguard.static.analysis.inference import uninferred_parameter
-from tfguard.static.analysis.scopes import FUNCTIONS, ScopeNode, own_nodes
+from tfguard.static.analysis.scopes import FUNCTIONS, ScopeNode, own_nodes, scope_names
 from tfguard.static.analysis.session_loops import GraphRunning
 
 __all__ = ["OPERATOR_NODES", "BuildEvent", "BuildSite", "FunctionSummary", "ModuleAnalysis", "RunEvent", "describe"]
@@ -53,6 +53,8 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
         self._alias_map: Optional[Dict[str, FrozenSet[str]]] = None
         self._by_leaf: Optional[Dict[str, List[nodes.Call]]] = None
         self._facts: Dict[str, Any] = {}
+        #: id(finding) -> the node a rule reported it at, for planning its fix (see ``NodeRule.finding``).
+        self._reported_at: Dict[int, nodes.NodeNG] = {}
         if project is not None:
             project.register(self)
 
@@ -66,6 +68,18 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
         if found is None:
             found = self._facts[name] = build(self)
         return found
+
+    def note_reported_at(self, finding: Any, node: nodes.NodeNG) -> None:
+        """Remember that a rule reported ``finding`` at ``node``: its fix is planned from that node."""
+        self._reported_at[id(finding)] = node
+
+    def reported_at(self, finding: Any) -> Optional[nodes.NodeNG]:
+        """Return the node a rule of this module reported ``finding`` at, or None (a finding made elsewhere)."""
+        return self._reported_at.get(id(finding))
+
+    def scope_at(self, line: int) -> str:
+        """Return the dotted name of the innermost ``def`` or ``class`` around ``line`` ("" at module level)."""
+        return self.facts("scope_names", lambda analysis: scope_names(analysis.module)).get(line, "")
 
     # -- convenience ----------------------------------------------------------------
 

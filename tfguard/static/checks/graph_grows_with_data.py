@@ -62,7 +62,7 @@ class GraphGrowsWithData(NodeRule):
         return self.finding(
             module, build,
             f"`{describe(build)}` adds ops on {where}, which goes over `{describe(source)}`: one set of ops "
-            "per file or record, so the graph (and its GraphDef, 2 GB at most) grows with the data set; build "
+            "per file or record, so the graph (and its GraphDef, 2 GB at most) grows with the data set", "build "
             "the ops once on a placeholder and feed each item, or read the files with a `tf.data` pipeline "
             "(`Dataset.from_tensor_slices(paths).map(load)`)",
         )

@@ -18,7 +18,7 @@ class SessionPerIteration(LoopBuildRule):
     priority = 20
     counts_small_loops = True  # session start-up is paid per iteration: ten literal iterations pay it ten times
     effect = "creates a new session on the same graph"
-    fix = (
+    advice = (
         "create one session before the loop, or give each iteration its own graph "
         "(`with tf.Graph().as_default():` or `tf.reset_default_graph()` first)"
     )

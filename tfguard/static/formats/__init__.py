@@ -1,8 +1,10 @@
 """Output formats of ``tfguard check``: one module per format, each a pure function of the result.
 
-A reporter takes the :class:`~tfguard.static.finding.CheckResult` and returns the
-whole report as text; the command line decides where it goes.  Adding a
-format is one module here plus one entry in :data:`REPORTERS`.
+A format's ``render`` takes the :class:`~tfguard.static.finding.CheckResult` and the
+:class:`~tfguard.static.formats.options.RenderOptions` (colour, ``--show-fixes``, ``--docs-url``: each format
+reads those that concern it) and returns the whole output as text; the command line decides where it goes.
+Adding a format is one module here plus one entry in :data:`REPORTERS`.  ``--statistics`` is no format: it
+replaces the findings by their count per code (:mod:`.statistics`).
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from typing import Callable, Dict
 
 from tfguard.static.finding import CheckResult
 from tfguard.static.formats import concise, github, gitlab, grouped, json, junit, pylint, sarif, table, text
+from tfguard.static.formats.options import PLAIN, RenderOptions
 
-Reporter = Callable[[CheckResult], str]
+Reporter = Callable[[CheckResult, RenderOptions], str]
 
-#: Format name -> reporter, in the order ``--output-format`` lists them (``text``/``full`` also take colour).
+#: Format name -> its render function, in the order ``--output-format`` lists them.
 REPORTERS: Dict[str, Reporter] = {
     "text": text.render,
     "full": text.render_full,
@@ -29,4 +32,4 @@ REPORTERS: Dict[str, Reporter] = {
     "gitlab": gitlab.render,
 }
 
-__all__ = ["REPORTERS", "Reporter"]
+__all__ = ["PLAIN", "REPORTERS", "RenderOptions", "Reporter"]
