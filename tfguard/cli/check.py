@@ -196,8 +196,8 @@ def use_color(choice: str, stream: Any) -> bool:
     return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
 
 
-def render_report(args: argparse.Namespace, result: CheckResult) -> str:
-    """Return the report in the chosen format (the statistics with ``--statistics``)."""
+def render_output(args: argparse.Namespace, result: CheckResult) -> str:
+    """Return the output in the chosen format (the statistics with ``--statistics``)."""
     if args.statistics:
         return adoption.render_statistics(args, result)
     options = RenderOptions(color=use_color(args.color, None if args.output_file else sys.stdout),
@@ -256,7 +256,7 @@ def _write_stdout_bytes(data: bytes) -> None:
 
 
 def _report_stdin(args: argparse.Namespace, result: CheckResult, stream: Any) -> int:
-    stream.write(render_report(args, result))
+    stream.write(render_output(args, result))
     stream.flush()
     if not args.quiet:
         print(summary(result), file=sys.stderr)
@@ -318,7 +318,7 @@ def _check_once(args: argparse.Namespace) -> int:
         raise UsageError(f"path not found: {missing[0]}")
     resolver = resolver_for(args)
     run_settings = resolver.settings_for(_common_folder(paths))  # what is set once per run: baseline, docs-url
-    args.docs_url = run_settings.docs_url  # what render_report links SARIF rules to: the flag, else the file's key
+    args.docs_url = run_settings.docs_url  # what render_output links SARIF rules to: the flag, else the file's key
     baseline = adoption.read_baseline(args, run_settings)
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir(paths[0]))
 
@@ -349,15 +349,15 @@ def _check_once(args: argparse.Namespace) -> int:
     result, baseline_note = adoption.filter_baseline(baseline, result, checked.files)
     if args.add_noqa:
         return adoption.add_noqa_comments(result)
-    report = render_report(args, result)
+    output = render_output(args, result)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8", errors="backslashreplace") as handle:
-                handle.write(report)
+                handle.write(output)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output_file}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(report)
+        sys.stdout.write(output)
         sys.stdout.flush()
     for skipped in result.skipped:
         print(f"{PROG}: warning: skipped {skipped.path}: {skipped.message}", file=sys.stderr)
