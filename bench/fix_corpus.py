@@ -71,7 +71,7 @@ def measure(work: str) -> List[dict]:
         row = {"program": name, "findings": len(mine),
                "safe": sum(1 for f in mine if f["fix"] and f["fix"]["applicability"] == "safe"),
                "unsafe": sum(1 for f in mine if f["fix"] and f["fix"]["applicability"] == "unsafe"),
-               "refused": Counter(f["no_fix"] for f in mine if f["fix"] is None and f["code"] in FIX_CODES),
+               "refused": Counter(f["no_fix"] for f in mine if f["fix"] is None and f["code"] in fix_codes()),
                "original_grows": bool(original["repeated"]), "error": bool(original["error"])}
         for variant in ("safe", "unsafe"):
             fixed_spec = spec.replace(os.sep + "original" + os.sep, os.sep + variant + os.sep)
@@ -85,9 +85,11 @@ def measure(work: str) -> List[dict]:
     return rows
 
 
-#: The codes whose findings can have a fix (see tfguard/static/fixes/availability.py).
-FIX_CODES = frozenset({"TFG101", "TFG102", "TFG103", "TFG106", "TFG107", "TFG108", "TFG201", "TFG202", "TFG204",
-                       "TFG205"})
+def fix_codes() -> frozenset:
+    """The codes whose findings can have a fix: the rules that declare one (``Rule.fix``)."""
+    from tfguard.static.fixes.availability import fix_offers
+
+    return frozenset(fix_offers())
 
 
 def _read(spec: str) -> str:

@@ -21,7 +21,7 @@ from typing import Callable, Tuple
 
 import pytest
 
-from tfguard.cli import main
+from tfguard.cli.main import main
 
 MARKERS = {
     "slow": "takes seconds (a child process that imports TensorFlow, a whole run); deselect with -m 'not slow'",

@@ -1,14 +1,21 @@
-"""Test-only rules: finding calls by name, building findings, registering rules for one test."""
+"""Test-only rules: finding calls by name, building findings, registering rules for one test; checking one file."""
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Dict, Iterator, List, Sequence
+from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
 from astroid import nodes
 
+from tfguard.static.config import Settings
+from tfguard.static.engine import check_bytes, read_file
 from tfguard.static.finding import ChainLink, Finding
 from tfguard.static.registry import Rule, all_rules
+
+
+def check_file(path: str, settings: Optional[Settings] = None, project=None) -> List[Finding]:
+    """Read and check one file as the checker does (undecodable bytes yield a TFG000 finding)."""
+    return list(check_bytes(read_file(path), path, settings, project).findings)
 
 
 def calls_named(analysis, name: str) -> Iterator[nodes.Call]:
@@ -18,7 +25,7 @@ def calls_named(analysis, name: str) -> Iterator[nodes.Call]:
             yield call
 
 
-def finding_at(rule: Rule, analysis, node: nodes.NodeNG, message: str, chain: Sequence[ChainLink] = ()) -> Finding:
+def finding_at(rule: Rule, analysis, node: nodes.NodeNG, headline: str, chain: Sequence[ChainLink] = ()) -> Finding:
     """Return ``rule``'s finding at ``node``."""
     return Finding(
         path=analysis.path,
@@ -29,7 +36,7 @@ def finding_at(rule: Rule, analysis, node: nodes.NodeNG, message: str, chain: Se
         code=rule.code,
         name=rule.name,
         severity=rule.severity,
-        message=message,
+        headline=headline,
         chain=tuple(chain),
     )
 

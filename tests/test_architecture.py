@@ -56,9 +56,9 @@ def test_static_side_imports_neither_tensorflow_nor_the_runtime_nor_the_command_
     assert not leaks
 
 
-def test_reporters_depend_on_the_result_not_on_the_engine():
+def test_output_formats_depend_on_the_result_not_on_the_engine():
     # A reporter formats a CheckResult (tfguard/static/finding.py); it never reaches into the engine that made it.
-    leaks = {name for name in _imports_of("static/reporters") if name.startswith("tfguard.static.engine")}
+    leaks = {name for name in _imports_of("static/formats") if name.startswith("tfguard.static.engine")}
     assert not leaks
 
 
@@ -164,3 +164,39 @@ def test_each_judge_module_is_named_after_its_diagnostic_and_on_the_page():
     for declared in all_diagnostics().values():
         name = declared.judge.__module__.rsplit(".", 1)[1]
         assert name == declared.name.replace("-", "_") and "`%s`" % name in PAGE, name
+
+
+def _static_and_cli_import_graph() -> Dict[str, Set[str]]:
+    """Module -> the tfguard.static / cli / server modules it imports, lazy imports (inside functions) included.
+
+    ``from PACKAGE import name`` counts as importing the package's face (its ``__init__``) and, when ``name`` is a
+    submodule, that module: a face that imports a module which imports the face back is a circle.
+    """
+    modules = {".".join(path.relative_to(REPO_ROOT).with_suffix("").parts).removesuffix(".__init__"): path
+               for path in PACKAGE.rglob("*.py")}
+    side = ("tfguard.static", "tfguard.cli", "tfguard.server")
+    graph: Dict[str, Set[str]] = {}
+    for name, path in modules.items():
+        if name.startswith(side):
+            graph[name] = {target for target in _imported_modules(path)
+                           if target in modules and target.startswith(side) and target != name}
+    return graph
+
+
+def test_no_import_circle_on_the_static_side_and_the_command_line_lazy_imports_included():
+    graph = _static_and_cli_import_graph()
+    circles = []
+    for start in sorted(graph):
+        # A circle through ``start``: a path from one of its imports back to it.
+        seen: Set[str] = set()
+        stack = [(target, [start, target]) for target in sorted(graph[start])]
+        while stack:
+            node, path = stack.pop()
+            if node == start:
+                circles.append(" -> ".join(path))
+                break
+            if node in seen:
+                continue
+            seen.add(node)
+            stack.extend((target, path + [target]) for target in sorted(graph.get(node, ())))
+    assert not circles, circles

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tfguard.catalog import PUBLISHED_DOCS_URL
-from tfguard.cli import rule_rows
-from tfguard.static.reporters.sarif import rule_descriptors
+from tfguard.cli.rules import rule_rows
+from tfguard.static.formats.sarif import rule_descriptors
 
 pytest.importorskip("mkdocs", reason="mkdocs is not installed: pip install \".[docs]\" (the test extra has it)")
 pytest.importorskip("material", reason="mkdocs-material is not installed: pip install \".[docs]\"")

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from tfguard.catalog import PUBLISHED_DOCS_URL
-from tfguard.static.reporters.sarif import rule_descriptors
+from tfguard.static.formats.sarif import rule_descriptors
 
 ROOT = Path(__file__).resolve().parent.parent
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)|<(https?://[^>]+)>")

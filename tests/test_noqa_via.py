@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
-from tfguard.static.reporters.text import format_finding
+from tfguard.static.formats.text import format_finding
 
 HELPER = ("import numpy as np\n"
           "import tensorflow as tf\n"

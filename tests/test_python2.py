@@ -10,9 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from tfguard.static.config import ConfigError, Settings, load_settings
+from tfguard.static.config import ConfigError, Settings, find_config_file, read_config_file
 from tfguard.static.engine import check_paths, check_source
 from tfguard.static.python2 import convert, expand_leading_tabs
+
+
+def load_settings(start: str) -> Settings:
+    """The settings of the closest configuration file above ``start`` (the defaults without one)."""
+    found, nearest = find_config_file(start)
+    if found is None:
+        return Settings(root=os.path.dirname(nearest) if nearest else os.getcwd())
+    return read_config_file(found)
+
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,8 +80,8 @@ def test_summary_json_note_cache_and_config(tmp_path):
     (tmp_path / "old.py").write_text(PY2_LOOP)
     (tmp_path / "new.py").write_text("import tensorflow as tf\n")
     from tfguard.static.cache import ResultCache
-    from tfguard.static.reporters.json import to_document
-    from tfguard.static.reporters.text import summary
+    from tfguard.static.formats.json import to_document
+    from tfguard.static.formats.text import summary
 
     settings = load_settings(start=str(tmp_path))
     for _ in range(2):  # cold, then every file from the cache

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from tfguard.cli import rule_rows, rules_markdown
+from tfguard.cli.rules import rule_rows, rules_markdown
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 DOCS = README.parent / "docs"
@@ -44,7 +44,7 @@ def test_readme_leaves_the_contributor_material_to_contributing():
 def test_every_command_line_option_is_documented():
     import argparse
 
-    from tfguard.cli import build_parser
+    from tfguard.cli.main import build_parser
 
     parser = build_parser()
     subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

@@ -1,4 +1,4 @@
-"""tfguard: a TensorFlow 1.x graph-hygiene linter and runtime guard.
+"""tfguard: a static checker and a runtime guard for TensorFlow code (TF 1.x graphs and TF 2 tf.functions).
 
 Importing this package never imports TensorFlow; the runtime guard imports it
 on first use.  Nor does it import anything else, not even the standard library:

@@ -3,7 +3,7 @@
 The console script that pip writes imports its entry point before any code of tfguard can catch Ctrl-C; so
 the entry point lives here, in a module that imports nothing but ``os`` and ``sys`` (already loaded by
 Python), and imports the command line itself inside the guard: Ctrl-C at any moment of start-up is one
-``tfguard: interrupted`` line and status 130, not a traceback of ``from tfguard.cli import main``.
+``tfguard: interrupted`` line and status 130, not a traceback of ``from tfguard.cli.main import main``.
 
 ``python -m`` puts the working folder first on ``sys.path``; the checker then
 would import a project's ``json.py`` or ``concurrent.py`` in place of the
@@ -48,7 +48,7 @@ def console() -> int:
         _drop_working_folder()
         import signal
 
-        from tfguard.cli import main
+        from tfguard.cli.main import main
     except KeyboardInterrupt:  # Ctrl-C while starting up
         swallowed.append(True)
     except RuntimeError as exc:  # Python 3.11 wraps one that lands in a class body ("Error calling __set_name__")

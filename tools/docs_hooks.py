@@ -45,7 +45,7 @@ def rule_page(folder: Path) -> str:
 
 def rules_table() -> str:
     """Return the registry's rule table with each code linked to its site page."""
-    from tfguard.cli import rule_rows, rules_markdown
+    from tfguard.cli.rules import rule_rows, rules_markdown
 
     return re.sub(r"\]\(rules/(TFG\d{3})-[a-z0-9-]+/README\.md\)", r"](\1.md)", rules_markdown(rule_rows()))
 

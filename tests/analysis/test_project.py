@@ -131,7 +131,7 @@ def test_dependencies_are_recorded(tmp_path):
         "train.py": LOOP.format(imports="import m1", call="m1.f()"),
     })
     project = Project(str(tmp_path))
-    from tfguard.static.engine import check_file
+    from tests.rule_support import check_file
 
     check_file(str(tmp_path / "train.py"), project=project)
     assert project.dependencies(str(tmp_path / "train.py")) == [str(tmp_path / "m1.py"), str(tmp_path / "m2.py")]

@@ -266,7 +266,7 @@ def test_a_module_level_counter_changed_in_the_loop_guards_inside_the_helper():
 
 def test_every_write_of_every_branch_of_a_helper_is_listed():
     from tests.catalog_paths import FIXTURES_DIR
-    from tfguard.static.engine import check_file
+    from tests.rule_support import check_file
 
     findings = [f for f in check_file(str(FIXTURES_DIR / "train_step_every_branch_writes.py")) if f.code == "TFG201"]
     assert len(findings) == 1

@@ -7,7 +7,6 @@ import textwrap
 from tfguard.static.checks import host_sync_per_step, predict_in_loop, step_never_compiled
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
-from tfguard.static.reporters.text import split_message
 
 AGENT = textwrap.dedent("""\
     import gym
@@ -67,7 +66,7 @@ def findings(source: str, select: str):
 def test_a_predict_reached_through_a_method_is_reported_at_the_predict_with_the_loop_call_in_its_chain():
     [finding] = findings(AGENT, "TFG406")
     assert (finding.line, [link.line for link in finding.chain]) == (11, [19])
-    headline, advice = split_message(finding.message)
+    headline, advice = finding.headline, finding.help
     assert "loop at line 18" in headline and "through the call at line 19" in headline
     assert advice == predict_in_loop.ADVICE.format(method="predict")
 
@@ -75,7 +74,7 @@ def test_a_predict_reached_through_a_method_is_reported_at_the_predict_with_the_
 def test_an_uncompiled_step_is_reported_at_its_def_with_the_per_batch_loop_call_in_its_chain():
     [finding] = findings(STEP, "TFG407")
     assert (finding.line, [link.line for link in finding.chain]) == (8, [17])
-    headline, advice = split_message(finding.message)
+    headline, advice = finding.headline, finding.help
     assert headline.startswith("the training step `train_step()`") and advice == step_never_compiled.ADVICE
 
 
@@ -88,7 +87,7 @@ def test_host_syncs_are_off_by_default_and_reported_when_selected():
     assert [f.code for f in check_source(STEP, "train.py", Settings())].count("TFG408") == 0
     [finding] = findings(STEP, "TFG408")
     assert (finding.line, finding.severity, [link.line for link in finding.chain]) == (18, "info", [17])
-    assert split_message(finding.message)[1] == host_sync_per_step.ADVICE
+    assert finding.help == host_sync_per_step.ADVICE
 
 
 def test_a_host_sync_every_hundred_steps_is_silent():

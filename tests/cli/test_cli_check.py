@@ -51,8 +51,8 @@ def test_json_document_keys_and_order(project, write, run_json):
     ]
     first = document["findings"][0]
     assert list(first) == [
-        "path", "line", "column", "end_line", "end_column", "code", "name", "severity", "message", "chain", "fix",
-        "no_fix",
+        "path", "line", "column", "end_line", "end_column", "code", "name", "severity", "message", "headline", "help",
+        "scope", "chain", "fix", "no_fix",
     ]
     assert first["chain"] == [{"path": "a.py", "line": 2, "function": "helper"}]
     assert (first["column"], first["end_line"], first["end_column"]) == (5, 3, 10)

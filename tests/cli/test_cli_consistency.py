@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import TF
 
-from tfguard.cli import build_parser
+from tfguard.cli.main import build_parser
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCE = TF + "bad()\nmeh()\n"

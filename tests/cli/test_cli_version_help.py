@@ -9,8 +9,7 @@ import pytest
 
 import tfguard
 from tests.console import tfguard_script
-from tfguard.cli import main
-from tfguard.cli.main import installed_version
+from tfguard.cli.main import installed_version, main
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -126,7 +126,7 @@ real = importlib.util.find_spec
 importlib.util.find_spec = lambda name, *a: None if name.split('.')[0] == 'tensorflow' else real(name, *a)
 sys.meta_path.insert(0, type('NoTF', (), {'find_spec': staticmethod(
     lambda name, *a: (_ for _ in ()).throw(ImportError(name)) if name.split('.')[0] == 'tensorflow' else None)}))
-from tfguard.cli import main
+from tfguard.cli.main import main
 sys.exit(main(['demo']))
 """
 

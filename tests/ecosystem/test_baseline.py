@@ -8,7 +8,9 @@ import os
 import pytest
 from eco_sources import CLEAN, TRAIN
 
-from tfguard.static.baseline import fingerprint, scope_names
+from tfguard.static.analysis.scopes import scope_names
+from tfguard.static.fingerprints import fingerprint
+from tfguard.static.parsing import parse_module
 
 
 def entries(path="b.json"):
@@ -131,8 +133,11 @@ def test_fingerprint_ignores_whitespace_but_not_scope_or_code():
 
 def test_scope_names_are_the_innermost_dotted_def():
     source = "class T:\n    def fit(self):\n        x = 1\n\n    y = 2\n\ndef f():\n    pass\nz = 3\n"
-    assert scope_names(source) == {1: "T", 2: "T.fit", 3: "T.fit", 4: "T", 5: "T", 7: "f", 8: "f"}
-    assert scope_names("def (:\n") == {}
+    assert scope_names(parse_module(source, "a.py")) == {1: "T", 2: "T.fit", 3: "T.fit", 4: "T", 5: "T", 7: "f",
+                                                         8: "f"}
+    # a decorator's line belongs to the code around the def, as Python's own ast counts it
+    decorated = "class T:\n    @property\n    def fit(self):\n        return 1\n"
+    assert scope_names(parse_module(decorated, "a.py")) == {1: "T", 2: "T", 3: "T.fit", 4: "T.fit"}
 
 
 def test_entries_of_a_file_that_no_longer_parses_are_not_counted_as_fixed(project, write, run):

@@ -10,8 +10,8 @@ import pytest
 from eco_sources import CLEAN, TRAIN
 
 from tfguard.static.finding import ChainLink, CheckResult, FileError, Finding
+from tfguard.static.formats import github, sarif
 from tfguard.static.registry import all_rules
-from tfguard.static.reporters import github, sarif
 
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json"
 
@@ -25,7 +25,7 @@ def sarif_validator():
 
 def finding(**changes) -> Finding:
     values = dict(path="src/a.py", line=3, column=5, end_line=3, end_column=9, code="TFG101",
-                  name="saver-in-session-loop", severity="error", message="m")
+                  name="saver-in-session-loop", severity="error", headline="m")
     values.update(changes)
     return Finding(**values)
 
@@ -88,7 +88,7 @@ def test_github_workflow_commands(project, write, run):
 
 
 def test_github_escapes_data_and_properties():
-    result = CheckResult(findings=[finding(path="a,b:c%.py", severity="info", message="50% done\r\nnext")],
+    result = CheckResult(findings=[finding(path="a,b:c%.py", severity="info", headline="50% done\r\nnext")],
                          errors=[FileError("x,y.py", "cannot read: denied")])
     assert github.render(result).splitlines() == [
         "::notice file=a%2Cb%3Ac%25.py,line=3,col=5,endLine=3,endColumn=9,title=tfguard (TFG101)::50%25 done%0D%0Anext",

@@ -14,7 +14,7 @@ import pytest
 
 from tests.console import tfguard_script
 from tfguard.catalog import PUBLISHED_DOCS_URL, rule_folder
-from tfguard.static.reporters.sarif import FINGERPRINT_KEY, rule_page_uri
+from tfguard.static.formats.sarif import FINGERPRINT_KEY, rule_page_uri
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json").read_text("utf-8"))
 LOOP = ("import tensorflow as tf\n"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.rule_support import check_file
 from tfguard.static.config import Settings
-from tfguard.static.engine import check_file, check_source
+from tfguard.static.engine import check_source
 from tfguard.static.registry import SuppressionRule, all_rules
 from tfguard.static.suppression import NoqaCode, read_suppressions
 

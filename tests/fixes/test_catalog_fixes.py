@@ -11,12 +11,14 @@ import pytest
 from tests.catalog_paths import REPO_ROOT, relative, rule_folders
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
-from tfguard.static.fixes.availability import AVAILABLE, fix_line
+from tfguard.static.fixes.availability import fix_line, fix_offers
 from tfguard.static.fixes.fix_files import Fixer
 
 EXPECTED = REPO_ROOT / "tests" / "data" / "fixes"
 ALL_RULES = Settings(select=("ALL",))
 FOLDERS = rule_folders()
+#: Rule code -> (applicability, what the fix does), as each rule declares it.
+AVAILABLE = {code: (offer.applicability, offer.what) for code, offer in fix_offers().items()}
 
 
 def _code(folder: Path) -> str:

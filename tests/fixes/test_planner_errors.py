@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from tfguard.static.config import Settings
 from tfguard.static.engine import check_source
 from tfguard.static.fixes import planner
+from tfguard.static.registry import all_rules
 
 SOURCE = textwrap.dedent("""\
     import tensorflow as tf
@@ -26,7 +28,8 @@ def _crashing(ctx, finding, node):
 
 @pytest.fixture
 def crashing_planner(monkeypatch):
-    monkeypatch.setitem(planner.PLANNERS, "TFG102", _crashing)
+    rule = type(all_rules()["TFG102"])
+    monkeypatch.setattr(rule, "fix", dataclasses.replace(rule.fix, plan=_crashing))
 
 
 def test_the_fixture_finding_has_a_fix_without_the_crash():

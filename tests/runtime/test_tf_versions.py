@@ -103,7 +103,8 @@ def test_what_runs_on_this_python_is_not_refused(command, version):
 
 @pytest.mark.skipif(sys.version_info >= (3, 8), reason="the search for a newer Python only runs on Python 3.7")
 def test_tfguard_check_on_python_3_7_without_a_newer_python_says_what_to_install(capsys, monkeypatch):
-    from tfguard.cli import checker_python, main
+    from tfguard.cli import checker_python
+    from tfguard.cli.main import main
 
     monkeypatch.delenv(checker_python.ENV_PYTHON, raising=False)
     monkeypatch.setattr(checker_python, "candidates", lambda: [])

@@ -14,7 +14,7 @@ import pytest
 
 from tests.server.conftest import SERVER_COMMAND, TRAIN, TRAIN_LOOP_LINE, client_capabilities
 from tests.server.lsp_helpers import Buffers, apply_edits, only_edits, published
-from tfguard.static.reporters.sarif import rule_page_uri
+from tfguard.static.formats.sarif import rule_page_uri
 
 pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp (Python 3.10+) is the client of these tests")
 types = pytest.importorskip("lsprotocol.types")

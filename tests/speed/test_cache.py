@@ -266,7 +266,7 @@ def test_parallel_runs_fill_and_use_the_cache(project, write, run):
 
 def test_findings_round_trip_through_json():
     finding = Finding("a/b.py", 3, 5, 4, 9, "TFG101", "saver-in-session-loop", "error", "msg “ü”",
-                      (ChainLink("a/b.py", 10, "helper"), ChainLink("a/c.py", 2, "inner")))
+                      chain=(ChainLink("a/b.py", 10, "helper"), ChainLink("a/c.py", 2, "inner")))
     assert finding_from_dict(json.loads(json.dumps(finding.to_dict()))) == finding
 
 
@@ -377,7 +377,7 @@ def test_a_fully_cached_run_never_imports_astroid(tmp_path):
     loop = "    for _ in range(30):\n        saver = tf.train.Saver()\n        sess.run(x)\n"
     (tmp_path / "train.py").write_text(TF + "x = tf.constant(1)\nwith tf.Session() as sess:\n" + loop)
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
-    code = ("import sys\nfrom tfguard.cli import main\nstatus = main(['check', '-j', '1', '.'])\n"
+    code = ("import sys\nfrom tfguard.cli.main import main\nstatus = main(['check', '-j', '1', '.'])\n"
             "print(status, sorted({m.split('.')[0] for m in sys.modules} & {'astroid', 'tabulate'}))\n")
     outputs = [subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                               timeout=120).stdout.splitlines()[-1] for _ in range(2)]

@@ -1,13 +1,8 @@
-"""The ``tfguard`` command line: ``check``, ``rules``/``rule``, ``run``, ``report`` and ``demo``.
+"""The ``tfguard`` command line: ``check``, ``rules``/``rule``, ``run``, ``report``, ``demo``, ``server`` and the
+hidden ``pre-commit-config``.
 
-One module per command; :mod:`tfguard.cli.errors` holds what they share, so no command imports another.
+One module per command, and :mod:`tfguard.cli.main` builds the parser and dispatches to them (the console
+script, ``tfguard.__main__``, calls its ``main``); :mod:`tfguard.cli.errors` holds what they share, so no
+command imports another. This package face imports nothing: a command module that imports a sibling
+(``from tfguard.cli import fixing``) never runs ``main`` and the other commands again.
 """
-
-from __future__ import annotations
-
-from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, PROG, UsageError
-from tfguard.cli.main import build_parser, main
-from tfguard.cli.rules import rule_rows, rules_markdown
-
-__all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "EXIT_INTERRUPTED", "PROG", "UsageError", "build_parser",
-           "main", "rule_rows", "rules_markdown"]

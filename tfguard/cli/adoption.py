@@ -15,7 +15,7 @@ from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, PROG
 from tfguard.static.baseline import BaselineKey, apply_baseline, load_baseline, write_baseline
 from tfguard.static.config import Settings
 from tfguard.static.finding import CheckResult, Finding
-from tfguard.static.reporters import statistics
+from tfguard.static.formats import statistics
 
 
 def add_options(check: argparse.ArgumentParser) -> None:

@@ -17,8 +17,8 @@ from tfguard.static.config import Settings, docs_url, normalize_codes, override,
 from tfguard.static.configured import ConfiguredRun, check_configured, exclusions
 from tfguard.static.discovery import is_excluded_with_parents
 from tfguard.static.finding import CheckResult, FileError
-from tfguard.static.reporters import REPORTERS, sarif, text
-from tfguard.static.reporters.text import fixable_summary, summary
+from tfguard.static.formats import REPORTERS, RenderOptions
+from tfguard.static.formats.text import fixable_summary, summary
 from tfguard.static.settings_resolver import SettingsResolver, describe
 from tfguard.static.workers import MIN_BYTES_PER_WORKER
 
@@ -197,20 +197,17 @@ def use_color(choice: str, stream: Any) -> bool:
     return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
 
 
-def render_report(args: argparse.Namespace, result: CheckResult) -> str:
-    """Return the report in the chosen format (the statistics with ``--statistics``)."""
+def render_output(args: argparse.Namespace, result: CheckResult) -> str:
+    """Return the output in the chosen format (the statistics with ``--statistics``)."""
     if args.statistics:
         return adoption.render_statistics(args, result)
-    if args.format in ("text", "full"):
-        color = use_color(args.color, None if args.output_file else sys.stdout)
-        return text.render(result, show_source=args.format == "full", color=color,
-                           show_fixes=args.show_fixes)
-    if args.format == "sarif":
-        return sarif.render(result, docs_url=args.docs_url or "")
-    report = REPORTERS[args.format](result)
-    # The other formats read by people (concise, grouped, pylint, table, github, junit) carry no colour: names and
-    # messages from the checked files are escaped in the whole output (JSON formats escape control characters).
-    return report if args.format in ("json", "gitlab", "sarif") else printable(report)
+    options = RenderOptions(color=use_color(args.color, None if args.output_file else sys.stdout),
+                            show_fixes=args.show_fixes, docs_url=args.docs_url or "")
+    output = REPORTERS[args.format](result, options)
+    # text and full escape names and messages from the checked files themselves (before colour); the other
+    # formats read by people (concise, grouped, pylint, table, github, junit) carry no colour and are escaped
+    # whole here; JSON formats escape control characters themselves.
+    return output if args.format in ("text", "full", "json", "gitlab", "sarif") else printable(output)
 
 
 def _run_stdin(args: argparse.Namespace) -> int:
@@ -264,7 +261,7 @@ def _write_stdout_bytes(data: bytes) -> None:
 
 
 def _report_stdin(args: argparse.Namespace, result: CheckResult, stream: Any) -> int:
-    stream.write(render_report(args, result))
+    stream.write(render_output(args, result))
     stream.flush()
     if not args.quiet:
         print(summary(result), file=sys.stderr)
@@ -326,7 +323,7 @@ def _check_once(args: argparse.Namespace) -> int:
         raise UsageError(f"path not found: {missing[0]}")
     resolver = resolver_for(args)
     run_settings = resolver.settings_for(_common_folder(paths))  # what is set once per run: baseline, docs-url
-    args.docs_url = run_settings.docs_url  # what render_report links SARIF rules to: the flag, else the file's key
+    args.docs_url = run_settings.docs_url  # what render_output links SARIF rules to: the flag, else the file's key
     baseline = adoption.read_baseline(args, run_settings)
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir(paths[0]))
 
@@ -346,26 +343,26 @@ def _check_once(args: argparse.Namespace) -> int:
         fix_run = fixing.run_fixes(args, result, resolver.settings_for)
         if args.diff:
             sys.stdout.write("".join(fix_run.diffs))
-            fixing.report(args, fix_run)
+            fixing.print_summary(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_FINDINGS if fix_run.diffs else EXIT_CLEAN
         if fix_run.files_changed:
             checked = check()
             result = fixing.allowed_fixes(with_missing(checked.result, missing), resolver.settings_for)
         if args.fix_only:
-            fixing.report(args, fix_run)
+            fixing.print_summary(args, fix_run)
             return EXIT_ERROR if result.errors else EXIT_FINDINGS if _changed_and_asked(args, fix_run) else EXIT_CLEAN
     result, baseline_note = adoption.filter_baseline(baseline, result, checked.files)
     if args.add_noqa:
         return adoption.add_noqa_comments(result)
-    report = render_report(args, result)
+    output = render_output(args, result)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8", errors="backslashreplace") as handle:
-                handle.write(report)
+                handle.write(output)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output_file}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(report)
+        sys.stdout.write(output)
         sys.stdout.flush()
     for skipped in result.skipped:
         print(f"{PROG}: warning: skipped {skipped.path}: {skipped.message}", file=sys.stderr)
@@ -376,7 +373,7 @@ def _check_once(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(summary(result), file=sys.stderr)
     if fix_run is not None:
-        fixing.report(args, fix_run)
+        fixing.print_summary(args, fix_run)
     elif fixable_summary(result) and not args.quiet:
         print(fixable_summary(result), file=sys.stderr)
     if baseline_note and not args.quiet:

@@ -104,7 +104,7 @@ def lint_table() -> str:
     result = check_paths([DEMO_DIR])
     rows = []
     for finding in sorted(result.findings, key=lambda f: f.sort_key()):
-        message = finding.message.split("; ")[0]
+        message = finding.headline
         if len(message) > _MESSAGE_WIDTH:
             message = message[:_MESSAGE_WIDTH - 3] + "..."
         rows.append(["%s:%d" % (os.path.basename(finding.path), finding.line), finding.code, message])

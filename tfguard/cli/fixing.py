@@ -118,7 +118,7 @@ def fix_stdin(args: argparse.Namespace, data: bytes, path: str, settings: Settin
     return Fixer(settings, choose, project).plan_bytes(path, data)
 
 
-def report(args: argparse.Namespace, run: FixRun) -> None:
+def print_summary(args: argparse.Namespace, run: FixRun) -> None:
     """Print the fix notes and the ``Fixed N findings`` (or ``Would fix``) line to stderr."""
     for note in run.notes:
         print(printable_line(note), file=sys.stderr)  # file names and fix messages: escaped for the terminal

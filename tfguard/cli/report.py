@@ -1,4 +1,4 @@
-"""``tfguard report FILE.json``: print (and plot) a report saved by ``tfguard run --json``.
+"""``tfguard report FILE.json``: print (and plot) the run document saved by ``tfguard run --json``.
 
 Several files, a folder or a glob: cluster tasks' reports (a ``task`` entry from ``--json-dir``, or files named
 ``<job>-<index>.json``) get the cluster view, reports of separate runs the A/B comparison (cluster_report.py);

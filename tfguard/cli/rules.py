@@ -11,7 +11,7 @@ from typing import Any, List, Sequence
 
 from tfguard.catalog import rule_folder, rule_readme
 from tfguard.cli.errors import EXIT_CLEAN, UsageError
-from tfguard.static.fixes.availability import AVAILABLE, fix_line
+from tfguard.static.fixes.availability import fix_line
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 
 
@@ -52,8 +52,8 @@ def _default(row: dict) -> str:
 
 def _fix(code: str) -> str:
     """What ``--fix`` does for ``code``: ``safe``, ``unsafe`` (with ``--unsafe-fixes``) or ``-`` (no fix)."""
-    found = AVAILABLE.get(code)
-    return found[0] if found else "-"
+    rule = all_rules().get(code)
+    return rule.fix.applicability if rule is not None and rule.fix is not None else "-"
 
 
 def run_rules(args: argparse.Namespace) -> int:

@@ -16,8 +16,7 @@ from tfguard.server.runtime_findings import SOURCE as RUNTIME_SOURCE
 from tfguard.server.runtime_findings import RuntimeFinding
 from tfguard.static.finding import Finding
 from tfguard.static.fixes.source import SourceText
-from tfguard.static.reporters.sarif import rule_page_uri
-from tfguard.static.reporters.text import split_message
+from tfguard.static.formats.sarif import rule_page_uri
 
 #: The checker's diagnostics' ``source``.
 SOURCE = "tfguard"
@@ -97,14 +96,13 @@ def reports_bytes(code: str) -> bool:
 
 def finding_diagnostic(finding: Finding, positions: Positions, docs_url: str = "") -> types.Diagnostic:
     """Return the diagnostic of one finding of the checker."""
-    what, help_text = split_message(finding.message)
     related = [types.DiagnosticRelatedInformation(
         location=types.Location(uri=from_fs_path(link.path) or link.path,
                                 range=_line_start(link.line)),
         message=f"via {link.function}()") for link in finding.chain]
     return types.Diagnostic(
         range=positions.finding_range(finding),
-        message=what + (f"\nhelp: {help_text}" if help_text else ""),
+        message=finding.headline + (f"\nhelp: {finding.help}" if finding.help else ""),
         severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Error),
         code=finding.code,
         code_description=_description(finding.code, docs_url),

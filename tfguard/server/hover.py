@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from tfguard.static.reporters.sarif import rule_page_uri
+from tfguard.static.formats.sarif import rule_page_uri
 from tfguard.static.suppression import read_suppressions
 
 

@@ -9,17 +9,15 @@ fingerprint can occur several times in a file; entries carry a count.
 
 from __future__ import annotations
 
-import ast
-import hashlib
 import json
 import os
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from tfguard.static.config import ConfigError
 from tfguard.static.finding import CheckResult, Finding
-from tfguard.static.quiet import checked_code
+from tfguard.static.fingerprints import SourceLines, finding_fingerprint
 from tfguard.static.registry import PARSE_ERROR_CODE
 
 #: Bumped when the file layout or the fingerprint changes.
@@ -54,75 +52,16 @@ class BaselineOutcome:
         return f"Baseline: {self.baselined} {found} baselined; {self.fixed} baseline {entries} (fixed)."
 
 
-def normalise(text: str) -> str:
-    """Return ``text`` with runs of whitespace collapsed to one space and no leading or trailing space."""
-    return " ".join(text.split())
-
-
-def fingerprint(code: str, scope: str, line_text: str) -> str:
-    """Return the fingerprint of a finding of ``code`` on a line with ``line_text`` inside ``scope``."""
-    data = "\0".join((code, scope, normalise(line_text)))
-    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:20]
-
-
-def scope_names(source: str) -> Dict[int, str]:
-    """Map each line inside a def or class to the innermost one's dotted name (``Trainer.fit``)."""
-    try:
-        with checked_code():
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return {}
-    names: Dict[int, str] = {}
-
-    def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                name = f"{prefix}{child.name}"
-                for line in range(child.lineno, (child.end_lineno or child.lineno) + 1):
-                    names[line] = name  # visited outer first, so inner defs overwrite
-                visit(child, name + ".")
-            else:
-                visit(child, prefix)
-
-    visit(tree, "")
-    return names
-
-
-class _SourceCache:
-    """Each checked file's lines and scope names, read once."""
-
-    def __init__(self) -> None:
-        self._files: Dict[str, Tuple[List[str], Dict[int, str]]] = {}
-
-    def line_and_scope(self, path: str, line: int) -> Tuple[str, str]:
-        """Return the text of ``line`` in ``path`` and the dotted name of the def around it ("" if none)."""
-        if path not in self._files:
-            from tfguard.static.parsing import ParseFailure, decode_source  # astroid: only when a baseline is used
-
-            try:
-                with open(path, "rb") as handle:
-                    source = decode_source(handle.read())
-            except (OSError, ParseFailure):
-                source = ""
-            self._files[path] = (source.splitlines(), scope_names(source))
-        lines, scopes = self._files[path]
-        text = lines[line - 1] if 0 < line <= len(lines) else ""
-        return text, scopes.get(line, "")
-
-
 def _relative_path(path: str, base_dir: str) -> str:
     return os.path.relpath(os.path.abspath(path), base_dir).replace(os.sep, "/")
 
 
 def finding_keys(findings: Iterable[Finding], base_dir: str) -> List[Tuple[Finding, BaselineKey]]:
     """Pair every finding with its baseline key; paths become relative to ``base_dir``."""
-    sources = _SourceCache()
-    pairs = []
-    for finding in findings:
-        text, scope = sources.line_and_scope(finding.path, finding.line)
-        key = BaselineKey(_relative_path(finding.path, base_dir), finding.code, fingerprint(finding.code, scope, text))
-        pairs.append((finding, key))
-    return pairs
+    sources = SourceLines()
+    return [(finding, BaselineKey(_relative_path(finding.path, base_dir), finding.code,
+                                  finding_fingerprint(finding, sources)))
+            for finding in findings]
 
 
 def _base_dir(baseline_file: str) -> str:

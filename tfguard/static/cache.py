@@ -147,6 +147,7 @@ def ruleset_fingerprint() -> str:
 def finding_from_dict(data: Dict[str, Any]) -> Finding:
     """Rebuild a Finding from :meth:`Finding.to_dict` output; raises on a malformed dict."""
     fields = dict(data)
+    fields.pop("message", None)  # the one-line form, made from the headline and the help
     chain = tuple(ChainLink(**link) for link in fields.pop("chain"))
     fix = fields.pop("fix", None)
     no_fix = fields.pop("no_fix", None) or ""
@@ -163,7 +164,7 @@ def finding_from_dict(data: Dict[str, Any]) -> Finding:
 
 _FIELD_TYPES = (
     ("path", str), ("line", int), ("column", int), ("end_line", int), ("end_column", int),
-    ("code", str), ("name", str), ("severity", str), ("message", str),
+    ("code", str), ("name", str), ("severity", str), ("headline", str), ("help", str),
 )
 
 

@@ -370,24 +370,6 @@ def parse_switch(value: Any, where: str) -> bool:
     raise ConfigError(f"{where} must be \"on\" or \"off\"")
 
 
-def load_settings(config_file: Optional[str] = None, start: str = ".", explain: Optional[Explain] = None) -> Settings:
-    """Read the settings from ``config_file``, or from the closest configuration file above ``start``.
-
-    An explicit ``config_file`` must exist and hold a ``[tool.tfguard]`` table (or be a tfguard.toml).
-    Without any configuration the defaults apply, rooted at the folder of the nearest pyproject.toml (the working
-    folder without one).
-    Raises ConfigError with a one-line message for any problem.
-    """
-    if config_file is not None:
-        if not os.path.isfile(config_file):
-            raise ConfigError(f"config file not found: {config_file}")
-        return read_config_file(config_file, explain)
-    found, nearest = find_config_file(start)
-    if found is None:
-        return Settings(root=os.path.dirname(nearest) if nearest else os.getcwd())
-    return read_config_file(found, explain)
-
-
 def override(
     settings: Settings,
     select: Optional[Sequence[str]] = None,

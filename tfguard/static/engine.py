@@ -46,7 +46,7 @@ def parse_error_finding(path: str, failure: ParseFailure) -> Finding:
         code=PARSE_ERROR_CODE,
         name=PARSE_ERROR_NAME,
         severity="error",
-        message=f"cannot parse this file: {failure.reason}",
+        headline=f"cannot parse this file: {failure.reason}",
     )
 
 
@@ -157,17 +157,25 @@ def _check_text_here(
         audit = SuppressionAudit(path, suppressions, tuple(kept), lambda code: settings.is_enabled(code, path))
         kept.extend(_run_suppression_rules(audit))
     findings = tuple(sorted(apply_suppressions(kept, suppressions), key=Finding.sort_key))
-    if not plan_fixes:  # the language server plans fixes only when a code action asks for them
-        return FileCheck(findings, dependencies, python2=conversion is not None)
-    if analysis is not None and findings and conversion is None:  # a Python 2 file's text is not what was analysed
+    # A Python 2 file's text is not what was analysed: no fix, and no scope (its baseline entries name none).
+    if plan_fixes and analysis is not None and findings and conversion is None:
         from tfguard.static.fixes.planner import attach_fixes
 
         findings = tuple(attach_fixes(analysis, source, findings, suppressions))
-    elif findings and conversion is not None:
+    elif plan_fixes and findings and conversion is not None:  # the language server plans fixes on demand
         from tfguard.static.fixes.planner import explain_python2
 
         findings = tuple(explain_python2(findings))
+    if analysis is not None and findings and conversion is None:
+        findings = tuple(_with_scopes(findings, analysis))
     return FileCheck(findings, dependencies, python2=conversion is not None)
+
+
+def _with_scopes(findings: Sequence[Finding], analysis: ModuleAnalysis) -> Iterator[Finding]:
+    """Each finding with the dotted name of the ``def`` or ``class`` around its line (what baselines match on)."""
+    for finding in findings:
+        scope = analysis.scope_at(finding.line)
+        yield replace(finding, scope=scope) if scope != finding.scope else finding
 
 
 def _original_columns(finding: Finding, conversion) -> Finding:
@@ -226,11 +234,6 @@ def read_file(path: str) -> bytes:
     """Return the bytes of ``path`` (raises OSError)."""
     with open(path, "rb") as handle:
         return handle.read()
-
-
-def check_file(path: str, settings: Optional[Settings] = None, project: Optional[Project] = None) -> List[Finding]:
-    """Read and check one file; undecodable bytes yield a TFG000 finding."""
-    return list(check_bytes(read_file(path), path, settings, project).findings)
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,9 @@ class Finding:
     ``chain`` lists the helper-function hops when the offending op is built
     inside a function called from the reported line.  ``fix`` is the edit that
     ``tfguard check --fix`` would make, when there is one (see :mod:`tfguard.static.fixes`);
-    ``no_fix`` says why there is none.
+    ``no_fix`` says why there is none.  The ``headline`` and the ``help`` stay apart: each output
+    lays them out its own way (a ``help:`` line, a table cell, a diagnostic's second line), and
+    :attr:`message` joins them for the outputs that print one line.
     """
 
     path: str
@@ -78,12 +80,24 @@ class Finding:
     code: str
     name: str
     severity: str
-    message: str
+    #: What is wrong, in a few words ("`tf.train.Saver()` builds new save/restore ops on every iteration of ...").
+    headline: str
+    #: What to do about it ("create the Saver once, before the loop, ..."), "" when the headline says it all.
+    help: str = ""
+    #: The dotted name of the ``def`` or ``class`` around the finding's line (``Trainer.fit``), "" at module level:
+    #: with the line's text, what a baseline entry matches the finding on (see :mod:`tfguard.static.fingerprints`).
+    scope: str = ""
     chain: Tuple[ChainLink, ...] = field(default=())
     fix: Optional[Fix] = None
     #: Why there is no fix (``fix`` is None): the rule has none, or what made this one impossible or unsafe to
     #: plan ("" when there is a fix, or for a finding made before fixes were planned).
     no_fix: str = ""
+
+    @property
+    def message(self) -> str:
+        """The finding in one line, as the one-line outputs (concise, pylint, SARIF...) print it: the headline, then
+        ``; `` and the help when there is one."""
+        return f"{self.headline}; {self.help}" if self.help else self.headline
 
     def sort_key(self) -> tuple:
         """Order findings by path, line, column, code."""
@@ -92,7 +106,11 @@ class Finding:
     def to_dict(self) -> Dict[str, Any]:
         """Return the JSON-ready form used by the json reporter."""
         data = asdict(self)
-        data["chain"] = [asdict(link) for link in self.chain]
+        # ``message`` (the one-line form) keeps its place among the keys; ``headline`` and ``help`` come after it.
+        data = {**{key: data[key] for key in ("path", "line", "column", "end_line", "end_column", "code", "name",
+                                              "severity")},
+                "message": self.message, **data}
+        data["chain"] = [asdict(link) for link in self.chain]  # after ``scope`` (asdict keeps the fields' order)
         data["fix"] = self.fix.to_dict() if self.fix is not None else None
         data["no_fix"] = self.no_fix or None if self.fix is None else None
         return data

@@ -2,7 +2,7 @@
 
 Every module in :mod:`tfguard.static.checks` is imported once; each concrete
 :class:`Rule` subclass defined there is registered under its code.  Adding a
-rule therefore touches two places: its module in ``tfguard/checks/`` and its
+rule therefore touches two places: its module in ``tfguard/static/checks/`` and its
 catalog folder in ``rules/``.
 """
 
@@ -10,15 +10,32 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, ClassVar, Dict, Iterable, Iterator, List
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Iterable, Iterator, List, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
     from tfguard.static.analysis.module import ModuleAnalysis
-    from tfguard.static.finding import Finding
+    from tfguard.static.finding import Finding, Fix
     from tfguard.static.suppression import SuppressionAudit
 
 SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class FixOffer:
+    """A rule's automatic fix, declared on the rule (``fix = FixOffer(...)``).
+
+    ``applicability`` is how safe the fix is at best (``"safe"``: ``--fix`` applies it; ``"unsafe"``: only with
+    ``--unsafe-fixes``; a safe fix may still plan an unsafe one for a finding), ``what`` says in one line what it
+    does (``tfguard rule CODE`` prints it), and ``plan(ctx, finding, node)`` plans the fix of one finding with the
+    node the rule reported it at, returning a :class:`~tfguard.static.finding.Fix`, None, or raising
+    :class:`~tfguard.static.fixes.refusal.NoFix` with the reason there is none (see ``tfguard/static/fixes/``).
+    """
+
+    applicability: str
+    what: str
+    plan: Callable[[Any, "Finding", Any], Optional["Fix"]]
 
 
 class Rule:
@@ -29,6 +46,8 @@ class Rule:
     severity: ClassVar[str] = "error"
     summary: ClassVar[str] = ""
     default_enabled: ClassVar[bool] = True
+    #: The rule's automatic fix, None when it has none.
+    fix: ClassVar[Optional[FixOffer]] = None
 
     def check(self, module: "ModuleAnalysis") -> Iterable["Finding"]:
         """Yield the findings of this rule on one analysed module."""

@@ -17,7 +17,7 @@ import time
 
 import tensorflow  # noqa: F401 - loaded before forking
 
-from tfguard.cli import main
+from tfguard.cli.main import main
 
 PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ps_training.py")
 reports, work, steps, pause = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]

@@ -8,7 +8,7 @@ from astroid import nodes
 
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import INSTANCE, MODULE, TF
-from tfguard.static.analysis.events import BuildEvent, BuildSite, describe
+from tfguard.static.analysis.fact_types import BuildEvent, BuildSite, describe
 from tfguard.static.analysis.scopes import FUNCTIONS
 
 #: Expressions that add an op when an operand is a tensor (``a + b``, ``t[0]``, ``-t``, ``a < b``, ``t += 1``).

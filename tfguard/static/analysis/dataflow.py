@@ -15,7 +15,7 @@ from astroid import nodes
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.elements import iteration_element
 from tfguard.static.analysis.inference import ParameterInference
-from tfguard.static.analysis.library_runs import is_runner_factory
+from tfguard.static.analysis.library_callables import is_runner_factory
 from tfguard.static.analysis.scopes import FUNCTIONS, position
 from tfguard.static.analysis.star_imports import star_imported_value
 from tfguard.static.analysis.values import (  # noqa: F401 - the kinds are read from here by the rules too

@@ -6,7 +6,7 @@ that it builds graphs by what it writes: a session (``tf.Session``, ``Interactiv
 ``MonitoredTrainingSession``, ``K.get_session()``), the graph-mode switches (``disable_eager_execution()``,
 ``disable_v2_behavior()``), a graph made default (``Graph().as_default()``), placeholders, variable
 initializers, a Saver, ``K.function``, a library callable that runs the graph (``U.function``, see
-library_runs), or a name that says it holds a session (``sess``, ``self.session``).
+library_callables), or a name that says it holds a session (``sess``, ``self.session``).
 A module with none of these runs eagerly.  Graph growth in TF 2 (``tf.function`` retracing) is another problem.
 """
 
@@ -19,7 +19,7 @@ from astroid import nodes
 
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import MODULE
-from tfguard.static.analysis.library_runs import is_runner_factory
+from tfguard.static.analysis.library_callables import is_runner_factory
 
 #: Calls that only make sense when the module builds a graph and runs it in a session.
 GRAPH_MODE_APIS: FrozenSet[str] = (

@@ -18,7 +18,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional
 from astroid import nodes
 
 from tfguard.static.analysis.defaults import default_number, default_origin
-from tfguard.static.analysis.events import loop_text
+from tfguard.static.analysis.fact_types import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
 from tfguard.static.analysis.steps import fetched

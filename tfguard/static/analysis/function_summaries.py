@@ -13,7 +13,7 @@ from astroid import nodes
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.branch_guards import branch_guards
 from tfguard.static.analysis.dataflow import Value
-from tfguard.static.analysis.events import BuildEvent, FunctionSummary, RunEvent
+from tfguard.static.analysis.fact_types import BuildEvent, FunctionSummary, RunEvent
 from tfguard.static.analysis.scopes import LOOPS, function_label, own_nodes
 from tfguard.static.finding import ChainLink
 

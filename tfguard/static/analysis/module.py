@@ -5,7 +5,7 @@ module each, mixed into the facade so that every query is one memoised method on
 
 * what each expression holds: :class:`~tfguard.static.analysis.dataflow.Dataflow` (``value``, ``qualname``);
 * graph-building events: :mod:`~tfguard.static.analysis.building` (``build_event``, ``built_once``);
-* graph-running events and session loops: :mod:`~tfguard.static.analysis.running` (``run_event``,
+* graph-running events and session loops: :mod:`~tfguard.static.analysis.session_loops` (``run_event``,
   ``is_session_loop``, ``session_loop_of``);
 * fresh graphs: :mod:`~tfguard.static.analysis.fresh_graphs` (``fresh_graph_before``);
 * function summaries, the interprocedural facts: :mod:`~tfguard.static.analysis.function_summaries` (``summary``).
@@ -20,12 +20,12 @@ from astroid import nodes
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.building import OPERATOR_NODES, GraphBuilding
 from tfguard.static.analysis.dataflow import FUNCTION, INSTANCE, Dataflow, Value
-from tfguard.static.analysis.events import BuildEvent, BuildSite, FunctionSummary, RunEvent, describe
+from tfguard.static.analysis.fact_types import BuildEvent, BuildSite, FunctionSummary, RunEvent, describe
 from tfguard.static.analysis.fresh_graphs import FreshGraphs
 from tfguard.static.analysis.function_summaries import FunctionSummaries
 from tfguard.static.analysis.inference import uninferred_parameter
-from tfguard.static.analysis.running import GraphRunning
-from tfguard.static.analysis.scopes import FUNCTIONS, ScopeNode, own_nodes
+from tfguard.static.analysis.scopes import FUNCTIONS, ScopeNode, own_nodes, scope_names
+from tfguard.static.analysis.session_loops import GraphRunning
 
 __all__ = ["OPERATOR_NODES", "BuildEvent", "BuildSite", "FunctionSummary", "ModuleAnalysis", "RunEvent", "describe"]
 
@@ -53,6 +53,8 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
         self._alias_map: Optional[Dict[str, FrozenSet[str]]] = None
         self._by_leaf: Optional[Dict[str, List[nodes.Call]]] = None
         self._facts: Dict[str, Any] = {}
+        #: id(finding) -> the node a rule reported it at, for planning its fix (see ``NodeRule.finding``).
+        self._reported_at: Dict[int, nodes.NodeNG] = {}
         if project is not None:
             project.register(self)
 
@@ -66,6 +68,18 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
         if found is None:
             found = self._facts[name] = build(self)
         return found
+
+    def note_reported_at(self, finding: Any, node: nodes.NodeNG) -> None:
+        """Remember that a rule reported ``finding`` at ``node``: its fix is planned from that node."""
+        self._reported_at[id(finding)] = node
+
+    def reported_at(self, finding: Any) -> Optional[nodes.NodeNG]:
+        """Return the node a rule of this module reported ``finding`` at, or None (a finding made elsewhere)."""
+        return self._reported_at.get(id(finding))
+
+    def scope_at(self, line: int) -> str:
+        """Return the dotted name of the innermost ``def`` or ``class`` around ``line`` ("" at module level)."""
+        return self.facts("scope_names", lambda analysis: scope_names(analysis.module)).get(line, "")
 
     # -- convenience ----------------------------------------------------------------
 

@@ -5,7 +5,7 @@ call (``self.sess`` made in ``__init__``, a module-level session, ``K.get_sessio
 function on the *default* graph) adds ops to the same graph on every call, although no loop of the project is in
 sight: the loop is the web server's, the notebook's or the user's. The facts here say which functions do that:
 
-* what the function builds: its :class:`~tfguard.static.analysis.events.FunctionSummary` ``builds`` (lazy-init
+* what the function builds: its :class:`~tfguard.static.analysis.fact_types.FunctionSummary` ``builds`` (lazy-init
   guards, fresh graphs and the function's own session loops already left out), session creations aside;
 * whether it runs a long-lived session directly (:func:`long_lived_session`);
 * whether it looks called once per input (:func:`takes_per_call_input`): a request handler (``@app.route``), or
@@ -26,7 +26,7 @@ from astroid import nodes
 
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import GRAPH, INSTANCE, SESSION
-from tfguard.static.analysis.events import BuildEvent, RunEvent
+from tfguard.static.analysis.fact_types import BuildEvent, RunEvent
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, FunctionNode, function_label, own_nodes, owner_scope, position
 from tfguard.static.analysis.tfapi import APP_RUNNERS, PLAIN_SESSIONS

@@ -43,12 +43,6 @@ class Project:
         self.drivers = DriverScan(self.root)
         self.search_paths: List[str] = self.drivers.search_paths
 
-    @classmethod
-    def for_paths(cls, paths: Iterable[str]) -> "Project":
-        """Return the project containing the first of ``paths`` (the working folder if none)."""
-        first = next(iter(paths), ".")
-        return cls(find_project_root(first))
-
     # -- registration ---------------------------------------------------------------
 
     def register(self, analysis: "ModuleAnalysis") -> None:

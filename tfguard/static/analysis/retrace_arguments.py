@@ -213,10 +213,6 @@ def parameter_for(traced: TracedFunction, call: nodes.Call, argument: nodes.Node
     return params[index] if index < len(params) else None
 
 
-#: How a parameter may be used for ``tf.constant(value)`` at the call to keep every computed value.
-TENSOR_USES: FrozenSet[str] = frozenset({"unused", "cast", "summary_step"})
-
-
 def tensor_uses(module, traced: TracedFunction, parameter: str) -> Optional[FrozenSet[str]]:
     """Return how the traced function uses ``parameter`` when each use is one where a Tensor holding the same
     number computes the same values: not at all, as ``tf.cast(p, ...)``'s value, as a ``tf.summary`` ``step=``.

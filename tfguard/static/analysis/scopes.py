@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Union
+from typing import Dict, Iterator, List, Optional, Union
 
 from astroid import nodes
 
@@ -81,3 +81,37 @@ class Body:
 
     def __init__(self, body) -> None:
         self.body = body
+
+
+#: The statement lists of a node: every ``def`` and ``class`` sits in one of them.
+_STATEMENT_LISTS = ("body", "orelse", "handlers", "finalbody", "cases")
+
+
+def scope_names(module: nodes.Module) -> Dict[int, str]:
+    """Map each line inside a ``def`` or ``class`` to the innermost one's dotted name (``Trainer.fit``).
+
+    What a baseline entry and a SARIF fingerprint name a finding's place by: a line of the ``def`` line itself
+    (or of its body) belongs to it, a decorator's line to the code around it.
+    """
+    names: Dict[int, str] = {}
+    stack = [(module, "")]
+    while stack:
+        node, prefix = stack.pop()
+        for name in _STATEMENT_LISTS:
+            children = getattr(node, name, None)
+            for child in children if isinstance(children, list) else ():
+                if isinstance(child, (*FUNCTIONS, nodes.ClassDef)):
+                    dotted = f"{prefix}{child.name}"
+                    first = _def_line(child)
+                    for line in range(first, (child.end_lineno or first) + 1):
+                        names[line] = dotted  # an enclosing def was mapped first: inner defs overwrite
+                    stack.append((child, dotted + "."))
+                else:
+                    stack.append((child, prefix))
+    return names
+
+
+def _def_line(node: nodes.NodeNG) -> int:
+    """The line of a def's (or class's) keyword: astroid counts a decorated one from its first decorator."""
+    position = getattr(node, "position", None)  # the ``def name`` part (astroid >= 2.11)
+    return position.lineno if position is not None else node.lineno

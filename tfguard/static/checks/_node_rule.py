@@ -15,19 +15,25 @@ class NodeRule(Rule):
     """A rule whose findings each point at one AST node."""
 
     def finding(
-        self, module: ModuleAnalysis, node: nodes.NodeNG, message: str, chain: Sequence[ChainLink] = ()
+        self, module: ModuleAnalysis, node: nodes.NodeNG, headline: str, help: str,
+        chain: Sequence[ChainLink] = (),
     ) -> Finding:
-        """Return this rule's finding at ``node`` (1-based columns, end one past the last character).
+        """Return this rule's finding at ``node`` (1-based columns, end one past the last character): ``headline``
+        says what is wrong, ``help`` what to do ("" when nothing more is to be said).
 
-        With a ``chain`` the help part of the message ends with where ``# noqa`` goes: on the reported line, the
-        call in the loop, since suppressions are matched against the line a finding is reported at, never against
-        the helper's line that builds the op (a comment there silences nothing).
+        With a ``chain`` the help ends with where ``# noqa`` goes: on the reported line, the call in the loop, since
+        suppressions are matched against the line a finding is reported at, never against the helper's line that
+        builds the op (a comment there silences nothing).
         """
+        if not isinstance(headline, str) or not isinstance(help, str):
+            # A rule written before headline and help were apart passes (module, node, message, chain).
+            raise TypeError(f"{self.code}: finding() takes the headline and the help as two strings")
         if chain:
             last = chain[-1]  # the helper that builds the op
-            message += f"; silence it here with `# noqa: {self.code}`, not in {last.function}()"
+            silence = f"silence it here with `# noqa: {self.code}`, not in {last.function}()"
+            help = f"{help}; {silence}" if help else silence
         end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
-        return Finding(
+        finding = Finding(
             path=module.path,
             line=node.lineno,
             column=node.col_offset + 1,
@@ -36,6 +42,9 @@ class NodeRule(Rule):
             code=self.code,
             name=self.name,
             severity=self.severity,
-            message=message,
+            headline=headline,
+            help=help,
             chain=tuple(chain),
         )
+        module.note_reported_at(finding, node)  # the rule's fix is planned from this node (fixes/planner.py)
+        return finding

@@ -8,7 +8,7 @@ claiming rule with the highest priority (the most specific code wins).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Dict, FrozenSet, Iterable, List
+from typing import ClassVar, Dict, FrozenSet, Iterable, List, Tuple
 
 from astroid import nodes
 
@@ -33,8 +33,8 @@ class LoopBuildRule(NodeRule):
     priority: ClassVar[int] = 10
     #: What the site does, as a verb phrase: "builds new save/restore ops".
     effect: ClassVar[str] = "adds new ops to the graph"
-    #: How to fix it, as an imperative: "create it once, before the loop".
-    fix: ClassVar[str] = ""
+    #: How to fix it, as an imperative: "create it once, before the loop" (the finding's help).
+    advice: ClassVar[str] = ""
     #: Whether the rule's cost is paid per iteration whatever the graph does, so that a loop of a literal
     #: handful of iterations (the bounded-growth contract, ``trip_counts``) still counts.
     counts_small_loops: ClassVar[bool] = False
@@ -53,8 +53,8 @@ class LoopBuildRule(NodeRule):
         """Return whether ``event`` (a site this rule claims, reached from ``node`` in ``loop``) is a finding."""
         return True
 
-    def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> str:
-        """Return the finding's message: what is built, in which loop, and the fix."""
+    def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> Tuple[str, str]:
+        """Return the finding's headline (what is built, in which loop) and help (the advice)."""
         site = event.site
         if event.chain:
             where = event.chain[-1].path
@@ -62,7 +62,7 @@ class LoopBuildRule(NodeRule):
             what = f"`{describe(event.node)}` calls `{site.display}` at {place}, which {self.effect}"
         else:
             what = f"`{site.display}` {self.effect}"
-        return f"{what} {frequency(module).iteration_words(event.node, loop)}; {self.fix}"
+        return f"{what} {frequency(module).iteration_words(event.node, loop)}", self.advice
 
 
 @dataclass(frozen=True)
@@ -277,8 +277,8 @@ def _inside_stronger_claim(claim: _Claim, claims: Dict[int, List[_Claim]]) -> bo
 
 def _finding(module: ModuleAnalysis, claim: _Claim) -> Finding:
     rule = claim.rule
-    message = rule.message(module, claim.event, claim.loop)
+    headline, advice = rule.message(module, claim.event, claim.loop)
     if claim.more_sites:
         calls = "call" if claim.more_sites == 1 else "calls"
-        message += f" (and {claim.more_sites} more such {calls} behind it, see the chain)"
-    return rule.finding(module, claim.node, message, claim.event.chain)
+        advice += f" (and {claim.more_sites} more such {calls} behind it, see the chain)"
+    return rule.finding(module, claim.node, headline, advice, claim.event.chain)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Tuple
 
 from tfguard.static.analysis.host_assigns import HostAssign, host_assigns
 from tfguard.static.analysis.module import ModuleAnalysis, describe
@@ -23,14 +23,15 @@ class AssignFromHostValue(NodeRule):
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each assignment of :func:`~tfguard.static.analysis.host_assigns.host_assigns`."""
         for assign in host_assigns(module):
-            yield self.finding(module, assign.node, self._message(assign))
+            yield self.finding(module, assign.node, *self._message(assign))
 
     @staticmethod
-    def _message(assign: HostAssign) -> str:
+    def _message(assign: HostAssign) -> Tuple[str, str]:
         return (
             f"`{describe(assign.node)}` assigns {assign.origin} (`{describe(assign.value, 30)}`): each call of "
             f"`{assign.label}()` adds an assign op and a constant holding the whole value to the graph, which "
-            "grows by that size per call (up to the 2 GB GraphDef limit); feed the value to the variable's initializer "
+            "grows by that size per call (up to the 2 GB GraphDef limit)",
+            "feed the value to the variable's initializer "
             "(`sess.run(variable.initializer, {variable.initializer.inputs[1]: value})`), or build one assign op fed "
             "by a placeholder once and run it with `feed_dict`"
         )

@@ -1,12 +1,15 @@
 """TFG108: an assign op built on every iteration of a session loop."""
 
-from typing import Optional
+from typing import Optional, Tuple
 
 from astroid import nodes
 
 from tfguard.static.analysis.module import BuildEvent, ModuleAnalysis
 from tfguard.static.analysis.variable_lists import is_variable_list
 from tfguard.static.checks._session_loop import LoopBuildRule
+from tfguard.static.finding import SAFE
+from tfguard.static.fixes import hoist
+from tfguard.static.registry import FixOffer
 
 #: The fix when the assigned value comes from the graph (a tensor or a variable, as in a target-network update).
 GRAPH_VALUE_FIX = ("build the assign ops once, before the loop (`update = tf.group(*[tf.assign(t, e) for t, e in "
@@ -19,24 +22,31 @@ class AssignInSessionLoop(LoopBuildRule):
     code = "TFG108"
     name = "assign-in-session-loop"
     summary = "`tf.assign` / `var.assign()` built inside a loop that runs the graph"
+    fix = FixOffer(
+        SAFE,
+        "builds the assign op once, before the loop; when the value changes, feeds it to the "
+        "variable's initializer (`sess.run(v.initializer, {v.initializer.inputs[1]: value})`, no op "
+        "added), safe when the value is provably a Python or NumPy value",
+        hoist.plan_hoist_or_load,
+    )
     apis = frozenset({"tensorflow.assign", "tensorflow.assign_add", "tensorflow.assign_sub"})
     methods = frozenset({"assign", "assign_add", "assign_sub"})
     priority = 30
     effect = "builds a new assign op (and a constant for its value)"
-    fix = (
+    advice = (
         "build one assign op fed by a placeholder before the loop and run it with feed_dict, "
         "or feed the value to the variable's initializer: "
         "`sess.run(var.initializer, {var.initializer.inputs[1]: value})`"
     )
 
-    def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> str:
+    def message(self, module: ModuleAnalysis, event: BuildEvent, loop: nodes.NodeNG) -> Tuple[str, str]:
         """Say to build the assign once when it copies a graph value; a placeholder or the initializer feed only
         helps when the value comes from Python."""
-        text = super().message(module, event, loop)
+        headline, advice = super().message(module, event, loop)
         value = _assigned_value(event.site.node)
         if value is not None and _from_the_graph(module, value):
-            return text[: -len(self.fix)].replace(self.effect, "builds a new assign op", 1) + GRAPH_VALUE_FIX
-        return text
+            return headline.replace(self.effect, "builds a new assign op", 1), GRAPH_VALUE_FIX
+        return headline, advice
 
 
 def _assigned_value(node: nodes.NodeNG) -> Optional[nodes.NodeNG]:

@@ -11,7 +11,9 @@ from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.step_effects import CHECKPOINT_SAVE, step_effects
 from tfguard.static.analysis.steps import is_checkpoint_save
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import Finding
+from tfguard.static.finding import UNSAFE, Finding
+from tfguard.static.fixes import cadence
+from tfguard.static.registry import FixOffer
 
 FIX = (
     "save under a guard such as `if step % 1000 == 0:` or a time check "
@@ -26,6 +28,12 @@ class CheckpointEveryStep(NodeRule):
     name = "checkpoint-every-step"
     severity = "warning"
     summary = "`saver.save()` runs on every training step"
+    fix = FixOffer(
+        UNSAFE,
+        "saves only every N steps (1000, or a tenth of a shorter loop) and on the last step; safe "
+        "when the last save decides the files left (`max_to_keep=1`, or one path for every save)",
+        cadence.plan_guard,
+    )
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report ``saver.save(...)`` calls made on every step of a session loop, directly or in a helper it calls."""
@@ -40,7 +48,7 @@ class CheckpointEveryStep(NodeRule):
                     yield self.finding(
                         module, call,
                         f"`{describe(call)}` writes a checkpoint {steps.how_often(call, loop)} of "
-                        f"{steps.loop_text(loop)}; {FIX}",
+                        f"{steps.loop_text(loop)}", FIX,
                     )
                 continue
             reached = effects.through_helpers(call, CHECKPOINT_SAVE)
@@ -52,6 +60,6 @@ class CheckpointEveryStep(NodeRule):
                     yield self.finding(
                         module, call,
                         f"`{describe(call)}` calls `{describe(site.site)}` ({where} {site.site.lineno}) on each call, "
-                        f"so it writes a checkpoint {steps.how_often(call, loop)} of {steps.loop_text(loop)}; {FIX}",
+                        f"so it writes a checkpoint {steps.how_often(call, loop)} of {steps.loop_text(loop)}", FIX,
                         site.chain,
                     )

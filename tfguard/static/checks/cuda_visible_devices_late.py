@@ -31,7 +31,7 @@ class CudaVisibleDevicesLate(NodeRule):
                 yield self.finding(
                     module, node,
                     f"`CUDA_VISIBLE_DEVICES` is set after `{describe(session)}` at line {session.lineno} created a "
-                    "session: the GPUs are already initialised, so this has no effect; set it at the top of the "
+                    "session: the GPUs are already initialised, so this has no effect", "set it at the top of the "
                     "script, before any session is created",
                 )
 

@@ -10,7 +10,9 @@ from tfguard.static.analysis.datasets import datasets
 from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import Finding
+from tfguard.static.finding import SAFE, Finding
+from tfguard.static.fixes import pipeline
+from tfguard.static.registry import FixOffer
 
 #: Position of ``num_parallel_calls`` among each method's positional parameters.
 PARALLEL_ARG_INDEX = {"map": 1, "interleave": 3}
@@ -26,6 +28,12 @@ class DatasetMapSerial(NodeRule):
     name = "dataset-map-serial"
     severity = "warning"
     summary = "`Dataset.map()` / `interleave()` without `num_parallel_calls` processes one element at a time"
+    fix = FixOffer(
+        SAFE,
+        "passes `num_parallel_calls=tf.data.experimental.AUTOTUNE`; unsafe when the map function "
+        "draws random numbers",
+        pipeline.plan_parallel_map,
+    )
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report ``.map``/``.interleave`` calls on a known dataset that set no ``num_parallel_calls``."""
@@ -49,5 +57,5 @@ class DatasetMapSerial(NodeRule):
             yield self.finding(
                 module, call,
                 f"`.{func.attrname}({function})` runs on one element at a time, on one CPU thread, while the "
-                f"GPU waits; {advice}",
+                "GPU waits", advice,
             )

@@ -11,7 +11,9 @@ from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.finding import SAFE, ChainLink, Finding
+from tfguard.static.fixes import pipeline
+from tfguard.static.registry import FixOffer
 
 ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 ITERATOR_FUNCTIONS = frozenset({
@@ -26,6 +28,11 @@ class DatasetNoPrefetch(NodeRule):
     name = "dataset-no-prefetch"
     severity = "warning"
     summary = "a tf.data pipeline is consumed without `.prefetch()`, so input and training never overlap"
+    fix = FixOffer(
+        SAFE,
+        "ends the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`",
+        pipeline.plan_prefetch,
+    )
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each place a known pipeline without a prefetch is consumed, its source in the chain."""
@@ -52,7 +59,7 @@ class DatasetNoPrefetch(NodeRule):
             yield self.finding(
                 module, report_at,
                 f"{how} the tf.data pipeline started at {place} (`{describe(source)}`), which has "
-                f"no `.prefetch()` on every path: the GPU waits while the CPU prepares each batch; {advice}",
+                f"no `.prefetch()` on every path: the GPU waits while the CPU prepares each batch", advice,
                 links,
             )
 

@@ -36,7 +36,7 @@ class FileWriterInSessionLoop(NodeRule):
                 f"`{describe(call)}` creates a new summary writer {steps.how_often(call, loop)} of "
                 f"{steps.loop_text(loop)}: each opens a new event file{graph} and starts a writer thread, "
                 "writers opened within the same second overwrite each other's file, and TensorBoard reads only the "
-                "newest file of a run folder; create the writer once, before the loop, and call `add_summary` on it",
+                "newest file of a run folder", "create the writer once, before the loop, and call `add_summary` on it",
             )
 
 

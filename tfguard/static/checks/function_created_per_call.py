@@ -52,7 +52,7 @@ class FunctionCreatedPerCall(NodeRule):
             yield self.finding(
                 module, traced.creation if decorated else node,
                 f"{what} is created again on every iteration of the loop at line {loop.lineno}: each new "
-                "tf.function traces a new graph on its first call (and keeps it in memory); create it once, "
+                "tf.function traces a new graph on its first call (and keeps it in memory)", "create it once, "
                 "before the loop, and pass what changes as tensor arguments",
             )
         for call in module.nodes_of(nodes.Call):
@@ -106,17 +106,17 @@ class FunctionCreatedPerCall(NodeRule):
         if all(c.use == "returns" for c in creations):
             message = (
                 f"`{label}()`{where} returns a new tf.function, {names}, on every call, and it is called here on "
-                f"every iteration of the loop at line {loop.lineno}: each new one traces its graph again; call "
+                f"every iteration of the loop at line {loop.lineno}: each new one traces its graph again", "call "
                 f"`{label}()` once, before the loop, and reuse what it returns"
             )
         else:
             message = (
                 f"`{label}()`{where} creates a new tf.function, {names}, on every call and calls it, and it is "
-                f"called here on every iteration of the loop at line {loop.lineno}: each call traces a new graph; "
+                f"called here on every iteration of the loop at line {loop.lineno}: each call traces a new graph",
                 f"define the tf.function once, outside `{label}()` (module level, or in `__init__`), and pass "
                 "what changes as tensor arguments"
             )
-        return self.finding(module, call, message)
+        return self.finding(module, call, *message)
 
     def _unavoidable(self, owner: ModuleAnalysis, callee: nodes.NodeNG, traced) -> bool:
         """Whether each call builds (or is handed) the objects the function works on, so it must trace anyway."""

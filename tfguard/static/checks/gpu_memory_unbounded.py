@@ -34,6 +34,6 @@ class GpuMemoryUnbounded(NodeRule):
             yield self.finding(
                 module, session.node,
                 f"`{describe(session.node)}` takes nearly all memory of every visible GPU, so no other process "
-                "can share them; set `config.gpu_options.allow_growth = True` or "
+                "can share them", "set `config.gpu_options.allow_growth = True` or "
                 "`config.gpu_options.per_process_gpu_memory_fraction`",
             )

@@ -38,7 +38,7 @@ class GpuWithoutSoftPlacement(NodeRule):
                 f"`{describe(pin)}` pins ops to `{facts.gpu_pin(pin)}`, but {_sessions_text(pin, lacking)} "
                 "without `allow_soft_placement=True`: on a machine without that GPU, "
                 "or for an op with no GPU kernel, it fails with \"Could not satisfy explicit device "
-                "specification\"; pass `config=tf.ConfigProto(allow_soft_placement=True)`",
+                "specification\"", "pass `config=tf.ConfigProto(allow_soft_placement=True)`",
             )
 
 

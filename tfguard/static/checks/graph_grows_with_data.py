@@ -6,9 +6,9 @@ from typing import Iterable, Optional
 
 from astroid import nodes
 
-from tfguard.static.analysis.events import loop_text
-from tfguard.static.analysis.graph_runs import attribute_value
+from tfguard.static.analysis.fact_types import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.run_fetches import attribute_value
 from tfguard.static.analysis.scopes import Body, is_ancestor, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
@@ -62,7 +62,7 @@ class GraphGrowsWithData(NodeRule):
         return self.finding(
             module, build,
             f"`{describe(build)}` adds ops on {where}, which goes over `{describe(source)}`: one set of ops "
-            "per file or record, so the graph (and its GraphDef, 2 GB at most) grows with the data set; build "
+            "per file or record, so the graph (and its GraphDef, 2 GB at most) grows with the data set", "build "
             "the ops once on a placeholder and feed each item, or read the files with a `tf.data` pipeline "
             "(`Dataset.from_tensor_slices(paths).map(load)`)",
         )

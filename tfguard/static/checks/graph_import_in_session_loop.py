@@ -18,4 +18,4 @@ class GraphImportInSessionLoop(LoopBuildRule):
     })
     priority = 90
     effect = "copies the whole saved graph into the default graph again"
-    fix = "import the graph once, before the loop, and reuse the tensors it returns"
+    advice = "import the graph once, before the loop, and reuse the tensors it returns"

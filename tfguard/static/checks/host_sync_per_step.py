@@ -59,14 +59,14 @@ class HostSyncPerStep(Rule):
                 if id(statement) in seen:
                     continue
                 seen.add(id(statement))
-                message = HEADLINE.format(read=f"`{read.as_string()[:50]}`", step=function_label(step),
-                                          loop=loop.lineno) + "; " + ADVICE
+                headline = HEADLINE.format(read=f"`{read.as_string()[:50]}`", step=function_label(step),
+                                           loop=loop.lineno)
                 end_col = read.end_col_offset if read.end_col_offset is not None else read.col_offset
                 scope = assign.scope()
                 label = function_label(scope) if isinstance(scope, FUNCTIONS) else "<module>"
                 yield Finding(path=module.path, line=read.lineno, column=read.col_offset + 1,
                               end_line=read.end_lineno or read.lineno, end_column=end_col + 1, code=self.code,
-                              name=self.name, severity=self.severity, message=message,
+                              name=self.name, severity=self.severity, headline=headline, help=ADVICE,
                               chain=(ChainLink(module.path, assign.lineno, label),))
 
 

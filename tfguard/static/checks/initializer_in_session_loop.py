@@ -1,6 +1,9 @@
 """TFG103: a variable initializer op built on every iteration of a session loop."""
 
 from tfguard.static.checks._session_loop import LoopBuildRule
+from tfguard.static.finding import SAFE
+from tfguard.static.fixes import hoist
+from tfguard.static.registry import FixOffer
 
 
 class InitializerInSessionLoop(LoopBuildRule):
@@ -9,6 +12,11 @@ class InitializerInSessionLoop(LoopBuildRule):
     code = "TFG103"
     name = "initializer-in-session-loop"
     summary = "variable initializer op built inside a loop that runs the graph"
+    fix = FixOffer(
+        SAFE,
+        "builds the initializer once, before the loop",
+        hoist.plan_hoist,
+    )
     apis = frozenset({
         "tensorflow.global_variables_initializer",
         "tensorflow.local_variables_initializer",
@@ -17,4 +25,4 @@ class InitializerInSessionLoop(LoopBuildRule):
     })
     priority = 60
     effect = "builds a new initializer op"
-    fix = "build the initializer once, before the loop (and usually run it only once)"
+    advice = "build the initializer once, before the loop (and usually run it only once)"

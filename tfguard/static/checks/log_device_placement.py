@@ -13,9 +13,10 @@ from tfguard.static.analysis.tfapi import CONFIG_PROTO
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
+#: The headline and the help of every finding.
 MESSAGE = (
     "`log_device_placement=True` logs the device of every op in the graph (thousands of lines for a real "
-    "model, on every session); it is a debugging switch: remove it, or take it from a command-line flag"
+    "model, on every session)", "it is a debugging switch: remove it, or take it from a command-line flag"
 )
 
 
@@ -38,8 +39,8 @@ class LogDevicePlacement(NodeRule):
                     continue
                 for keyword in node.keywords or ():
                     if keyword.arg == "log_device_placement" and is_literal_true(keyword.value):
-                        yield self.finding(module, keyword if keyword.lineno else keyword.value, MESSAGE)
+                        yield self.finding(module, keyword if keyword.lineno else keyword.value, *MESSAGE)
             elif is_literal_true(node.value) and any(
                 isinstance(t, nodes.AssignAttr) and t.attrname == "log_device_placement" for t in node.targets
             ):
-                yield self.finding(module, node, MESSAGE)
+                yield self.finding(module, node, *MESSAGE)

@@ -44,7 +44,7 @@ class ModelBuiltPerCall(NodeRule):
                         module, call,
                         f"a new Keras model is built on every iteration of the loop at line {loop.lineno} and "
                         f"`.{method}()` is called on it: every new model traces its {method} function again "
-                        "(Keras 2 and 3 alike, and the old graphs stay until `clear_session()`); build or load the "
+                        "(Keras 2 and 3 alike, and the old graphs stay until `clear_session()`)", "build or load the "
                         "model once, before the loop, and reuse it (`load_weights`/`set_weights` change its weights)",
                     )
                 continue
@@ -57,7 +57,7 @@ class ModelBuiltPerCall(NodeRule):
                     module, call,
                     f"`{function_label(callee)}()`{where} builds a new Keras model (line {build.lineno}) and calls "
                     f"`.{method}()` on it on every call, and it is called here on every iteration of the loop at "
-                    f"line {loop.lineno}: every new model traces its {method} function again; build the model once "
+                    f"line {loop.lineno}: every new model traces its {method} function again", "build the model once "
                     "and pass it in",
                 )
 

@@ -38,7 +38,7 @@ class NewObjectArgument(NodeRule):
                     module, argument,
                     f"{made} is passed to tf.function `{traced.label}` on every iteration of the loop at line "
                     f"{loop.lineno}: tf.function keys a Python object on the object itself, so each new one traces "
-                    "a new graph (and a new optimizer or metric also starts from fresh state each time); create it "
+                    "a new graph (and a new optimizer or metric also starts from fresh state each time)", "create it "
                     "once, before the loop, and pass the same object, or read it from the function's closure",
                 )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Tuple
 
 from tfguard.static.analysis.host_assigns import host_assigns
 from tfguard.static.analysis.module import ModuleAnalysis, describe
@@ -32,10 +32,10 @@ class OpPerRunCall(NodeRule):
             builder = replace(builder, builds=builds)
             first = builder.builds[0]
             # A summary's chain starts at the function's own line: the finding is there.
-            yield self.finding(module, first.node, self._message(module, builder), first.chain[1:])
+            yield self.finding(module, first.node, *self._message(module, builder), first.chain[1:])
 
     @staticmethod
-    def _message(module: ModuleAnalysis, builder: PerCallBuilder) -> str:
+    def _message(module: ModuleAnalysis, builder: PerCallBuilder) -> Tuple[str, str]:
         first = builder.builds[0]
         site = first.site
         if first.node is not site.node:
@@ -55,6 +55,6 @@ class OpPerRunCall(NodeRule):
         return (
             f"{what}{more} on every call of `{builder.label}()`, which runs the graph with {session} "
             f"(`{builder.run.display}` at line {builder.run.node.lineno}): the graph outlives the call and grows "
-            f"with each one; build the ops once ({where}) and run the stored tensors, "
+            f"with each one", f"build the ops once ({where}) and run the stored tensors, "
             "cache them lazily (`if self._op is None:`), or give each call its own `tf.Graph()`"
         )

@@ -68,9 +68,8 @@ class PredictInLoop(Rule):
                 continue
             what = call.args[0].as_string()
             what = what if len(what) <= 40 else what[:37] + "..."
-            message = (HEADLINE.format(method=func.attrname, what=f"`{what}`", cadence=cadence) + "; "
-                       + ADVICE.format(method=func.attrname))
-            yield _finding(self, module, call, message, path)
+            headline = HEADLINE.format(method=func.attrname, what=f"`{what}`", cadence=cadence)
+            yield _finding(self, module, call, headline, ADVICE.format(method=func.attrname), path)
         if module.project is not None:
             yield from self._through_other_files(module)
 
@@ -96,15 +95,16 @@ class PredictInLoop(Rule):
                         or not _small_through(owner, inner.args[0], callee, module, call, path):
                     continue
                 method = inner.func.attrname
-                message = (HEADLINE.format(method=method, what=f"`{inner.args[0].as_string()[:40]}` in "
+                headline = HEADLINE.format(method=method, what=f"`{inner.args[0].as_string()[:40]}` in "
                                            f"`{function_label(callee)}()`, {owner.path} line {inner.lineno}",
-                                           cadence=_cadence(module, call, path)) + "; " + ADVICE.format(method=method))
+                                           cadence=_cadence(module, call, path))
                 chain = (*path.chain(module.path), ChainLink(module.path, call.lineno, _label(call)),
                          ChainLink(owner.path, inner.lineno, function_label(callee)))
                 end_col = call.end_col_offset if call.end_col_offset is not None else call.col_offset
                 yield Finding(path=module.path, line=call.lineno, column=call.col_offset + 1,
                               end_line=call.end_lineno or call.lineno, end_column=end_col + 1, code=self.code,
-                              name=self.name, severity=self.severity, message=message, chain=chain)
+                              name=self.name, severity=self.severity, headline=headline,
+                              help=ADVICE.format(method=method), chain=chain)
                 break
 
 
@@ -209,10 +209,11 @@ def _keras_receiver(module: ModuleAnalysis, receiver: nodes.NodeNG) -> bool:
         is_keras_name(api) or not api.startswith("tensorflow."))
 
 
-def _finding(rule: Rule, module: ModuleAnalysis, call: nodes.Call, message: str,
+def _finding(rule: Rule, module: ModuleAnalysis, call: nodes.Call, headline: str, advice: str,
              path: Optional[LoopPath]) -> Finding:
     """The finding at the predict call (the line to change), the loop's call and the hops between in its chain."""
     end_col = call.end_col_offset if call.end_col_offset is not None else call.col_offset
     return Finding(path=module.path, line=call.lineno, column=call.col_offset + 1,
                    end_line=call.end_lineno or call.lineno, end_column=end_col + 1, code=rule.code, name=rule.name,
-                   severity=rule.severity, message=message, chain=path.chain(module.path) if path else ())
+                   severity=rule.severity, headline=headline, help=advice,
+                   chain=path.chain(module.path) if path else ())

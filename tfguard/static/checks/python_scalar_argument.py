@@ -8,7 +8,9 @@ from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.retrace_arguments import varying_scalar
 from tfguard.static.analysis.tf_functions import unsigned_calls_in_loops
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import Finding
+from tfguard.static.finding import SAFE, Finding
+from tfguard.static.fixes import retracing
+from tfguard.static.registry import FixOffer
 
 
 class PythonScalarArgument(NodeRule):
@@ -18,6 +20,12 @@ class PythonScalarArgument(NodeRule):
     name = "python-scalar-argument"
     severity = "warning"
     summary = "a varying Python number or string is passed to a `tf.function`: every new value traces a new graph"
+    fix = FixOffer(
+        SAFE,
+        "passes `tf.constant(value)` when the function uses the parameter only as a tensor (unused, "
+        "`tf.cast`, a summary `step=`); none otherwise",
+        retracing.plan_tensor_argument,
+    )
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each varying Python scalar argument of a tf.function called in a loop (no ``input_signature``)."""
@@ -29,7 +37,7 @@ class PythonScalarArgument(NodeRule):
                 yield self.finding(
                     module, argument,
                     f"{reason}, is passed to tf.function `{traced.label}` as a Python value: each new value traces "
-                    f"a new graph (tf.function keys its graphs on Python values, Tensors only on dtype and shape); "
+                    f"a new graph (tf.function keys its graphs on Python values, Tensors only on dtype and shape)",
                     f"pass a Tensor instead, `tf.constant({argument.as_string()})` (or a `tf.Variable` you "
                     "`assign`), or give the function an `input_signature`",
                 )

@@ -2,7 +2,7 @@
 
 from astroid import nodes
 
-from tfguard.static.analysis.events import BuildEvent, BuildSite
+from tfguard.static.analysis.fact_types import BuildEvent, BuildSite
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.checks._session_loop import LoopBuildRule
@@ -18,7 +18,7 @@ class SessionPerIteration(LoopBuildRule):
     priority = 20
     counts_small_loops = True  # session start-up is paid per iteration: ten literal iterations pay it ten times
     effect = "creates a new session on the same graph"
-    fix = (
+    advice = (
         "create one session before the loop, or give each iteration its own graph "
         "(`with tf.Graph().as_default():` or `tf.reset_default_graph()` first)"
     )

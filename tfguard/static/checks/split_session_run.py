@@ -7,7 +7,8 @@ from typing import Dict, Iterable, List, Optional, Set
 from astroid import nodes
 
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
-from tfguard.static.analysis.graph_runs import (
+from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.analysis.run_fetches import (
     GraphRun,
     changes_state,
     copy_sources,
@@ -15,8 +16,8 @@ from tfguard.static.analysis.graph_runs import (
     forget_runs,
     only_reads_variables,
 )
-from tfguard.static.analysis.module import ModuleAnalysis, describe
-from tfguard.static.analysis.run_merging import (
+from tfguard.static.analysis.scopes import position
+from tfguard.static.analysis.split_runs import (
     feeds_on,
     mergeable,
     mergeable_pair_in_helper,
@@ -25,7 +26,6 @@ from tfguard.static.analysis.run_merging import (
     runs_inside,
     shared_feed,
 )
-from tfguard.static.analysis.scopes import position
 from tfguard.static.analysis.step_effects import GRAPH_RUN, StepEffect, direct_kind, step_effects
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
@@ -81,7 +81,7 @@ class SplitSessionRun(NodeRule):
                         module, later.node,
                         f"`{describe(later.node)}` reads `{_variables_text(later)}` again on every step of "
                         f"{steps.loop_text(loop)}: line {again.node.lineno} read the same value (no update or "
-                        "assignment ran since); keep that value, or fetch it once with the other fetches: each "
+                        "assignment ran since)", "keep that value, or fetch it once with the other fetches: each "
                         "extra call is another round trip through the runtime",
                         later.sites[0].chain,
                     )
@@ -98,7 +98,7 @@ class SplitSessionRun(NodeRule):
                 yield self.finding(
                     module, later.node,
                     f"{what} on every step of {steps.loop_text(loop)} after `{describe(first.node)}` at line "
-                    f"{first.node.lineno}; fetch everything in one `sess.run([...])`: {cost}",
+                    f"{first.node.lineno}", f"fetch everything in one `sess.run([...])`: {cost}",
                     later.sites[0].chain,
                 )
 
@@ -123,7 +123,7 @@ class SplitSessionRun(NodeRule):
                     module, run.node,
                     f"`{describe(run.node)}` runs the graph more than once on every call, on every step of "
                     f"{steps.loop_text(loop)}: {_site_text(module, later)} after {_site_text(module, first)}, "
-                    f"{fed} the other's result; fetch both in one `sess.run([...])` (return the "
+                    f"{fed} the other's result", f"fetch both in one `sess.run([...])` (return the "
                     f"ops from the helpers): {cost}",
                     later.chain,
                 )

@@ -70,7 +70,7 @@ class StepNeverCompiled(Rule):
             if path is None or any(eager_on_purpose(call) for call in path.calls):
                 continue
             chain = tuple(ChainLink(module.path, call.lineno, _label(call)) for call in path.calls)
-            yield _finding(self, module, function, _message(function, path.loop.lineno), chain)
+            yield _finding(self, module, function, _headline(function, path.loop.lineno), chain)
         yield from self._steps_in_loop_bodies(module)
         if module.project is not None:
             yield from self._steps_in_other_files(module)
@@ -84,13 +84,13 @@ class StepNeverCompiled(Rule):
             loop = inline_step_loop(module, tape_with)
             if loop is None or eager_on_purpose(tape_with):
                 continue
-            message = INLINE_HEADLINE.format(loop=loop.lineno) + "; " + INLINE_ADVICE
             end_col = tape_with.end_col_offset if tape_with.lineno == tape_with.end_lineno else None
             first = tape_with.items[0][0]
             yield Finding(path=module.path, line=tape_with.lineno, column=tape_with.col_offset + 1,
                           end_line=first.end_lineno or tape_with.lineno,
                           end_column=(end_col if end_col is not None else first.end_col_offset or 0) + 1,
-                          code=self.code, name=self.name, severity=self.severity, message=message)
+                          code=self.code, name=self.name, severity=self.severity,
+                          headline=INLINE_HEADLINE.format(loop=loop.lineno), help=INLINE_ADVICE)
 
     def _steps_in_other_files(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """A loop here calling a step defined in another file of the project: reported at the call here (this
@@ -111,7 +111,9 @@ class StepNeverCompiled(Rule):
             yield Finding(path=module.path, line=call.lineno, column=call.col_offset + 1,
                           end_line=call.end_lineno or call.lineno, end_column=end_col + 1, code=self.code,
                           name=self.name, severity=self.severity,
-                          message=_message(function, loop.lineno, where=f" (in {owner.path}, line {function.lineno})"),
+                          headline=_headline(function, loop.lineno,
+                                             where=f" (in {owner.path}, line {function.lineno})"),
+                          help=ADVICE,
                           chain=(link,))
 
 
@@ -136,14 +138,14 @@ def _label(node: nodes.NodeNG) -> str:
     return function_label(scope) if isinstance(scope, FUNCTIONS) else "<module>"
 
 
-def _message(function: nodes.NodeNG, loop_line: int, where: str = "") -> str:
-    return HEADLINE.format(step=function_label(function), where=where, loop=loop_line) + "; " + ADVICE
+def _headline(function: nodes.NodeNG, loop_line: int, where: str = "") -> str:
+    return HEADLINE.format(step=function_label(function), where=where, loop=loop_line)
 
 
-def _finding(rule: Rule, module: ModuleAnalysis, function: nodes.NodeNG, message: str,
+def _finding(rule: Rule, module: ModuleAnalysis, function: nodes.NodeNG, headline: str,
              chain: Tuple[ChainLink, ...]) -> Finding:
     """The finding on the step's ``def`` line (where ``@tf.function`` goes); the loop's call first in the chain."""
     column = function.col_offset or 0
     return Finding(path=module.path, line=function.lineno, column=column + 1, end_line=function.lineno,
                    end_column=column + len(f"def {function.name}") + 1, code=rule.code, name=rule.name,
-                   severity=rule.severity, message=message, chain=chain)
+                   severity=rule.severity, headline=headline, help=ADVICE, chain=chain)

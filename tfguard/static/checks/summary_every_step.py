@@ -12,7 +12,9 @@ from tfguard.static.analysis.scalar_summaries import writes_only_scalars
 from tfguard.static.analysis.step_effects import SUMMARY_WRITE, step_effects
 from tfguard.static.analysis.steps import fetched, is_summary_tensor, is_summary_write
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import Finding
+from tfguard.static.finding import UNSAFE, Finding
+from tfguard.static.fixes import cadence
+from tfguard.static.registry import FixOffer
 
 DEFAULTS = "TensorFlow's own defaults write summaries every 100 steps"
 
@@ -24,6 +26,11 @@ class SummaryEveryStep(NodeRule):
     name = "summary-every-step"
     severity = "warning"
     summary = "summaries written (or the summary op fetched) on every training step"
+    fix = FixOffer(
+        UNSAFE,
+        "writes `writer.add_summary(sess.run(...), step)` only when `step % 100 == 0`",
+        cadence.plan_guard,
+    )
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report ``add_summary`` calls made on every step (directly or in a helper the loop calls), and
@@ -42,7 +49,8 @@ class SummaryEveryStep(NodeRule):
                     yield self.finding(
                         module, call,
                         f"`{describe(call)}` writes summaries {steps.how_often(call, loop)} of "
-                        f"{steps.loop_text(loop)}; write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
+                        f"{steps.loop_text(loop)}",
+                        f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
                     )
                 continue
             reached = effects.through_helpers(call, SUMMARY_WRITE)
@@ -57,7 +65,7 @@ class SummaryEveryStep(NodeRule):
                     yield self.finding(
                         module, call,
                         f"`{describe(call)}` calls `{describe(site.site)}` ({places}) on each call, "
-                        f"so it writes summaries {steps.how_often(call, loop)} of {steps.loop_text(loop)}; "
+                        f"so it writes summaries {steps.how_often(call, loop)} of {steps.loop_text(loop)}",
                         f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
                         site.chain,
                     )
@@ -92,7 +100,7 @@ class SummaryEveryStep(NodeRule):
             yield self.finding(
                 module, run,
                 f"`{describe(run)}` evaluates the summary op `{summaries[0].as_string()}` on every step of "
-                f"{steps.loop_text(loop)}, but it is written {when} (line {write.lineno}); fetch it in a "
+                f"{steps.loop_text(loop)}, but it is written {when} (line {write.lineno})", f"fetch it in a "
                 f"separate `sess.run` under that guard ({DEFAULTS})",
             )
 

@@ -1,6 +1,9 @@
 """TFG107: a summary op built on every iteration of a session loop."""
 
 from tfguard.static.checks._session_loop import LoopBuildRule
+from tfguard.static.finding import UNSAFE
+from tfguard.static.fixes import hoist
+from tfguard.static.registry import FixOffer
 
 
 class SummaryOpInSessionLoop(LoopBuildRule):
@@ -9,6 +12,12 @@ class SummaryOpInSessionLoop(LoopBuildRule):
     code = "TFG107"
     name = "summary-op-in-session-loop"
     summary = "summary op (`tf.summary.scalar`, `merge_all`…) built inside a loop that runs the graph"
+    fix = FixOffer(
+        UNSAFE,
+        "builds the summary op once, before the loop; its values are then written under one tag "
+        "instead of `loss`, `loss_1`...",
+        hoist.plan_hoist,
+    )
     apis = frozenset({
         "tensorflow.summary.scalar",
         "tensorflow.summary.histogram",
@@ -21,4 +30,4 @@ class SummaryOpInSessionLoop(LoopBuildRule):
     })
     priority = 50
     effect = "builds a new summary op"
-    fix = "build the summary ops and `merge_all()` once, before the loop, and fetch the merged tensor"
+    advice = "build the summary ops and `merge_all()` once, before the loop, and fetch the merged tensor"

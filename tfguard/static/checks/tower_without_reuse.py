@@ -31,7 +31,7 @@ class TowerWithoutReuse(NodeRule):
                 yield self.finding(
                     module, creation.node,
                     f"{what} in every tower of the loop at line {loop.lineno} with no variable reuse: the second "
-                    "tower fails with \"ValueError: Variable ... already exists\"; call "
+                    "tower fails with \"ValueError: Variable ... already exists\"", "call "
                     "`tf.get_variable_scope().reuse_variables()` after the first tower, or wrap the loop in "
                     "`tf.variable_scope(tf.get_variable_scope(), reuse=tf.AUTO_REUSE)`",
                     creation.chain,

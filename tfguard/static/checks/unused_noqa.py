@@ -31,8 +31,8 @@ class UnusedNoqa(SuppressionRule):
         found: Set[Tuple[int, str]] = {(f.line, f.code) for f in audit.findings}
         known = set(rule_codes())
         for noqa in audit.suppressions.codes:
-            message = self._problem(noqa, found, known, audit)
-            if message is not None:
+            problem = self._problem(noqa, found, known, audit)
+            if problem is not None:
                 yield Finding(
                     path=audit.path,
                     line=noqa.line,
@@ -42,15 +42,16 @@ class UnusedNoqa(SuppressionRule):
                     code=self.code,
                     name=self.name,
                     severity=self.severity,
-                    message=message,
+                    headline=problem[0],
+                    help=problem[1],
                 )
 
     def _problem(self, noqa: NoqaCode, found: Set[Tuple[int, str]], known: Set[str],
-                 audit: SuppressionAudit) -> Optional[str]:
+                 audit: SuppressionAudit) -> Optional[Tuple[str, str]]:
         if not noqa.code.startswith(OWN_PREFIX) or noqa.code == self.code:
             return None
         if noqa.code not in known:
-            return f"`# noqa` names unknown rule code {noqa.code}; remove it or fix the code"
+            return f"`# noqa` names unknown rule code {noqa.code}", "remove it or fix the code"
         if not audit.is_enabled(noqa.code) or (noqa.line, noqa.code) in found:
             return None
-        return f"unused `# noqa` code {noqa.code}: there is no {noqa.code} finding on this line; remove it"
+        return f"unused `# noqa` code {noqa.code}: there is no {noqa.code} finding on this line", "remove it"

@@ -10,7 +10,9 @@ from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.tf_functions import loops_around, tf2_code, tf_functions
 from tfguard.static.analysis.varying_shapes import decoded_per_item, fed_by_loop, varying_batches
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import Finding
+from tfguard.static.finding import UNSAFE, Finding
+from tfguard.static.fixes import retracing
+from tfguard.static.registry import FixOffer
 
 
 class VaryingInputShape(NodeRule):
@@ -21,6 +23,11 @@ class VaryingInputShape(NodeRule):
     severity = "warning"
     summary = ("a `tf.function` without `input_signature` or `reduce_retracing=True` gets inputs whose shape "
                "varies (padded or bucketed batches, images at their own size)")
+    fix = FixOffer(
+        UNSAFE,
+        "passes `reduce_retracing=True` to the tf.function (static shapes read in it become None)",
+        retracing.plan_relax_shapes,
+    )
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report calls, in a loop, of an unrelaxed tf.function fed batches or images whose shape varies."""
@@ -37,7 +44,7 @@ class VaryingInputShape(NodeRule):
             yield self.finding(
                 module, call,
                 f"tf.function `{traced.label}` gets inputs whose shape varies: {reason}, and every new shape "
-                f"traces a new graph; give `{traced.label}` an `input_signature` with `None` for the varying "
+                f"traces a new graph", f"give `{traced.label}` an `input_signature` with `None` for the varying "
                 "dimensions (`tf.TensorSpec([None, None], tf.int64)`), or pass `reduce_retracing=True`",
             )
 

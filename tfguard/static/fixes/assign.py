@@ -247,3 +247,4 @@ def _counter(loop: nodes.For, target: nodes.AssignName) -> bool:
     if call.func.name == "enumerate":
         return isinstance(loop.target, nodes.Tuple) and bool(loop.target.elts) and loop.target.elts[0] is target
     return False
+

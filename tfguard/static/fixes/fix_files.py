@@ -12,7 +12,6 @@ import codecs
 import difflib
 import io
 import os
-import re
 import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
@@ -67,24 +66,49 @@ class FileFix:
         ))
 
 
-#: A loop as findings name it (`` `for step in range(10)` ``): a build hoisted from an inner loop into an outer one
-#: is the same finding, now naming the outer loop (it is built less often, not anew).
-_LOOP = re.compile(r"`(?:async )?(?:for|while) [^`]*`")
+def _identity(finding: Finding, lines: Sequence[bytes]) -> Tuple[str, str]:
+    """What a finding is about, wherever a fix moved it or whatever it did to the arguments: its code and the code
+    it points at with every call's arguments left out (``("TFG203", "sess.run()")``). A build hoisted from an
+    inner loop into an outer one is the same finding (built less often, not anew), and so is a ``sess.run`` whose
+    fetch a fix replaced by the hoisted tensor."""
+    # Rules report UTF-8 byte columns, the rules about suppression comments characters: either way the same
+    # slicing on both sides of a pass gives the same text for the same code.
+    if not 1 <= finding.line <= finding.end_line <= len(lines):
+        return finding.code, ""
+    first, last = finding.line - 1, finding.end_line - 1
+    if first == last:
+        span = lines[first][finding.column - 1:finding.end_column - 1]
+    else:
+        span = b"".join([lines[first][finding.column - 1:], *lines[first + 1:last],
+                         lines[last][:finding.end_column - 1]])
+    return finding.code, _without_arguments(" ".join(span.decode("utf-8", "replace").split()))
 
 
-def _template(finding: Finding) -> Tuple[str, str]:
-    return finding.code, re.sub(r"\d+", "#", _LOOP.sub("`loop`", finding.message))
+def _without_arguments(code: str) -> str:
+    """``code`` with the inside of every outermost pair of parentheses left out: ``f(g(x), 1) * y`` -> ``f() * y``."""
+    kept, depth = [], 0
+    for char in code:
+        if char == ")":
+            depth = max(0, depth - 1)
+        if depth == 0:
+            kept.append(char)
+        if char == "(":
+            depth += 1
+    return "".join(kept)
 
 
-def _nothing_new(before: Sequence[Finding], after: Sequence[Finding]) -> bool:
+def _nothing_new(before: Sequence[Finding], before_text: str, after: Sequence[Finding], after_text: str) -> bool:
     """Every finding after a pass was there before it (line numbers aside)."""
-    old = Counter(_template(f) for f in before)
-    new = Counter(_template(f) for f in after)
+    old_lines = before_text.encode("utf-8", "surrogatepass").splitlines(keepends=True)
+    new_lines = after_text.encode("utf-8", "surrogatepass").splitlines(keepends=True)
+    old = Counter(_identity(f, old_lines) for f in before)
+    new = Counter(_identity(f, new_lines) for f in after)
     return all(count <= old[key] for key, count in new.items())
 
 
 def _fix_key(fix: Fix) -> Tuple[str, Tuple[str, ...]]:
-    return re.sub(r"\d+", "#", fix.message), tuple(edit.content for edit in fix.edits)
+    """What a fix does, wherever it applies: a fix forbidden in one pass is not tried again in the next."""
+    return fix.applicability, tuple(edit.content for edit in fix.edits)
 
 
 def _encode(text: str, data: bytes) -> Optional[bytes]:
@@ -151,7 +175,7 @@ class Fixer:
             if not fixes:
                 break
             new_text, applied = apply_fixes(text, fixes)
-            new_findings = self._valid(path, new_text, data, findings)
+            new_findings = self._valid(path, text, new_text, data, findings)
             if new_findings is None:
                 new_text, new_findings = self._one_at_a_time(path, text, data, findings, applied, forbidden, outcome)
                 if new_findings is None:
@@ -162,21 +186,22 @@ class Fixer:
         outcome.encoded = _encode(text, data) or b""
         return outcome
 
-    def _valid(self, path: str, text: str, data: bytes, before: List[Finding]) -> Optional[List[Finding]]:
+    def _valid(self, path: str, old_text: str, text: str, data: bytes,
+               before: List[Finding]) -> Optional[List[Finding]]:
         try:
             with checked_code():
                 compile(text, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError):
             return None
         after = self._check(path, text, data)
-        if after is None or not _nothing_new(before, after):
+        if after is None or not _nothing_new(before, old_text, after, text):
             return None
         return after
 
     def _one_at_a_time(self, path, text, data, findings, applied, forbidden, outcome):
         for fix in applied:
             new_text, _ = apply_fixes(text, [fix])
-            new_findings = self._valid(path, new_text, data, findings)
+            new_findings = self._valid(path, text, new_text, data, findings)
             if new_findings is not None:
                 return new_text, new_findings
             forbidden.add(_fix_key(fix))
@@ -188,7 +213,7 @@ class Fixer:
         since it was read or the user cannot (or did not mean to let anyone) write it."""
         if not outcome.changed:
             return
-        same = self._written.get(_identity(outcome.path))
+        same = self._written.get(_file_identity(outcome.path))
         if same is not None:
             outcome.skipped = f"it is the same file as {same} (a link), fixed there"
             return
@@ -202,10 +227,10 @@ class Fixer:
         except OSError as exc:
             outcome.skipped = f"cannot write: {exc.strerror or exc}"
         else:
-            self._written[_identity(outcome.path)] = outcome.path
+            self._written[_file_identity(outcome.path)] = outcome.path
 
 
-def _identity(path: str) -> Tuple[int, int]:
+def _file_identity(path: str) -> Tuple[int, int]:
     """The file behind `path` (device, inode): a symlink or a hard link and its target are one file."""
     try:
         info = os.stat(path)

@@ -17,14 +17,16 @@ refusal raises :class:`~tfguard.static.fixes.refusal.NoFix` with the reason the 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import List, Optional, Tuple
 
 from astroid import nodes
 
-from tfguard.static.analysis.events import describe
+from tfguard.static.analysis.fact_types import describe
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, is_ancestor
 from tfguard.static.analysis.tfapi import COLLECTION_READERS, FILE_KEEPING_APIS, SCOPE_APIS
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
+from tfguard.static.fixes.assign import plan_load
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.feed import plan_feed
 from tfguard.static.fixes.loops import IMPURE, INVARIANT, VARYING, creates_state, registers
@@ -434,3 +436,16 @@ def _name_expression(ctx: FixContext, node, loop, api: str, scopes=()) -> Tuple[
         shown = shown[:59] + "…"
     where = " under the same `with` block" if scopes else ""
     return edits, f"Build `{shown}` once, as `{name}`, before the loop at line {loop.lineno}{where}"
+
+
+def plan_hoist_or_load(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
+    """TFG108's fix: hoist the assign; else feed its value to the variable's initializer (no op at all) when its
+    result is unused; else feed it through a placeholder built once."""
+    try:
+        hoisted = plan_hoist(ctx, finding, node, feed=False)
+    except NoFix as refused:
+        load = plan_load(ctx, finding, node)
+        if load is None:
+            return plan_hoist(ctx, finding, node)
+        return dataclasses.replace(load, message=f"{load.message} (not hoisted: {refused})")
+    return hoisted or plan_load(ctx, finding, node)

@@ -85,10 +85,6 @@ class SourceText:
         rest = self.line(line)[column - 1:].strip()
         return not rest or rest.startswith("#")
 
-    def line_start(self, lineno: int) -> Position:
-        """Return the position of the first character of a line."""
-        return lineno, 1
-
     def next_line_start(self, lineno: int) -> Position:
         """Return the position just past a line's ending (the start of the next line, or the end of text)."""
         if lineno < len(self.lines):

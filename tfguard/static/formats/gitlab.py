@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any, Dict, List, Tuple
 
 from tfguard.static.finding import CheckResult, Finding
+from tfguard.static.formats.options import PLAIN, RenderOptions
 
 #: Finding severity -> Code Quality severity (info, minor, major, critical, blocker).
 SEVERITIES = {"error": "major", "warning": "minor", "info": "info"}
@@ -35,7 +36,7 @@ def fingerprint(path: str, code: str, message: str, occurrence: int) -> str:
     return hashlib.blake2b(key.encode("utf-8"), digest_size=16).hexdigest()
 
 
-def render(result: CheckResult) -> str:
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
     """Return the Code Quality report: a JSON list, one issue per finding and per file that could not be checked."""
     issues: List[Dict[str, Any]] = []
     seen: "Counter[Tuple[str, str, str]]" = Counter()

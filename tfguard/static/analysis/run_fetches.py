@@ -3,7 +3,7 @@
 A run is a ``sess.run`` (or ``.eval()``, ``tf.train.global_step``) in a step loop, or a call whose helper
 makes one (:class:`GraphRun`). These facts say whether it reads a variable, runs an optimizer update,
 changes state (assignments, initializers), uses a queue or iterator, or only copies variables
-(target-network updates): what decides whether two runs may become one (:mod:`.run_merging`).
+(target-network updates): what decides whether two runs may become one (:mod:`.split_runs`).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ from itertools import groupby
 from typing import List
 
 from tfguard.static.finding import CheckResult, Finding
-from tfguard.static.reporters.text import display_path, split_message
+from tfguard.static.formats.options import PLAIN, RenderOptions
+from tfguard.static.formats.text import display_path
 
 
 def code_counts(findings: List[Finding]) -> List[List[object]]:
@@ -31,17 +32,16 @@ def message_width() -> int:
 
 def _cell(finding: Finding, width: int) -> str:
     """The message cell: what, then ``help:`` and ``via`` lines, each wrapped to ``width``."""
-    what, help_text = split_message(finding.message)
-    lines = textwrap.wrap(what, width) or [""]
-    if help_text:
-        lines += textwrap.wrap("help: " + help_text, width, subsequent_indent="  ")
+    lines = textwrap.wrap(finding.headline, width) or [""]
+    if finding.help:
+        lines += textwrap.wrap("help: " + finding.help, width, subsequent_indent="  ")
     for link in finding.chain:
         place = f"line {link.line}" if link.path == finding.path else f"{display_path(link.path)}:{link.line}"
         lines += textwrap.wrap(f"via {place} in {link.function}()", width, subsequent_indent="  ")
     return "\n".join(lines)
 
 
-def render(result: CheckResult) -> str:
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
     """Return a table of findings under a heading per file, file errors, and a per-code count footer.
 
     Messages are wrapped to the terminal's width, what is wrong first, then the ``help:`` line.

@@ -6,7 +6,7 @@ import json
 from typing import List
 
 from tfguard.static.finding import SAFE, CheckResult, Finding
-from tfguard.static.reporters.table import code_counts
+from tfguard.static.formats.table import code_counts
 
 
 def fixable_codes(findings: List[Finding], unsafe: bool = False) -> set:

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from tfguard.static.finding import CheckResult, Finding
-from tfguard.static.reporters.text import display_path
+from tfguard.static.formats.options import PLAIN, RenderOptions
+from tfguard.static.formats.text import display_path
 
 
 def format_finding(finding: Finding) -> str:
@@ -12,7 +13,7 @@ def format_finding(finding: Finding) -> str:
     return f"{display_path(finding.path)}:{finding.line}: [{finding.code}({finding.name})] {finding.message}"
 
 
-def render(result: CheckResult) -> str:
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
     """Return a line per finding, then one ``[TFG-error(file-error)]`` line per file that could not be checked."""
     lines = [format_finding(f) for f in sorted(result.findings, key=Finding.sort_key)]
     lines += [f"{display_path(e.path)}:1: [error(file-error)] {e.message}"

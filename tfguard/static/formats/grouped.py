@@ -7,10 +7,11 @@ from itertools import groupby
 from typing import List
 
 from tfguard.static.finding import SAFE, CheckResult, Finding
-from tfguard.static.reporters.text import display_path
+from tfguard.static.formats.options import PLAIN, RenderOptions
+from tfguard.static.formats.text import display_path
 
 
-def render(result: CheckResult) -> str:
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
     """Return each file's name and its findings, a blank line between files, then the files not checked."""
     lines: List[str] = []
     findings = sorted(result.findings, key=Finding.sort_key)

@@ -8,29 +8,16 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 from tfguard.printable import printable, printable_line
 from tfguard.static.finding import SAFE, UNSAFE, CheckResult, Finding
+from tfguard.static.formats.options import PLAIN, RenderOptions
 from tfguard.static.registry import SEVERITIES
 
 #: ANSI styles of the coloured report.
 _BOLD, _RED, _YELLOW, _CYAN, _BLUE, _RESET = "\033[1m", "\033[31m", "\033[33m", "\033[36m", "\033[34m", "\033[0m"
 _SEVERITY_COLOR = {"error": _RED, "warning": _YELLOW, "info": _BLUE}
-
-
-def split_message(message: str) -> Tuple[str, str]:
-    """Split a finding's message into what is wrong and what to do: at the first ``; `` outside backticks.
-
-    Rule messages read "what happens; what to do"; a message without that separator has no help part.
-    """
-    in_code = False
-    for index, char in enumerate(message):
-        if char == "`":
-            in_code = not in_code
-        elif char == ";" and not in_code and message.startswith("; ", index):
-            return message[:index], message[index + 2:]
-    return message, ""
 
 
 def display_path(path: str) -> str:
@@ -52,9 +39,8 @@ def format_finding(finding: Finding, color: bool = False, source: Optional[List[
     same file by its line only. With ``source`` (the file's lines), the flagged line is shown with carets.
     """
     marker = " [*]" if finding.fix is not None and finding.fix.applicability == SAFE else ""
-    what, help_text = split_message(finding.message)
     # Names and messages come from the checked files: escaped before any colour is added (tfguard/printable.py).
-    what, help_text = printable_line(what), printable_line(help_text)
+    what, help_text = printable_line(finding.headline), printable_line(finding.help)
     where = _paint(f"{printable_line(display_path(finding.path))}:{finding.line}:{finding.column}:", _BOLD, color)
     code = _paint(finding.code, _BOLD + _SEVERITY_COLOR.get(finding.severity, _RED), color)
     lines = [f"{where} {code}{marker} {what}"]
@@ -100,8 +86,18 @@ def _read_lines(path: str, cache: Dict[str, Optional[List[str]]]) -> Optional[Li
     return cache[path]
 
 
-def render(result: CheckResult, show_source: bool = False, color: bool = False, show_fixes: bool = False) -> str:
-    """Return every finding (with ``show_fixes``, each one's fix or why it has none), then every file error."""
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
+    """The ``text`` format: every finding (with ``--show-fixes``, each one's fix or why it has none), then every
+    file error."""
+    return _render(result, False, options.color, options.show_fixes)
+
+
+def render_full(result: CheckResult, options: RenderOptions = PLAIN) -> str:
+    """The ``full`` format: :func:`render` with the source line of each finding, carets under the flagged code."""
+    return _render(result, True, options.color, options.show_fixes)
+
+
+def _render(result: CheckResult, show_source: bool, color: bool, show_fixes: bool) -> str:
     lines: List[str] = []
     sources: Dict[str, Optional[List[str]]] = {}
     for finding in sorted(result.findings, key=Finding.sort_key):
@@ -115,11 +111,6 @@ def render(result: CheckResult, show_source: bool = False, color: bool = False, 
                  f"{printable_line(error.message)}"
                  for error in sorted(result.errors, key=lambda e: e.path))
     return "".join(line + "\n" for line in lines)
-
-
-def render_full(result: CheckResult) -> str:
-    """The ``full`` format without colour: :func:`render` with the source line of each finding."""
-    return render(result, show_source=True)
 
 
 def _plural(count: int, noun: str) -> str:

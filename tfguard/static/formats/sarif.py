@@ -13,6 +13,7 @@ from urllib.parse import quote
 from tfguard import __version__
 from tfguard.catalog import rule_page_url, rule_readme
 from tfguard.static.finding import CheckResult, Finding
+from tfguard.static.formats.options import PLAIN, RenderOptions
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -137,14 +138,13 @@ def partial_fingerprints(findings: List[Finding]) -> Dict[int, Dict[str, str]]:
     """``partialFingerprints`` of each finding (by index): what the baseline matches on (code, enclosing def,
     the flagged line's text without its spacing) and which such finding of the file it is, so that code
     scanning follows a finding when lines above it move and tells two identical lines apart."""
-    from tfguard.static.baseline import _SourceCache, fingerprint
+    from tfguard.static.fingerprints import SourceLines, finding_fingerprint
 
-    sources = _SourceCache()
+    sources = SourceLines()
     seen: Dict[tuple, int] = {}
     prints: Dict[int, Dict[str, str]] = {}
     for index, finding in enumerate(findings):
-        text, scope = sources.line_and_scope(finding.path, finding.line)
-        key = fingerprint(finding.code, scope, text)
+        key = finding_fingerprint(finding, sources)
         occurrence = seen.get((finding.path, key), 0)
         seen[(finding.path, key)] = occurrence + 1
         prints[index] = {FINGERPRINT_KEY: f"{key}:{occurrence + 1}"}
@@ -216,6 +216,6 @@ def to_document(result: CheckResult, docs_url: str = "") -> Dict[str, Any]:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def render(result: CheckResult, docs_url: str = "") -> str:
-    """Return the SARIF log, indented, with a final newline (``docs_url``: the docs site's base address)."""
-    return json.dumps(to_document(result, docs_url), indent=2) + "\n"
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
+    """Return the SARIF log, indented, with a final newline (its rules link to ``options.docs_url``)."""
+    return json.dumps(to_document(result, options.docs_url), indent=2) + "\n"

@@ -6,6 +6,7 @@ import json
 from typing import Any, Dict
 
 from tfguard.static.finding import CheckResult, Finding
+from tfguard.static.formats.options import PLAIN, RenderOptions
 
 #: Bumped when a key is renamed or removed; adding keys keeps the version.
 SCHEMA_VERSION = 1
@@ -32,6 +33,6 @@ def to_document(result: CheckResult) -> Dict[str, Any]:
     return document
 
 
-def render(result: CheckResult) -> str:
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
     """Return the JSON document, indented, with a final newline."""
     return json.dumps(to_document(result), indent=2) + "\n"

@@ -9,8 +9,8 @@ from astroid import nodes
 from tfguard.static.analysis import tfapi
 from tfguard.static.analysis.dataflow import INSTANCE, MODULE, RUNNER, SESSION, TF, is_session_attribute
 from tfguard.static.analysis.eager import runs_eagerly
-from tfguard.static.analysis.events import RunEvent, describe
-from tfguard.static.analysis.library_runs import graph_mode_module, is_keras_model_api
+from tfguard.static.analysis.fact_types import RunEvent, describe
+from tfguard.static.analysis.library_callables import graph_mode_module, is_keras_model_api
 from tfguard.static.analysis.scopes import FUNCTIONS, LOOPS, Body, own_nodes
 from tfguard.static.analysis.tfapi import KERAS_RUN_METHODS, SAVERS
 from tfguard.static.analysis.trip_counts import repeats_a_bounded_handful

@@ -6,7 +6,8 @@ Nothing under the line (no ``help:``, no ``via``): the whole message stays on it
 from __future__ import annotations
 
 from tfguard.static.finding import SAFE, CheckResult, Finding
-from tfguard.static.reporters.text import display_path
+from tfguard.static.formats.options import PLAIN, RenderOptions
+from tfguard.static.formats.text import display_path
 
 
 def format_finding(finding: Finding) -> str:
@@ -15,7 +16,7 @@ def format_finding(finding: Finding) -> str:
     return f"{display_path(finding.path)}:{finding.line}:{finding.column}: {finding.code}{marker} {finding.message}"
 
 
-def render(result: CheckResult) -> str:
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
     """Return a line per finding, then a ``path: error: message`` line per file that could not be checked."""
     lines = [format_finding(f) for f in sorted(result.findings, key=Finding.sort_key)]
     lines += [f"{display_path(e.path)}: error: {e.message}" for e in sorted(result.errors, key=lambda e: e.path)]

@@ -8,7 +8,8 @@ from typing import Dict, List
 from xml.etree import ElementTree
 
 from tfguard.static.finding import CheckResult, Finding
-from tfguard.static.reporters.text import display_path
+from tfguard.static.formats.options import PLAIN, RenderOptions
+from tfguard.static.formats.text import display_path
 
 #: The package name test cases are filed under (``tfguard.TFG102``).
 PACKAGE = "tfguard"
@@ -18,7 +19,7 @@ def _suite(parent: ElementTree.Element, name: str, attributes: Dict[str, str]) -
     return ElementTree.SubElement(parent, "testsuite", dict({"name": name, "package": PACKAGE}, **attributes))
 
 
-def render(result: CheckResult) -> str:
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
     """Return the XML document: a ``<testsuite>`` per file with findings or errors, a ``<testcase>`` each."""
     findings = sorted(result.findings, key=Finding.sort_key)
     errors = sorted(result.errors, key=lambda e: e.path)

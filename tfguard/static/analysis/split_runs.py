@@ -14,7 +14,8 @@ from astroid import nodes
 
 from tfguard.static.analysis.dataflow import SESSION
 from tfguard.static.analysis.frequency import StepAnalysis
-from tfguard.static.analysis.graph_runs import (
+from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.run_fetches import (
     GraphRun,
     changes_state,
     copy_sources,
@@ -22,7 +23,6 @@ from tfguard.static.analysis.graph_runs import (
     runs_an_update,
     uses_queue_state,
 )
-from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import is_ancestor, position
 from tfguard.static.analysis.step_effects import StepEffect
 from tfguard.static.analysis.steps import feed, fetched, is_session_run

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import List
 
 from tfguard.static.finding import CheckResult, Finding
+from tfguard.static.formats.options import PLAIN, RenderOptions
 
 #: Finding severity -> workflow command.
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -36,7 +37,7 @@ def format_finding(finding: Finding) -> str:
     return _command(COMMANDS[finding.severity], properties, message)
 
 
-def render(result: CheckResult) -> str:
+def render(result: CheckResult, options: RenderOptions = PLAIN) -> str:
     """Return one workflow command per finding, then one ``::error`` per file that could not be checked."""
     lines = [format_finding(f) for f in sorted(result.findings, key=Finding.sort_key)]
     lines += [_command("error", [("file", e.path), ("title", "tfguard")], e.message)

@@ -1,4 +1,4 @@
-"""The reporters as pure functions of a CheckResult."""
+"""The output formats as pure functions of a CheckResult."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from xml.etree import ElementTree
 import pytest
 
 from tfguard.static.finding import ChainLink, CheckResult, FileError, Finding
-from tfguard.static.reporters import REPORTERS, text
+from tfguard.static.formats import REPORTERS, text
 
 
 def finding(path, line, column, code, severity="error", chain=()):
-    return Finding(path, line, column, line, column + 3, code, "some-name", severity, f"message {code}", chain)
+    return Finding(path, line, column, line, column + 3, code, "some-name", severity, f"message {code}", chain=chain)
 
 
 RESULT = CheckResult(
