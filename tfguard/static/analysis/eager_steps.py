@@ -55,6 +55,34 @@ _STEP_NAME = re.compile(r"^_?(distributed_)?(train|training|update)_?(step|batch
 _MODEL_NAME = re.compile(r"(^|_)(model|net|network|generator|discriminator)s?$", re.IGNORECASE)
 
 
+#: Calls only TF 2 (or eager TF 1) code makes: they show the module runs eagerly, not merely that it shows no
+#: session (a TF 1 model-building module shows none either).
+TF2_SIGNS = frozenset({
+    "tensorflow.function", "tensorflow.GradientTape", "tensorflow.summary.create_file_writer",
+    "tensorflow.random.set_seed", "tensorflow.executing_eagerly", "tensorflow.enable_eager_execution",
+    "tensorflow.compat.v1.enable_eager_execution", "tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager",
+    "tensorflow.config.list_physical_devices", "tensorflow.config.experimental.list_physical_devices",
+    "tensorflow.config.experimental.set_memory_growth", "tensorflow.config.set_visible_devices",
+    "tensorflow.config.run_functions_eagerly", "tensorflow.config.experimental_run_functions_eagerly",
+})
+
+
+def eager_tf2_code(module) -> bool:
+    """Whether ``module`` is eager TF 2 code: no sign of graph mode
+    (:func:`~tfguard.static.analysis.tf_functions.tf2_code`) and a sign of eager execution: a ``tf.function``,
+    a ``GradientTape``, a TF 2 writer or checkpoint, ``tf.config`` device calls, or ``.numpy()`` on a value."""
+    return module.facts("eager_tf2_code", _eager_tf2_code)
+
+
+def _eager_tf2_code(module) -> bool:
+    if not tf2_code(module):
+        return False
+    if tf_functions(module).all() or module.calls_to(TF2_SIGNS):
+        return True
+    numpy_calls = module.candidate_calls(frozenset(), frozenset({"numpy"}))
+    return any(not call.args and not call.keywords for call in numpy_calls)
+
+
 def eager_kind(module, call: nodes.NodeNG) -> Optional[str]:
     """Return what a TF 2 ``call`` writes on every call (:data:`SUMMARY_WRITE`, :data:`CHECKPOINT_SAVE`) or None.
 

@@ -6,6 +6,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 
 from astroid import nodes
 
+from tfguard.static.analysis.cheap_pipelines import yields_one_element
 from tfguard.static.analysis.datasets import datasets
 from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis, describe
@@ -34,8 +35,8 @@ class DatasetNoPrefetch(NodeRule):
             chain = pipelines.chain(consumed)
             if chain is None or pipelines.has_prefetch(chain) or is_literal_demo(module, chain):
                 continue
-            if only_inspects(module, pipelines):
-                continue
+            if only_inspects(module, pipelines) or yields_one_element(chain):
+                continue  # one in-memory element: nothing to prepare ahead (issue 44)
             source = chain[-1]
             links = [] if returned_at is None else [_link(module, returned_at)]
             links.append(_link(module, source))
