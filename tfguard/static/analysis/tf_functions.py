@@ -23,8 +23,9 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Set
 
 from astroid import nodes
 
-from tfguard.static.analysis.scopes import FUNCTIONS
+from tfguard.static.analysis.scopes import FUNCTIONS, function_label
 from tfguard.static.analysis.tfapi import TF_FUNCTION_APIS
+from tfguard.static.finding import ChainLink
 
 #: Keywords of ``tf.function`` that relax shapes (``experimental_relax_shapes``: ``reduce_retracing`` before TF 2.9).
 RELAXING = frozenset({"reduce_retracing", "experimental_relax_shapes"})
@@ -54,6 +55,22 @@ class TracedFunction:
         if isinstance(function, FUNCTIONS):
             return function.name
         return "<lambda>" if isinstance(function, nodes.Lambda) else "the function"
+
+
+def creation_link(path: str, traced: TracedFunction) -> ChainLink:
+    """The line that creates ``traced`` (its ``@tf.function`` or ``tf.function(...)``) as a chain link.
+
+    It is the line a retracing finding asks to change (an ``input_signature``, ``reduce_retracing=True``, or
+    creating the function once), so SARIF viewers, editors and scorers can place it (issue 44).
+    """
+    creation = traced.creation
+    function = traced.function
+    if isinstance(function, FUNCTIONS) and function.decorators is not None and creation.parent is function.decorators:
+        label = function.name
+    else:
+        scope = creation.scope()
+        label = function_label(scope) if isinstance(scope, FUNCTIONS) else "<module>"
+    return ChainLink(path, creation.lineno, label)
 
 
 def tf_functions(module) -> "TfFunctions":

@@ -46,6 +46,7 @@ class DatasetNoPrefetch(NodeRule):
             if others and where == module.path:
                 # ``if fmt == "tfrecords": ds = ... elif fmt == "csv": ds = ...``: every branch's pipeline
                 place = " or ".join(f"line {line}" for line in sorted({source.lineno, *others}))
+                links.extend(ChainLink(module.path, line, links[-1].function) for line in sorted(set(others)))
             advice = (
                 "pass `output_buffer_size=` to its `.map()` (this `tf.contrib.data` API has no `.prefetch()`)"
                 if pipelines.is_contrib(chain) else "end the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"

@@ -20,7 +20,7 @@ from tfguard.static.analysis.function_creation import (
 )
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import function_label
-from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
+from tfguard.static.analysis.tf_functions import bounded_loop, creation_link, enclosing_loop, tf2_code, tf_functions
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -116,7 +116,8 @@ class FunctionCreatedPerCall(NodeRule):
                 f"define the tf.function once, outside `{label}()` (module level, or in `__init__`), and pass "
                 "what changes as tensor arguments"
             )
-        return self.finding(module, call, message)
+        # the lines to change: where each tf.function is created (issue 44)
+        return self.finding(module, call, message, [creation_link(owner.path, c.traced) for c in creations])
 
     def _unavoidable(self, owner: ModuleAnalysis, callee: nodes.NodeNG, traced) -> bool:
         """Whether each call builds (or is handed) the objects the function works on, so it must trace anyway."""

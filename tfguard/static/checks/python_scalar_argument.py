@@ -6,7 +6,7 @@ from typing import Iterable
 
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.retrace_arguments import varying_scalar
-from tfguard.static.analysis.tf_functions import unsigned_calls_in_loops
+from tfguard.static.analysis.tf_functions import creation_link, unsigned_calls_in_loops
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -32,4 +32,5 @@ class PythonScalarArgument(NodeRule):
                     f"a new graph (tf.function keys its graphs on Python values, Tensors only on dtype and shape); "
                     f"pass a Tensor instead, `tf.constant({argument.as_string()})` (or a `tf.Variable` you "
                     "`assign`), or give the function an `input_signature`",
+                    [creation_link(module.path, traced)],
                 )
