@@ -11,11 +11,10 @@ from tfguard.static.analysis.eager_steps import TENSORBOARD_CALLBACK, frequent_c
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scalar_summaries import writes_only_scalars
-from tfguard.static.analysis.scopes import FUNCTIONS, function_label
 from tfguard.static.analysis.step_effects import SUMMARY_WRITE, merged_chain, step_effects
 from tfguard.static.analysis.steps import fetched, is_summary_tensor, is_summary_write
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import ChainLink, Finding
+from tfguard.static.finding import Finding
 
 DEFAULTS = "TensorFlow's own defaults write summaries every 100 steps"
 TF2_ADVICE = (
