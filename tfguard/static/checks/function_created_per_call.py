@@ -20,7 +20,7 @@ from tfguard.static.analysis.function_creation import (
 )
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import function_label
-from tfguard.static.analysis.tf_functions import bounded_loop, creation_link, enclosing_loop, tf2_code, tf_functions
+from tfguard.static.analysis.tf_functions import creation_link, enclosing_loop, few_traces, tf2_code, tf_functions
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -45,7 +45,7 @@ class FunctionCreatedPerCall(NodeRule):
             loop = enclosing_loop(node)
             if loop is None or facts.inside_trace(node) or is_cached(module, traced):
                 continue
-            if bounded_loop(loop) or self._fresh_in_loop(module, loop, traced):
+            if few_traces(loop) or self._fresh_in_loop(module, loop, traced):
                 continue
             decorated = node is traced.function
             what = f"`@tf.function def {traced.label}`" if decorated else f"`{traced.creation.as_string()}`"
@@ -84,7 +84,7 @@ class FunctionCreatedPerCall(NodeRule):
 
     def _call_in_loop(self, module: ModuleAnalysis, facts, call: nodes.Call) -> Optional[Finding]:
         loop = enclosing_loop(call)
-        if loop is None or facts.inside_trace(call) or bounded_loop(loop):
+        if loop is None or facts.inside_trace(call) or few_traces(loop):
             return None
         callee = module.called_function(call)
         if callee is None or not isinstance(callee, (nodes.FunctionDef, nodes.AsyncFunctionDef)):
