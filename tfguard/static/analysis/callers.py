@@ -20,20 +20,18 @@ MAX_CALLER_LEVELS = 2
 
 
 def call_sites(module, function: nodes.NodeNG) -> List[nodes.Call]:
-    """Return the calls in ``module`` (a ModuleAnalysis) that resolve to ``function``."""
-    return module.facts("call_sites", _index).get(id(function), [])
+    """Return the calls in ``module`` (a ModuleAnalysis) that resolve to ``function``.
 
-
-def _index(module) -> Dict[int, List[nodes.Call]]:
-    sites: Dict[int, List[nodes.Call]] = {}
-    defined = {id(node) for node in module.nodes_of(*FUNCTIONS)}
-    if not defined:
-        return sites
-    for call in module.nodes_of(nodes.Call):
-        callee = module.called_function(call)
-        if callee is not None and id(callee) in defined:
-            sites.setdefault(id(callee), []).append(call)
-    return sites
+    Only the calls whose last written name is the function's (``run_batch(...)``, ``self.run_batch(...)``) are
+    resolved: resolving every call of a large module costs more than the rest of the check.
+    """
+    memo: Dict[int, List[nodes.Call]] = module.facts("call_sites", lambda _: {})
+    key = id(function)
+    if key not in memo:
+        name = getattr(function, "name", None)
+        candidates = module.candidate_calls(frozenset(), frozenset({name})) if name else []
+        memo[key] = [call for call in candidates if module.called_function(call) is function]
+    return memo[key]
 
 
 def called_in_loop(module, function: nodes.NodeNG, levels: int = MAX_CALLER_LEVELS) -> bool:

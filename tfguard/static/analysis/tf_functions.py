@@ -401,9 +401,11 @@ def unsigned_calls_in_loops(module, through_callers: bool = False) -> Iterator[t
         return  # no tf.function here to call (the cheap test first)
     for call in module.nodes_of(nodes.Call):
         loop = enclosing_loop(call)
-        if loop is None and through_callers and not facts.inside_trace(call) and _called_in_loop(module, call):
+        if loop is None:
+            if not through_callers or not (call.args or call.keywords) or facts.inside_trace(call):
+                continue
             traced = facts.traced_of(call)
-            if traced is not None and not traced.has_signature:
+            if traced is not None and not traced.has_signature and _called_in_loop(module, call):
                 yield call, None, traced
             continue
         if loop is None or few_traces(loop) or facts.inside_trace(call):
@@ -418,7 +420,7 @@ def _called_in_loop(module, call: nodes.Call) -> bool:
     from tfguard.static.analysis.callers import called_in_loop  # callers reads this module's loop facts
 
     scope = call.scope()
-    return isinstance(scope, FUNCTIONS) and bool(call.args or call.keywords) and called_in_loop(module, scope)
+    return isinstance(scope, FUNCTIONS) and called_in_loop(module, scope)
 
 
 # -- TF 2 code ------------------------------------------------------------------
