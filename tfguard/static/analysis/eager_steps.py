@@ -3,9 +3,10 @@
 A TF 1 step loop runs ``sess.run`` (:mod:`~tfguard.static.analysis.frequency`).  In eager TF 2 code a loop
 *steps* when one of its own iterations (not only a nested loop's) trains: it calls a ``tf.function``, a
 method named like a step (``train_step``, ``train_on_batch``), ``optimizer.apply_gradients``,
-``strategy.run``, ``tape.gradient``, opens a ``tf.GradientTape``, or calls a function of this module that
-does one of these itself.  A loop whose iterations run such a loop nested (or call a function that loops over
-steps) is an epoch loop: what it does directly runs once per epoch.  A loop of at most 10 literal iterations
+``strategy.run``, ``tape.gradient``, an agent's ``policy.train(batch...)`` / ``agent.learn(batch...)`` (with
+arguments: ``trainer.train()`` runs a whole training), opens a ``tf.GradientTape``, or calls a function of this
+module that does one of these itself.  A loop whose iterations run such a loop nested (or call a function that
+loops over steps) is an epoch loop: what it does directly runs once per epoch.  A loop of at most 10 literal iterations
 is no step loop (:func:`~tfguard.static.analysis.tf_functions.bounded_loop`): a handful of saves costs little.
 
 The TF 2 cadence costs (issue 44, rule 4) are the writes TF 2 makes on every call, unlike TF 1 ops:
@@ -177,6 +178,8 @@ class EagerSteps:
         leaf = _leaf(node.func)
         if leaf in STEP_METHODS or (leaf and _STEP_NAME.match(leaf)):
             return True
+        if leaf in ("train", "learn") and isinstance(node.func, nodes.Attribute) and node.args:
+            return True  # ``policy.train(obs, act, rew)``: an agent's update on a batch (not ``trainer.train()``)
         if leaf == "run" and isinstance(node.func, nodes.Attribute) and "strategy" in node.func.expr.as_string():
             return True  # ``strategy.run(train_step, args=(x,))``
         if tf_functions(self.module).traced_of(node) is not None:
