@@ -160,6 +160,20 @@ class EagerSteps:
             return None
         return loop
 
+    def how_often(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
+        """Say how often ``node`` runs in step loop ``loop``: "on every step", or, under a modulo test on a value the
+        step loop does not change (``if epoch % 25 == 0:`` inside the batch loop), "on every step of the passes
+        where `epoch % 25 == 0`" (every batch of one epoch in 25: an indentation slip, seen in the field)."""
+        steps = frequency(self.module)
+        child, parent = node, node.parent
+        while parent is not None and parent is not loop:
+            if isinstance(parent, nodes.If) and child is not parent.test and "%" in parent.test.as_string() \
+                    and not steps.is_frequency_guard(parent.test, loop):
+                condition = parent.test.as_string() if child in parent.body else f"not ({parent.test.as_string()})"
+                return f"on every step of the passes where `{condition}`"
+            child, parent = parent, parent.parent
+        return steps.how_often(node, loop)
+
     def steps(self, loop: nodes.NodeNG) -> bool:
         """Whether one of ``loop``'s own iterations trains a step (see the module's docstring)."""
         key = id(loop)

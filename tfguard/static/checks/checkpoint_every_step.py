@@ -7,7 +7,7 @@ from typing import Iterable
 from astroid import nodes
 
 from tfguard.static.analysis.eager_cadence import every_step_sites
-from tfguard.static.analysis.eager_steps import CHECKPOINT_CALLBACK, frequent_callback
+from tfguard.static.analysis.eager_steps import CHECKPOINT_CALLBACK, eager_steps, frequent_callback
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.step_effects import CHECKPOINT_SAVE, merged_chain, step_effects
@@ -62,8 +62,9 @@ class CheckpointEveryStep(NodeRule):
     def _eager(self, module: ModuleAnalysis, steps) -> Iterable[Finding]:
         """TF 2: ``manager.save()``, ``ckpt.save``/``write``, ``model.save``/``save_weights`` on every step of a
         custom loop, and ``ModelCheckpoint(..., save_freq=N)`` with N at most a few batches."""
+        loops = eager_steps(module)
         for call, loop, reached in every_step_sites(module, CHECKPOINT_SAVE):
-            how = steps.how_often(call, loop)
+            how = loops.how_often(call, loop)
             if not reached:
                 headline = f"`{describe(call)}` writes a checkpoint {how} of {steps.loop_text(loop)}"
                 yield self.finding(module, call, f"{headline}; {FIX}")

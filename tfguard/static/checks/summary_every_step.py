@@ -7,7 +7,7 @@ from typing import Iterable, Iterator, List, Optional, Set
 from astroid import nodes
 
 from tfguard.static.analysis.eager_cadence import every_step_sites
-from tfguard.static.analysis.eager_steps import TENSORBOARD_CALLBACK, frequent_callback
+from tfguard.static.analysis.eager_steps import TENSORBOARD_CALLBACK, eager_steps, frequent_callback
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scalar_summaries import writes_only_scalars
@@ -74,8 +74,9 @@ class SummaryEveryStep(NodeRule):
     def _eager(self, module: ModuleAnalysis, steps: StepAnalysis) -> Iterator[Finding]:
         """TF 2: histograms, images or a writer flush on every step of a custom loop, and a Keras
         ``TensorBoard`` callback that logs every batch and writes histograms."""
+        loops = eager_steps(module)
         for call, loop, reached in every_step_sites(module, SUMMARY_WRITE):
-            how = steps.how_often(call, loop)
+            how = loops.how_often(call, loop)
             if not reached:
                 headline = f"`{describe(call)}` writes summaries {how} of {steps.loop_text(loop)}"
                 yield self.finding(module, call, f"{headline}; {TF2_ADVICE}")
