@@ -67,8 +67,14 @@ class FunctionCreatedPerCall(NodeRule):
             return False
         used = used_names(traced.function, nested_functions(loop.body)) | self._passed_to(loop, traced)
         # The function may reach the new model through a helper tfguard cannot read (``strategy.run(step_fn)``
-        # with ``step_fn`` defined elsewhere): a new model in the iteration is enough to stay silent.
-        return bool(fresh & used) or bool(used - set(module.module.locals) - _BUILTINS)
+        # with ``step_fn`` defined elsewhere): a new model in the iteration is enough to stay silent.  Names the
+        # enclosing function binds (a model made once before the loop, the loop's batch) are read, not unknown:
+        # a fresh metric beside them does not make the function's own objects new (issue 44).  Its parameters
+        # stay unknown (a ``step_fn`` passed in may reach the iteration's model).
+        scope = loop.scope()
+        bound = {n.name for n in scope.nodes_of_class(nodes.AssignName) if not isinstance(n.parent, nodes.Arguments)
+                 and n.scope() is scope} if scope is not module.module else set()
+        return bool(fresh & used) or bool(used - set(module.module.locals) - _BUILTINS - bound)
 
     def _passed_to(self, loop: nodes.NodeNG, traced) -> set:
         """The names the loop passes to calls of the tf.function made at ``traced`` (``f = tf.function(g)``)."""
