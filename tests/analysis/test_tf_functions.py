@@ -214,13 +214,39 @@ def test_a_model_built_by_a_helper_that_trains_it_is_silent():
 
 
 def test_a_loop_of_a_few_iterations_named_by_a_constant_is_a_bounded_handful():
-    # qhbm-library's tests: `num_rerolls = 5`, `for _ in range(num_rerolls)`.
+    # qhbm-library's tests: `num_rerolls = 5`, `for _ in range(num_rerolls)` in a test function.
     assert codes("""
-        num_rerolls = 5
+        def test_fidelity():
+            num_rerolls = 5
+            for _ in range(num_rerolls):
+                fidelity = tf.function(lambda a: a * 2)
+                fidelity(1.0)
+    """) == []
+    assert codes("""
+        num_rerolls = 4
         for _ in range(num_rerolls):
             fidelity = tf.function(lambda a: a * 2)
             fidelity(1.0)
     """) == []
+
+
+def test_a_literal_loop_of_five_traces_is_reported_outside_tests():
+    # TensorFlow warns at 5 traces in 10 calls: a script's loop of 5 or more literal iterations that retraces on
+    # each is reported (issue 44); 4 stay silent.
+    assert codes("""
+        for factor in [0.5, 1.0, 2.0, 4.0, 8.0]:
+            scale(x, factor)
+    """.replace("scale(x", "tf.function(lambda a, b: a * b)(x")) == [(3, "TFG401")]
+    assert codes("""
+        @tf.function
+        def scale(a, b):
+            return a * b
+
+        for factor in [0.5, 1.0, 2.0, 4.0, 8.0]:
+            scale(x, factor)
+        for factor in [0.5, 1.0, 2.0, 4.0]:
+            scale(x, factor)
+    """) == [(7, "TFG403")]
 
 
 def test_a_function_made_per_iteration_for_the_objects_that_iteration_makes_is_silent():

@@ -38,10 +38,47 @@ _ARITHMETIC = ", Python arithmetic on "
 def varying_scalar(module, expr: nodes.NodeNG, call: nodes.Call) -> Optional[str]:
     """Return why ``expr`` (an argument of ``call``) is a Python scalar that changes from iteration to iteration
     of the loops around ``call``, or None when the code does not show it."""
+    return varying_scalar_with_sites(module, expr, call)[0]
+
+
+def varying_scalar_with_sites(module, expr: nodes.NodeNG, call: nodes.Call, levels: int = 2):
+    """:func:`varying_scalar`, and the calls of the helpers it went through (issue 44): a parameter of the helper
+    that makes ``call`` is varying when a call of the helper passes a varying value for it (``run_batch(x, epoch)``
+    in ``for epoch in range(n):``), up to ``levels`` helpers up.  Returns (reason or None, [helper calls])."""
     loops = list(loops_around(call))
-    if not loops:
-        return None
-    return _varying(module, expr, loops, 0)
+    reason = _varying(module, expr, loops, 0) if loops else None
+    if reason is not None or levels == 0:
+        return reason, []
+    return _through_callers(module, expr, call, levels)
+
+
+def _through_callers(module, expr: nodes.NodeNG, call: nodes.Call, levels: int):
+    from tfguard.static.analysis.callers import call_sites
+    from tfguard.static.analysis.inference import argument_for
+
+    function = call.scope()
+    if not isinstance(expr, nodes.Name) or not isinstance(function, FUNCTIONS) or not _plain_parameter(function, expr):
+        return None, []
+    for site in call_sites(module, function):
+        argument = argument_for(site, function, expr.name, isinstance(site.func, nodes.Attribute))
+        if not isinstance(argument, nodes.NodeNG):
+            continue
+        reason, sites = varying_scalar_with_sites(module, argument, site, levels - 1)
+        if reason is not None:
+            return f"{reason}, passed to `{function.name}()` at line {site.lineno} as `{expr.name}`", [*sites, site]
+    return None, []
+
+
+def _plain_parameter(function: nodes.NodeNG, name: nodes.Name) -> bool:
+    """``name`` reads a parameter of ``function`` that the function never rebinds."""
+    arguments = function.args
+    names = {a.name for a in (*(arguments.posonlyargs or ()), *(arguments.args or ()), *(arguments.kwonlyargs or ()))}
+    if name.name not in names or name.scope() is not function:
+        return False
+    return not any(
+        isinstance(node, nodes.AssignName) and node.name == name.name and node.scope() is function
+        and not isinstance(node.parent, nodes.Arguments) for node in function.nodes_of_class(nodes.AssignName)
+    )
 
 
 def _varying(module, expr: nodes.NodeNG, loops, depth: int) -> Optional[str]:
@@ -83,6 +120,10 @@ def _varying(module, expr: nodes.NodeNG, loops, depth: int) -> Optional[str]:
 def _counter(loop: nodes.NodeNG, name: str) -> Optional[str]:
     """Why the loop target ``name`` is a Python counter, or None when the loop yields other values."""
     iterable = getattr(loop, "iter", None)
+    if isinstance(iterable, (nodes.List, nodes.Tuple)) and isinstance(loop.target, nodes.AssignName) \
+            and len(iterable.elts) > 1 and all(isinstance(e, nodes.Const) for e in iterable.elts):
+        # ``for scale in [0.5, 1.0, 2.0]:``: Python numbers or strings written out, each a new trace (issue 44)
+        return f"`{name}`, a value of the literal list of the loop at line {loop.lineno}"
     if not isinstance(iterable, nodes.Call) or not isinstance(iterable.func, nodes.Name):
         return None
     if iterable.func.name == "range" and isinstance(loop.target, nodes.AssignName):
@@ -136,7 +177,7 @@ def _is_python(module, expr: nodes.NodeNG, loops, depth: int) -> bool:
     if isinstance(expr, nodes.Const):
         return isinstance(expr.value, (int, float, str)) and not isinstance(expr.value, bool)
     if isinstance(expr, nodes.Name):
-        return _varying(module, expr, loops, depth + 1) is not None
+        return _varying(module, expr, loops, depth + 1) is not None or _module_number(module, expr)
     if isinstance(expr, nodes.BinOp):
         return _is_python(module, expr.left, loops, depth + 1) and _is_python(module, expr.right, loops, depth + 1)
     if isinstance(expr, nodes.UnaryOp):
@@ -146,6 +187,24 @@ def _is_python(module, expr: nodes.NodeNG, loops, depth: int) -> bool:
     if isinstance(expr, nodes.Call):
         return _returns_python(module, expr, loops, depth)
     return False
+
+
+def _module_number(module, name: nodes.Name) -> bool:
+    """``STEPS`` bound once, at module level, to a number (``STEPS = 1000``, ``EPOCHS, STEPS = 50, 1000``)."""
+    if name.lookup(name.name)[0] is not module.module:
+        return False
+    bindings = module.module.locals.get(name.name, [])
+    if len(bindings) != 1 or not isinstance(bindings[0], nodes.AssignName):
+        return False
+    binding, parent = bindings[0], bindings[0].parent
+    value = None
+    if isinstance(parent, nodes.Assign):
+        value = parent.value
+    elif isinstance(parent, nodes.Tuple) and isinstance(parent.parent, nodes.Assign) \
+            and isinstance(parent.parent.value, nodes.Tuple) and len(parent.elts) == len(parent.parent.value.elts):
+        value = parent.parent.value.elts[parent.elts.index(binding)]
+    number = isinstance(value, nodes.Const) and isinstance(value.value, (int, float))
+    return number and not isinstance(value.value, bool)
 
 
 def _returns_python(module, call: nodes.Call, loops, depth: int) -> bool:

@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Tuple
 from astroid import nodes
 
 from tfguard.static.analysis import tfapi
+from tfguard.static.analysis.eager_steps import eager_kind
 from tfguard.static.analysis.frequency import is_warm_up_threshold
 from tfguard.static.analysis.function_summaries import MAX_CALL_DEPTH
 from tfguard.static.analysis.inference import argument_for
@@ -231,6 +232,12 @@ def _set_only_in_init(attribute: nodes.NodeNG, function: nodes.NodeNG) -> bool:
     return bool(targets) and all(target.scope().name == "__init__" for target in targets)
 
 
+def merged_chain(effects: List[StepEffect]) -> Tuple[ChainLink, ...]:
+    """Every link of every effect's chain, once each and in order: a finding whose message names several write
+    lines carries them all, so a tool can place each one (issue 44)."""
+    return tuple(dict.fromkeys(link for effect in effects for link in effect.chain))
+
+
 def direct_kind(module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:
     """Return what ``call`` itself does: a summary write, a checkpoint save, a graph run, or None."""
     if is_summary_write(module, call):
@@ -239,7 +246,7 @@ def direct_kind(module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:
         return CHECKPOINT_SAVE
     if is_session_run(module, call) or module.call_named(call, tfapi.GRAPH_RUN_FUNCTIONS):
         return GRAPH_RUN
-    return None
+    return eager_kind(module, call)  # TF 2: ``tf.summary.histogram``, ``manager.save()``, ``model.save_weights``
 
 
 def _parameter_test(call: nodes.Call, function: nodes.NodeNG, test: nodes.NodeNG) -> Optional[bool]:

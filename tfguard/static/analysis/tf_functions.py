@@ -23,8 +23,9 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Set
 
 from astroid import nodes
 
-from tfguard.static.analysis.scopes import FUNCTIONS
+from tfguard.static.analysis.scopes import FUNCTIONS, function_label
 from tfguard.static.analysis.tfapi import TF_FUNCTION_APIS
+from tfguard.static.finding import ChainLink
 
 #: Keywords of ``tf.function`` that relax shapes (``experimental_relax_shapes``: ``reduce_retracing`` before TF 2.9).
 RELAXING = frozenset({"reduce_retracing", "experimental_relax_shapes"})
@@ -54,6 +55,22 @@ class TracedFunction:
         if isinstance(function, FUNCTIONS):
             return function.name
         return "<lambda>" if isinstance(function, nodes.Lambda) else "the function"
+
+
+def creation_link(path: str, traced: TracedFunction) -> ChainLink:
+    """The line that creates ``traced`` (its ``@tf.function`` or ``tf.function(...)``) as a chain link.
+
+    It is the line a retracing finding asks to change (an ``input_signature``, ``reduce_retracing=True``, or
+    creating the function once), so SARIF viewers, editors and scorers can place it (issue 44).
+    """
+    creation = traced.creation
+    function = traced.function
+    if isinstance(function, FUNCTIONS) and function.decorators is not None and creation.parent is function.decorators:
+        label = function.name
+    else:
+        scope = creation.scope()
+        label = function_label(scope) if isinstance(scope, FUNCTIONS) else "<module>"
+    return ChainLink(path, creation.lineno, label)
 
 
 def tf_functions(module) -> "TfFunctions":
@@ -233,13 +250,30 @@ def loops_around(node: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
         loop = enclosing_loop(loop)
 
 
-def bounded_loop(loop: nodes.NodeNG) -> bool:
-    """Whether ``loop`` (and the loops around it) make a bounded handful of iterations: literally
-    (:func:`~tfguard.static.analysis.trip_counts.repeats_a_bounded_handful`), or ``for _ in range(n)`` with ``n``
-    bound once in the same function to an int literal of at most 10 (``num_rerolls = 5``)."""
+#: TensorFlow warns when a tf.function traces this many times within 10 calls.  Each iteration of a loop that
+#: retraces is a full trace (seconds for a real model), so the retracing rules stay silent only on a literal loop of
+#: fewer iterations; from 5 on, the count TensorFlow itself calls "expensive", it is reported (issue 44).  In a
+#: unit test (a ``test_*`` function, a ``TestCase`` method) the bound stays :func:`bounded_loop`'s 10: a test that
+#: rerolls a handful of times runs once.
+RETRACE_WARNING = 5
+
+
+def few_traces(loop: nodes.NodeNG) -> bool:
+    """Whether ``loop`` (and the loops around it) make fewer than :data:`RETRACE_WARNING` iterations, literally
+    (at most 10 in a unit test): the bound of the retracing rules TFG401, TFG403 and TFG405."""
+    from tfguard.static.analysis.per_call import in_unit_test
+
+    return bounded_loop(loop, RETRACE_WARNING - 1) or (in_unit_test(loop) and bounded_loop(loop))
+
+
+def bounded_loop(loop: nodes.NodeNG, limit: Optional[int] = None) -> bool:
+    """Whether ``loop`` (and the loops around it) make a bounded handful of iterations (at most ``limit``, 10 by
+    default): literally (:func:`~tfguard.static.analysis.trip_counts.repeats_a_bounded_handful`), or
+    ``for _ in range(n)`` with ``n`` bound once in the same function to such an int literal (``num_rerolls = 5``)."""
     from tfguard.static.analysis.trip_counts import SMALL_TRIP_COUNT, repeats_a_bounded_handful
 
-    if repeats_a_bounded_handful(loop):
+    limit = SMALL_TRIP_COUNT if limit is None else limit
+    if repeats_a_bounded_handful(loop, limit):
         return True
     iterable = getattr(loop, "iter", None)
     if not (isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name) and iterable.func.name == "range"
@@ -250,7 +284,7 @@ def bounded_loop(loop: nodes.NodeNG) -> bool:
     values = [a.value for a in scope.nodes_of_class(nodes.Assign) if a.scope() is scope
               and any(isinstance(t, nodes.AssignName) and t.name == name.name for t in a.targets)]
     return len(values) == 1 and isinstance(values[0], nodes.Const) and type(values[0].value) is int \
-        and values[0].value <= SMALL_TRIP_COUNT and enclosing_loop(loop) is None
+        and values[0].value <= limit and enclosing_loop(loop) is None
 
 
 def loop_targets(loop: nodes.NodeNG) -> FrozenSet[str]:
@@ -360,23 +394,6 @@ def constructs_object(module, expr: Optional[nodes.NodeNG]) -> bool:
         return keras_class or qualname.startswith("tensorflow.distribute.") and leaf[:1].isupper()
     value = module.value(expr.func)
     return value is not None and value.kind == "class" and isinstance(value.node, nodes.ClassDef)
-
-
-def unsigned_calls_in_loops(module) -> Iterator[tuple]:
-    """Yield ``(call, loop, traced)`` for each call, in TF 2 code, of a tf.function without ``input_signature``
-    made from a loop that may run many times (not a bounded one, not only while an outer tf.function traces):
-    the calls whose arguments the argument rules (TFG403, TFG405) judge."""
-    facts = tf_functions(module)
-    if not facts.all() or not tf2_code(module):
-        return  # no tf.function here to call (the cheap test first)
-    for call in module.nodes_of(nodes.Call):
-        loop = enclosing_loop(call)
-        if loop is None or bounded_loop(loop) or facts.inside_trace(call):
-            continue
-        traced = facts.traced_of(call)
-        if traced is None or traced.has_signature:
-            continue  # with an input_signature a non-Tensor argument is an error, not a retrace
-        yield call, loop, traced
 
 
 # -- TF 2 code ------------------------------------------------------------------

@@ -71,8 +71,8 @@ def _int(node: nodes.NodeNG) -> int:
     return node.value
 
 
-def repeats_a_bounded_handful(loop: nodes.NodeNG) -> bool:
-    """Return whether ``loop`` and the loops around it (same function) make at most SMALL_TRIP_COUNT iterations."""
+def repeats_a_bounded_handful(loop: nodes.NodeNG, limit: int = SMALL_TRIP_COUNT) -> bool:
+    """Return whether ``loop`` and the loops around it (same function) make at most ``limit`` iterations."""
     total = 1
     node: Optional[nodes.NodeNG] = loop
     child = None
@@ -82,7 +82,7 @@ def repeats_a_bounded_handful(loop: nodes.NodeNG) -> bool:
             if count is None:
                 return False
             total *= count
-            if total > SMALL_TRIP_COUNT:
+            if total > limit:
                 return False
         child, node = node, node.parent
     return True

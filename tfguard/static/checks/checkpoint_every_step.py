@@ -6,9 +6,11 @@ from typing import Iterable
 
 from astroid import nodes
 
+from tfguard.static.analysis.eager_cadence import every_step_sites
+from tfguard.static.analysis.eager_steps import CHECKPOINT_CALLBACK, eager_steps, frequent_callback
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
-from tfguard.static.analysis.step_effects import CHECKPOINT_SAVE, step_effects
+from tfguard.static.analysis.step_effects import CHECKPOINT_SAVE, merged_chain, step_effects
 from tfguard.static.analysis.steps import is_checkpoint_save
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import UNSAFE, Finding
@@ -61,5 +63,29 @@ class CheckpointEveryStep(NodeRule):
                         module, call,
                         f"`{describe(call)}` calls `{describe(site.site)}` ({where} {site.site.lineno}) on each call, "
                         f"so it writes a checkpoint {steps.how_often(call, loop)} of {steps.loop_text(loop)}", FIX,
-                        site.chain,
+                        merged_chain(reached),
                     )
+        yield from self._eager(module, steps)
+
+    def _eager(self, module: ModuleAnalysis, steps) -> Iterable[Finding]:
+        """TF 2: ``manager.save()``, ``ckpt.save``/``write``, ``model.save``/``save_weights`` on every step of a
+        custom loop, and ``ModelCheckpoint(..., save_freq=N)`` with N at most a few batches."""
+        loops = eager_steps(module)
+        for call, loop, reached in every_step_sites(module, CHECKPOINT_SAVE):
+            how = loops.how_often(call, loop)
+            if not reached:
+                headline = f"`{describe(call)}` writes a checkpoint {how} of {steps.loop_text(loop)}"
+                yield self.finding(module, call, headline, FIX)
+                continue
+            site = reached[0]
+            where = "line" if site.owner.path == module.path else f"{site.owner.path}, line"
+            headline = (f"`{describe(call)}` calls `{describe(site.site)}` ({where} {site.site.lineno}) on each "
+                        f"call, so it writes a checkpoint {how} of {steps.loop_text(loop)}")
+            yield self.finding(module, call, headline, FIX, merged_chain(reached))
+        for call in module.candidate_calls(frozenset(), frozenset({CHECKPOINT_CALLBACK})):
+            setting = frequent_callback(module, call, CHECKPOINT_CALLBACK)
+            if setting is not None:
+                headline = (f"`{describe(call)}` ({setting}) saves the model every few batches: each save copies "
+                            "every weight to the host and writes it to disk")
+                advice = "save once per epoch (`save_freq=\"epoch\"`, the default) or every few hundred batches"
+                yield self.finding(module, call, headline, advice)

@@ -6,6 +6,7 @@ from typing import Iterable
 
 from astroid import nodes
 
+from tfguard.static.analysis.cheap_pipelines import restructures_only
 from tfguard.static.analysis.datasets import datasets
 from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis
@@ -48,6 +49,8 @@ class DatasetMapSerial(NodeRule):
                 continue
             if is_literal_demo(module, pipelines.chain(func.expr)) or only_inspects(module, pipelines):
                 continue
+            if func.attrname == "map" and call.args and restructures_only(module, call.args[0]):
+                continue  # ``lambda x, y: x``: picks tensors, runs no op (issue 44)
             function = call.args[0].as_string() if call.args else "its function"
             advice = (
                 "pass `num_threads=` the number of CPU cores (this `tf.contrib.data` API has no `num_parallel_calls`)"

@@ -6,6 +6,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 
 from astroid import nodes
 
+from tfguard.static.analysis.cheap_pipelines import yields_one_element
 from tfguard.static.analysis.datasets import datasets
 from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis, describe
@@ -41,8 +42,8 @@ class DatasetNoPrefetch(NodeRule):
             chain = pipelines.chain(consumed)
             if chain is None or pipelines.has_prefetch(chain) or is_literal_demo(module, chain):
                 continue
-            if only_inspects(module, pipelines):
-                continue
+            if only_inspects(module, pipelines) or yields_one_element(chain):
+                continue  # one in-memory element: nothing to prepare ahead (issue 44)
             source = chain[-1]
             links = [] if returned_at is None else [_link(module, returned_at)]
             links.append(_link(module, source))
@@ -52,6 +53,7 @@ class DatasetNoPrefetch(NodeRule):
             if others and where == module.path:
                 # ``if fmt == "tfrecords": ds = ... elif fmt == "csv": ds = ...``: every branch's pipeline
                 place = " or ".join(f"line {line}" for line in sorted({source.lineno, *others}))
+                links.extend(ChainLink(module.path, line, links[-1].function) for line in sorted(set(others)))
             advice = (
                 "pass `output_buffer_size=` to its `.map()` (this `tf.contrib.data` API has no `.prefetch()`)"
                 if pipelines.is_contrib(chain) else "end the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"

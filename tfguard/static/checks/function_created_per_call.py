@@ -20,7 +20,7 @@ from tfguard.static.analysis.function_creation import (
 )
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import function_label
-from tfguard.static.analysis.tf_functions import bounded_loop, enclosing_loop, tf2_code, tf_functions
+from tfguard.static.analysis.tf_functions import creation_link, enclosing_loop, few_traces, tf2_code, tf_functions
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -45,7 +45,7 @@ class FunctionCreatedPerCall(NodeRule):
             loop = enclosing_loop(node)
             if loop is None or facts.inside_trace(node) or is_cached(module, traced):
                 continue
-            if bounded_loop(loop) or self._fresh_in_loop(module, loop, traced):
+            if few_traces(loop) or self._fresh_in_loop(module, loop, traced):
                 continue
             decorated = node is traced.function
             what = f"`@tf.function def {traced.label}`" if decorated else f"`{traced.creation.as_string()}`"
@@ -67,8 +67,14 @@ class FunctionCreatedPerCall(NodeRule):
             return False
         used = used_names(traced.function, nested_functions(loop.body)) | self._passed_to(loop, traced)
         # The function may reach the new model through a helper tfguard cannot read (``strategy.run(step_fn)``
-        # with ``step_fn`` defined elsewhere): a new model in the iteration is enough to stay silent.
-        return bool(fresh & used) or bool(used - set(module.module.locals) - _BUILTINS)
+        # with ``step_fn`` defined elsewhere): a new model in the iteration is enough to stay silent.  Names the
+        # enclosing function binds (a model made once before the loop, the loop's batch) are read, not unknown:
+        # a fresh metric beside them does not make the function's own objects new (issue 44).  Its parameters
+        # stay unknown (a ``step_fn`` passed in may reach the iteration's model).
+        scope = loop.scope()
+        bound = {n.name for n in scope.nodes_of_class(nodes.AssignName) if not isinstance(n.parent, nodes.Arguments)
+                 and n.scope() is scope} if scope is not module.module else set()
+        return bool(fresh & used) or bool(used - set(module.module.locals) - _BUILTINS - bound)
 
     def _passed_to(self, loop: nodes.NodeNG, traced) -> set:
         """The names the loop passes to calls of the tf.function made at ``traced`` (``f = tf.function(g)``)."""
@@ -84,7 +90,7 @@ class FunctionCreatedPerCall(NodeRule):
 
     def _call_in_loop(self, module: ModuleAnalysis, facts, call: nodes.Call) -> Optional[Finding]:
         loop = enclosing_loop(call)
-        if loop is None or facts.inside_trace(call) or bounded_loop(loop):
+        if loop is None or facts.inside_trace(call) or few_traces(loop):
             return None
         callee = module.called_function(call)
         if callee is None or not isinstance(callee, (nodes.FunctionDef, nodes.AsyncFunctionDef)):
@@ -116,7 +122,8 @@ class FunctionCreatedPerCall(NodeRule):
                 f"define the tf.function once, outside `{label}()` (module level, or in `__init__`), and pass "
                 "what changes as tensor arguments"
             )
-        return self.finding(module, call, *message)
+        # the lines to change: where each tf.function is created (issue 44)
+        return self.finding(module, call, *message, [creation_link(owner.path, c.traced) for c in creations])
 
     def _unavoidable(self, owner: ModuleAnalysis, callee: nodes.NodeNG, traced) -> bool:
         """Whether each call builds (or is handed) the objects the function works on, so it must trace anyway."""

@@ -6,6 +6,7 @@ from typing import Iterable, Optional
 
 from astroid import nodes
 
+from tfguard.static.analysis.eager_steps import eager_tf2_code
 from tfguard.static.analysis.fact_types import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.run_fetches import attribute_value
@@ -36,6 +37,8 @@ class GraphGrowsWithData(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report the first op built in each loop over a data listing that runs no graph in its iterations."""
+        if eager_tf2_code(module):
+            return  # eager TF 2: ops run and are freed, no graph grows (issue 44)
         for loop in module.nodes_of(nodes.For):
             source = _data_source(module, loop.iter, 0)
             if source is None or module.is_session_loop(loop):

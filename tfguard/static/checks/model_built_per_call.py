@@ -11,7 +11,7 @@ from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label
 from tfguard.static.analysis.tf_functions import bounded_loop, builds_model, enclosing_loop, tf2_code, tf_functions
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import Finding
+from tfguard.static.finding import ChainLink, Finding
 
 #: Keras methods that run the model through a ``tf.function`` Keras makes once per model.
 TRACED_METHODS = frozenset({"predict", "evaluate", "predict_on_batch", "test_on_batch", "predict_generator",
@@ -59,6 +59,7 @@ class ModelBuiltPerCall(NodeRule):
                     f"`.{method}()` on it on every call, and it is called here on every iteration of the loop at "
                     f"line {loop.lineno}: every new model traces its {method} function again", "build the model once "
                     "and pass it in",
+                    [ChainLink(owner.path, build.lineno, function_label(callee))],
                 )
 
     def _predicting_helper(

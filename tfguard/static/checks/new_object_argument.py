@@ -6,13 +6,9 @@ from typing import Iterable, Optional
 
 from astroid import nodes
 
+from tfguard.static.analysis.callers import unsigned_calls_in_loops
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.tf_functions import (
-    builds_model,
-    constructs_object,
-    enclosing_loop,
-    unsigned_calls_in_loops,
-)
+from tfguard.static.analysis.tf_functions import builds_model, constructs_object, creation_link, enclosing_loop
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -40,6 +36,7 @@ class NewObjectArgument(NodeRule):
                     f"{loop.lineno}: tf.function keys a Python object on the object itself, so each new one traces "
                     "a new graph (and a new optimizer or metric also starts from fresh state each time)", "create it "
                     "once, before the loop, and pass the same object, or read it from the function's closure",
+                    [creation_link(module.path, traced)],
                 )
 
     def _made_per_call(self, module: ModuleAnalysis, loop: nodes.NodeNG, argument: nodes.NodeNG) -> Optional[str]:

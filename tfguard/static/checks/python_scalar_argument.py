@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from tfguard.static.analysis.callers import unsigned_calls_in_loops
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.retrace_arguments import varying_scalar
-from tfguard.static.analysis.tf_functions import unsigned_calls_in_loops
+from tfguard.static.analysis.retrace_arguments import varying_scalar_with_sites
+from tfguard.static.analysis.scopes import FUNCTIONS, function_label
+from tfguard.static.analysis.tf_functions import creation_link
 from tfguard.static.checks._node_rule import NodeRule
-from tfguard.static.finding import SAFE, Finding
+from tfguard.static.finding import SAFE, ChainLink, Finding
 from tfguard.static.fixes import retracing
 from tfguard.static.registry import FixOffer
 
@@ -29,15 +31,23 @@ class PythonScalarArgument(NodeRule):
 
     def check(self, module: ModuleAnalysis) -> Iterable[Finding]:
         """Report each varying Python scalar argument of a tf.function called in a loop (no ``input_signature``)."""
-        for call, _loop, traced in unsigned_calls_in_loops(module):
+        for call, _loop, traced in unsigned_calls_in_loops(module, through_callers=True):
             for argument in [*call.args, *(k.value for k in call.keywords or ())]:
-                reason = varying_scalar(module, argument, call)
+                reason, helper_calls = varying_scalar_with_sites(module, argument, call)
                 if reason is None:
                     continue
+                # the helper calls the message names, outermost first, then the line to change (issue 44)
+                links = [ChainLink(module.path, site.lineno, _label(site)) for site in helper_calls]
                 yield self.finding(
                     module, argument,
                     f"{reason}, is passed to tf.function `{traced.label}` as a Python value: each new value traces "
                     f"a new graph (tf.function keys its graphs on Python values, Tensors only on dtype and shape)",
                     f"pass a Tensor instead, `tf.constant({argument.as_string()})` (or a `tf.Variable` you "
                     "`assign`), or give the function an `input_signature`",
+                    [*links, creation_link(module.path, traced)],
                 )
+
+
+def _label(node) -> str:
+    scope = node.scope()
+    return function_label(scope) if isinstance(scope, FUNCTIONS) else "<module>"

@@ -6,10 +6,12 @@ from typing import Iterable, Iterator, List, Optional, Set
 
 from astroid import nodes
 
+from tfguard.static.analysis.eager_cadence import every_step_sites
+from tfguard.static.analysis.eager_steps import TENSORBOARD_CALLBACK, eager_steps, frequent_callback
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scalar_summaries import writes_only_scalars
-from tfguard.static.analysis.step_effects import SUMMARY_WRITE, step_effects
+from tfguard.static.analysis.step_effects import SUMMARY_WRITE, merged_chain, step_effects
 from tfguard.static.analysis.steps import fetched, is_summary_tensor, is_summary_write
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import UNSAFE, Finding
@@ -17,6 +19,10 @@ from tfguard.static.fixes import cadence
 from tfguard.static.registry import FixOffer
 
 DEFAULTS = "TensorFlow's own defaults write summaries every 100 steps"
+TF2_ADVICE = (
+    "write them under a guard such as `if step % 100 == 0:` or `tf.summary.record_if(lambda: step % 100 == 0)`, "
+    "and leave flushing to the writer (it flushes every 120 s by default)"
+)
 
 
 class SummaryEveryStep(NodeRule):
@@ -67,10 +73,33 @@ class SummaryEveryStep(NodeRule):
                         f"`{describe(call)}` calls `{describe(site.site)}` ({places}) on each call, "
                         f"so it writes summaries {steps.how_often(call, loop)} of {steps.loop_text(loop)}",
                         f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
-                        site.chain,
+                        merged_chain(reached),
                     )
         for loop in loops_with_guarded_writes.values():
             yield from self._fetches_for_guarded_writes(module, steps, loop)
+        yield from self._eager(module, steps)
+
+    def _eager(self, module: ModuleAnalysis, steps: StepAnalysis) -> Iterator[Finding]:
+        """TF 2: histograms, images or a writer flush on every step of a custom loop, and a Keras
+        ``TensorBoard`` callback that logs every batch and writes histograms."""
+        loops = eager_steps(module)
+        for call, loop, reached in every_step_sites(module, SUMMARY_WRITE):
+            how = loops.how_often(call, loop)
+            if not reached:
+                headline = f"`{describe(call)}` writes summaries {how} of {steps.loop_text(loop)}"
+                yield self.finding(module, call, headline, TF2_ADVICE)
+                continue
+            places = ", ".join(dict.fromkeys(_place(module, other) for other in reached))
+            headline = (f"`{describe(call)}` calls `{describe(reached[0].site)}` ({places}) on each call, so it "
+                        f"writes summaries {how} of {steps.loop_text(loop)}")
+            yield self.finding(module, call, headline, TF2_ADVICE, merged_chain(reached))
+        for call in module.candidate_calls(frozenset(), frozenset({TENSORBOARD_CALLBACK})):
+            setting = frequent_callback(module, call, TENSORBOARD_CALLBACK)
+            if setting is not None:
+                headline = (f"`{describe(call)}` ({setting}) writes every logged metric every few batches besides "
+                            "histograms of every weight (Keras warns that writing this often slows training)")
+                advice = "use `update_freq=\"epoch\"` or a step count such as `update_freq=100`"
+                yield self.finding(module, call, headline, advice)
 
     def _fetches_for_guarded_writes(self, module: ModuleAnalysis, steps: StepAnalysis, loop) -> Iterator[Finding]:
         """A summary fetched on every step whose value is written only under a guard is computed for nothing.

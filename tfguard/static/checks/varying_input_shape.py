@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 from astroid import nodes
 
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.tf_functions import loops_around, tf2_code, tf_functions
+from tfguard.static.analysis.tf_functions import creation_link, loops_around, tf2_code, tf_functions
 from tfguard.static.analysis.varying_shapes import decoded_per_item, fed_by_loop, varying_batches
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import UNSAFE, Finding
@@ -46,6 +46,7 @@ class VaryingInputShape(NodeRule):
                 f"tf.function `{traced.label}` gets inputs whose shape varies: {reason}, and every new shape "
                 f"traces a new graph", f"give `{traced.label}` an `input_signature` with `None` for the varying "
                 "dimensions (`tf.TensorSpec([None, None], tf.int64)`), or pass `reduce_retracing=True`",
+                [creation_link(module.path, traced)],
             )
 
     def _varying(self, module: ModuleAnalysis, call: nodes.Call) -> Optional[str]:
