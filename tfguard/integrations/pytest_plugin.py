@@ -158,8 +158,8 @@ class TfguardPlugin:
             return
         self.guarded_tests += 1
         records = [session_record(guarded) for guarded in state.finish()]
-        result = verdict(records, item.stash.get(_BUDGET, None), self.fail_on, self.fail_on_given,
-                         state.function_diagnostics)
+        result = verdict(state.run_verdict(), records, item.stash.get(_BUDGET, None), self.fail_on,
+                         self.fail_on_given)
         result["nodeid"] = item.nodeid
         result["budgets"] = item.stash[_BUDGET].asserted() if item.stash.get(_BUDGET, None) else []
         if state.setup_error:

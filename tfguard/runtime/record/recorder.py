@@ -171,12 +171,8 @@ class Recorder:
         self.pending: List[Any] = []
         #: Length of `pending` at which it is folded (about a second of runs).
         self.drain_at = RUN_FIELDS
-        #: The final report, once the guard ended and it was made (run/reporting.py keeps it here).
-        self.final_report: Any = None
         #: Called with (site record, runs so far) when a site first turns repeated while the program runs.
         self.on_repeated: Optional[Callable[[Dict[str, Any], int], None]] = None
-        #: The guard's DeviceWatch (placement, GPU sampling), added to the report when set.
-        self.devices: Any = None
         #: tfguard failed internally while guarding (safety.py): the session is no longer recorded.
         self.failed = False
         #: The guarding thread's sampled stacks between runs (host_sampler.py), when sampled.
