@@ -29,7 +29,7 @@ from tfguard.runtime.judge.shares import judged
 from tfguard.runtime.judge.summaries_every_run import percent
 from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
-from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, Trend, Violation
+from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, TrendSeries, Violation
 from tfguard.runtime.verdict import Diagnostic
 
 
@@ -300,7 +300,7 @@ def test_slowing_steps_blame_the_growing_line_only_when_growth_is_the_cause():
 def test_a_recording_is_judged_in_code_order_into_its_document():
     site = SiteRecord("a.py", 4, kind="repeated", ops_added=30, events_in_loop=6, last_step=95)
     recording = _recording(growth_sites=[site], host_fraction=0.75, saves=4, save_s=2.0,
-                           trend=Trend("t:0", "step interval", _rising(), 0, None))
+                           trend=TrendSeries("t:0", "step interval", _rising(), 0, None))
     slowdown, findings = judge_session(recording)
     assert [f.code for f in findings] == ["TFG901", "TFG903", "TFG905"] and slowdown["dominant_signature"] == "t:0"
     assert {f.scope for f in findings} == {"session"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Optional, Sequence
 
-from tfguard.integrations.guarded_test import DEFAULT_WARMUP_RUNS
+from tfguard.integrations.guarded import DEFAULT_WARMUP_RUNS
 from tfguard.runtime.document import display_path
 from tfguard.runtime.judge import code_of
 from tfguard.runtime.verdict import FUNCTION, SESSION, Diagnostic, RunVerdict

@@ -212,7 +212,8 @@ class DecimatedSeries:
 
 
 class Trend:
-    """Result of `step_trend`: the slowdown ratio, its shape, and whether it is significant."""
+    """Result of `step_trend` (on a recording.TrendSeries' values): the slowdown ratio, its shape, and whether it
+    is significant."""
 
     __slots__ = ("slowdown", "significant", "z", "points", "shape")
 
