@@ -121,7 +121,7 @@ def test_the_runtime_is_the_base_and_the_stages_the_page_draws():
     top = sorted(p.name for p in RUNTIME.iterdir() if p.name != "__pycache__" and not p.name.endswith(".json"))
     assert sorted({p.stem for p in RUNTIME.glob("*.py")} - {"__init__"}) == sorted(base)
     assert sorted(p.name for p in RUNTIME.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(stages)
-    assert len(top) <= 12, top  # modules and folders at the top of tfguard/runtime/, __init__.py included
+    assert len(top) <= 13, top  # modules and folders at the top of tfguard/runtime/, __init__.py included
 
 
 def test_no_runtime_stage_imports_a_later_stage_and_the_base_imports_none():
@@ -166,37 +166,70 @@ def test_each_judge_module_is_named_after_its_diagnostic_and_on_the_page():
         assert name == declared.name.replace("-", "_") and "`%s`" % name in PAGE, name
 
 
-def _static_and_cli_import_graph() -> Dict[str, Set[str]]:
-    """Module -> the tfguard.static / cli / server modules it imports, lazy imports (inside functions) included.
+def test_function_level_imports_count_too():
+    """A lazy import (inside a function) is an import: the stage and circle checks see it."""
+    source = "def later():\n    from tfguard.runtime.run.guard import frozen\n    import tfguard.runtime.verdict\n"
+    path = REPO_ROOT / "build" / "lazy_import_probe.py"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    try:
+        assert {"tfguard.runtime.run.guard", "tfguard.runtime.verdict"} <= set(_imported_modules(path))
+    finally:
+        path.unlink()
 
-    ``from PACKAGE import name`` counts as importing the package's face (its ``__init__``) and, when ``name`` is a
-    submodule, that module: a face that imports a module which imports the face back is a circle.
-    """
-    modules = {".".join(path.relative_to(REPO_ROOT).with_suffix("").parts).removesuffix(".__init__"): path
-               for path in PACKAGE.rglob("*.py")}
-    side = ("tfguard.static", "tfguard.cli", "tfguard.server")
+
+def _module_files() -> Dict[str, Path]:
+    """Module name -> file, for every module and package of tfguard (a package is its __init__.py)."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = _module_of(path)
+        found[name[:-len(".__init__")] if name.endswith(".__init__") else name] = path
+    return found
+
+
+def _import_graph(prefixes) -> Dict[str, Set[str]]:
+    """Module -> the modules (of those named with `prefixes`) it imports, at its top or in a function."""
+    files = _module_files()
     graph: Dict[str, Set[str]] = {}
-    for name, path in modules.items():
-        if name.startswith(side):
-            graph[name] = {target for target in _imported_modules(path)
-                           if target in modules and target.startswith(side) and target != name}
+    for name, path in files.items():
+        if not name.startswith(prefixes):
+            continue
+        graph[name] = {imported for imported in _imported_modules(path)
+                       if imported in files and imported.startswith(prefixes) and imported != name}
     return graph
 
 
+def _circles(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """Each import circle found (depth-first), as the modules along it."""
+    found, state, stack = [], {}, []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                found.append(stack[stack.index(target):] + [target])
+            elif target not in state:
+                visit(target)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return found
+
+
+def test_no_import_circle_in_the_runtime_and_what_stands_on_it():
+    """No runtime module, and no module of the reports, the pytest plugin or the language server's runtime
+    findings, imports its way back to itself (package faces included: a package's __init__ is a module)."""
+    graph = _import_graph(("tfguard.runtime", "tfguard.reports", "tfguard.integrations",
+                           "tfguard.server.runtime_findings"))
+    assert not _circles(graph)
+
+
 def test_no_import_circle_on_the_static_side_and_the_command_line_lazy_imports_included():
-    graph = _static_and_cli_import_graph()
-    circles = []
-    for start in sorted(graph):
-        # A circle through ``start``: a path from one of its imports back to it.
-        seen: Set[str] = set()
-        stack = [(target, [start, target]) for target in sorted(graph[start])]
-        while stack:
-            node, path = stack.pop()
-            if node == start:
-                circles.append(" -> ".join(path))
-                break
-            if node in seen:
-                continue
-            seen.add(node)
-            stack.extend((target, path + [target]) for target in sorted(graph.get(node, ())))
-    assert not circles, circles
+    """No module of the checker, the command line or the language server imports its way back to itself, lazy
+    imports included (a package's face counts: ``from tfguard.cli import adoption`` imports ``tfguard.cli``)."""
+    circles = _circles(_import_graph(("tfguard.static", "tfguard.cli", "tfguard.server")))
+    assert not circles, [" -> ".join(circle) for circle in circles]

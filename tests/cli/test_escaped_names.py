@@ -11,7 +11,8 @@ import pytest
 from tests.runtime.html_documents import run_document
 from tfguard.printable import printable, printable_line
 from tfguard.runtime.output.formats import FORMATS
-from tfguard.runtime.output.html import render_report
+from tfguard.runtime.output.html.page import render_report
+from tfguard.runtime.verdict import RunVerdict
 
 CLEAR, TITLE, RLO, LRI = "\x1b[2J", "\x1b]0;pwned\x07", "\u202e", "\u2066"
 HOSTILE = CLEAR + TITLE + RLO + LRI + "\r\x9b"
@@ -55,14 +56,18 @@ def test_the_full_format_escapes_the_quoted_source_line(empty_project, write, ru
     assert out.count("\x1b") == out.count("\x1b[")  # only tfguard's own colour codes are raw
 
 
-def _hostile_run():
+def _hostile_document():
     document = run_document(200)
-    site = document["growth_sites"][0]
+    site = document["sessions"][0]["growth_sites"][0]
     site["path"] = "tr" + HOSTILE + "ain.py"
     site["code"] = "loss = tf.reduce_mean(x, name='%s')" % HOSTILE
-    document["diagnostics"][0]["message"] += HOSTILE
+    document["diagnostics"][0]["headline"] += HOSTILE
     document["command"] = ["train" + HOSTILE + ".py"]
     return document
+
+
+def _hostile_run():
+    return RunVerdict.from_document(_hostile_document())
 
 
 def test_the_run_report_text_shows_them_escaped():
@@ -76,7 +81,7 @@ def test_the_run_page_shows_them_escaped_never_raw():
 
 
 def test_tfguard_report_prints_them_escaped(tmp_path, run):
-    (tmp_path / "doc.json").write_text(json.dumps(_hostile_run()), encoding="utf-8")
+    (tmp_path / "doc.json").write_text(json.dumps(_hostile_document()), encoding="utf-8")
     status, out, err = run("report", str(tmp_path / "doc.json"), "--html", str(tmp_path / "page.html"))
     assert status == 0 and _clean(out) and _clean(err)
     assert _clean((tmp_path / "page.html").read_text(encoding="utf-8"))

@@ -5,10 +5,12 @@ tests/run/test_html_browser.py)."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from html.parser import HTMLParser
 from typing import Any, Dict, Iterator, List, Tuple
 
-from tests.runtime.html_documents import SITE, run_document
+from tests.runtime.html_documents import SITE, run_verdict
+from tfguard.runtime.verdict import ACROSS_SESSIONS, FUNCTION, Diagnostic, FunctionsVerdict, Site
 
 #: Ends every context it could land in (title, attribute, style, script), then tries three ways to run script; each
 #: one that ran would mark the page's root element, which the browser tests read.
@@ -19,30 +21,26 @@ Path = Tuple[Any, ...]
 
 
 def full_document() -> Dict[str, Any]:
-    """A run document with every part the schema describes filled in: sessions, saves, two fetch signatures, a
-    frozen violation, another session, a diagnostic across sessions, traced functions (TFG908) and host time."""
-    document = run_document(200, saves=3, signatures=2)
-    other = run_document(50, growing=False, seed=2)
-    document["other_sessions"] = [{"created_at": "train.py:80", "report": {
-        k: v for k, v in other.items() if k not in ("command", "exit_status", "other_sessions", "across_sessions")}}]
-    document["frozen_violations"] = [{"path": "train.py", "line": 41, "code": SITE["code"], "api": "tf.reduce_mean",
-                                      "step": 3, "rule": "TFG102"}]
-    document["across_sessions"] = [{"code": "TFG906", "severity": "warning", "message": "a graph per session",
-                                    "path": "train.py", "line": 12, "evidence": {"note": "x"}, "graph": 2,
-                                    "sessions": [1, 2], "sites": [dict(SITE)]}]
+    """A run document with every part the schema describes filled in: two sessions (saves, two fetch signatures,
+    a frozen violation), a diagnostic across sessions, a traced function (TFG908) and host time."""
+    verdict = run_verdict(200, saves=3, signatures=2)
+    other = run_verdict(50, growing=False, seed=2).sessions[0]
+    verdict.sessions.append(replace(other, number=2, created_at="train.py:80"))
+    verdict.sessions[0].figures["frozen_violations"] = [{
+        "path": "train.py", "line": 41, "code": SITE["code"], "api": "tf.reduce_mean", "step": 3, "rule": "TFG102"}]
     change = {"argument": "n", "kind": "value", "before": "1", "after": "2", "count": 29, "first_call": 2,
               "text": "argument `n`: Python value 1 -> 2"}
-    document["functions"] = {"available": True, "failed": False, "functions": [{
+    verdict.functions = FunctionsVerdict(True, False, [{
         "function": "step", "path": "train.py", "line": 3, "calls": 30, "traces": 30, "traced_calls": 30,
         "traced_call_numbers": [1, 2], "objects": 1, "most_traced_calls_of_one_object": 30, "trace_seconds": 0.5,
         "run_seconds": 0.7, "call_sites": [{"path": "train.py", "line": 8, "traced_calls": 30}],
-        "first_arguments": [{"argument": "n", "value": "0"}], "changes": [change]}], "diagnostics": [{
-            "code": "TFG908", "severity": "warning", "message": "`step` keeps retracing", "path": "train.py",
-            "line": 8, "evidence": {"function": "step", "changes": [change]}}]}
-    # Read by the page's traces section (html/__init__.py), though the schema leaves it free.
-    document["function_traces"] = [{"function": "step", "path": "train.py", "line": 3, "traces": 30, "calls": 30,
-                                    "trace_s": 0.5, "run_s": 0.7, "changes": ["n: 1 -> 2"]}]
-    return document
+        "first_arguments": [{"argument": "n", "value": "0"}], "changes": [change]}])
+    verdict.diagnostics += [
+        Diagnostic("TFG906", "warning", "a graph per session", "build the graph once", [Site("train.py", 12)],
+                   {"note": "x", "graph": 2, "sites": [dict(SITE)]}, ACROSS_SESSIONS),
+        Diagnostic("TFG908", "warning", "`step` keeps retracing", "pass tensors", [Site("train.py", 8)],
+                   {"function": "step", "changes": [change]}, FUNCTION)]
+    return verdict.to_document()
 
 
 def fields(node: Any, path: Path = ()) -> Iterator[Path]:

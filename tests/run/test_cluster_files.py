@@ -9,8 +9,8 @@ import socket
 import pytest
 
 from tfguard.reports.task_files import task_file_name
-from tfguard.runtime.output.report import REPORT_VERSION
 from tfguard.runtime.run.cluster_task import task_from_tf_config
+from tfguard.runtime.verdict import DOCUMENT_VERSION as REPORT_VERSION
 
 
 def _tf_config(cluster, job, index):
@@ -54,7 +54,8 @@ def test_cluster_view_of_tasks_without_sessions_judges_nothing(tmp_path, run):
     folder.mkdir()
     for index in (0, 1):
         _write(folder / ("ps-%d.json" % index), {"version": REPORT_VERSION, "command": ["train.py"],
-                                                "exit_status": 0, "session_count": 0})
+                                                "exit_status": 0, "session_count": 0, "sessions": [],
+                                                "diagnostics": []})
     status, out, err = run("report", str(folder))
     assert (status, err) == (0, "")
     assert out.splitlines()[0] == "tfguard cluster report: 2 tasks (ps-0, ps-1)"
@@ -66,7 +67,7 @@ def test_cluster_view_of_tasks_without_sessions_judges_nothing(tmp_path, run):
     (["{dir}/empty"], "no *.json reports in {dir}/empty"),
     (["{dir}/nothing-*.json"], "no reports match {dir}/nothing-*.json"),
     (["{dir}/ps-0.json", "{dir}/missing.json"], "report not found: {dir}/missing.json"),
-    (["{dir}/ps-0.json", "{dir}/other.json"], "{dir}/other.json is not a tfguard runtime report (version 3)"),
+    (["{dir}/ps-0.json", "{dir}/other.json"], "{dir}/other.json is not a tfguard runtime report (version 4)"),
     (["{dir}/ps-0.json", "{dir}/ps-0.json", "--plot", "{dir}/x.png"],
      "--plot draws one report or a comparison of separate runs, not a cluster's tasks"),
     (["{dir}", "--straggler-margin", "0.5"], "--straggler-margin needs a number above 1, got '0.5'"),
@@ -74,7 +75,8 @@ def test_cluster_view_of_tasks_without_sessions_judges_nothing(tmp_path, run):
 ])
 def test_bad_cluster_input_is_one_line_and_status_2(tmp_path, run, args, message):
     (tmp_path / "empty").mkdir()
-    _write(tmp_path / "ps-0.json", {"version": REPORT_VERSION, "command": ["ps.py"], "session_count": 0})
+    _write(tmp_path / "ps-0.json", {"version": REPORT_VERSION, "command": ["ps.py"], "session_count": 0,
+                                    "sessions": [], "diagnostics": []})
     _write(tmp_path / "other.json", {"version": 99})
     status, out, err = run("report", *[arg.format(dir=tmp_path) for arg in args])
     assert (status, out) == (2, "")

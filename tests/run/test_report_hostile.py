@@ -11,8 +11,10 @@ import pytest
 from tests.run.hostile_documents import HOSTILE, fields, full_document, page_problems, value_at, with_value
 from tfguard.cli.main import main
 from tfguard.runtime.output.formats import document_schema
-from tfguard.runtime.output.html import render_comparison, render_report
+from tfguard.runtime.output.html.page import render_report
+from tfguard.runtime.output.html.side_by_side import render_comparison
 from tfguard.runtime.output.schema_check import first_problem
+from tfguard.runtime.verdict import RunVerdict
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +47,10 @@ def test_a_hostile_string_in_each_field_in_turn_never_becomes_markup(document):
         changed = with_value(document, path, value_at(document, path) + HOSTILE)
         if first_problem(changed) is not None:
             continue  # refused before any page (an enum, a code): the CLI tests below show how
-        assert page_problems(render_report(changed)) == [], path
-        assert page_problems(render_comparison([("a", changed), ("b", document)])) == [], path
+        changed_verdict = RunVerdict.from_document(changed)
+        assert page_problems(render_report(changed_verdict)) == [], path
+        original = RunVerdict.from_document(document)
+        assert page_problems(render_comparison([("a", changed_verdict), ("b", original)])) == [], path
 
 
 def _report(tmp_path, capsys, data, *extra):
@@ -74,25 +78,25 @@ def test_a_wrong_value_in_any_field_is_one_line_and_exit_2_never_an_internal_err
 
 
 def test_the_refusal_names_the_field_and_the_wrong_type(document, tmp_path, capsys):
-    changed = with_value(document, ("signatures", 0, "count"), "<img src=x onerror=alert(1)>")
+    changed = with_value(document, ("sessions", 0, "signatures", 0, "count"), "<img src=x onerror=alert(1)>")
     status, err = _report(tmp_path, capsys, changed)
     assert status == 2
-    assert err == ("tfguard: error: %s does not fit the run-report schema (signatures[0].count: integer, not "
+    assert err == ("tfguard: error: %s does not fit the run-report schema (sessions[0].signatures[0].count: integer, not "
                    "string)\n" % (tmp_path / "doc.json"))
     assert not (tmp_path / "page.html").exists()
 
 
 def test_two_reports_side_by_side_are_checked_each(document, tmp_path, capsys):
     (tmp_path / "a.json").write_text(json.dumps(document), encoding="utf-8")
-    (tmp_path / "b.json").write_text(json.dumps(with_value(document, ("runs",), "many")), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps(with_value(document, ("sessions", 0, "runs"), "many")), encoding="utf-8")
     status = main(["report", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--html",
                    str(tmp_path / "page.html")])
     err = capsys.readouterr().err
-    assert status == 2 and "b.json does not fit the run-report schema (runs: integer, not string)" in err
+    assert status == 2 and "b.json does not fit the run-report schema (sessions[0].runs: integer, not string)" in err
 
 
 def test_control_characters_in_a_refused_name_are_shown_escaped(document, tmp_path, capsys):
-    changed = with_value(document, ("growth_ops",), {"a\x1b[2J\u202eb": "many"})
+    changed = with_value(document, ("sessions", 0, "growth_ops"), {"a\x1b[2J\u202eb": "many"})
     status, err = _report(tmp_path, capsys, changed)
     assert status == 2 and "\x1b" not in err and "\u202e" not in err
-    assert "(growth_ops.a\\x1b[2J\\u202eb: integer, not string)" in err
+    assert "(sessions[0].growth_ops.a\\x1b[2J\\u202eb: integer, not string)" in err
