@@ -81,14 +81,15 @@ def test_the_refusal_names_the_field_and_the_wrong_type(document, tmp_path, caps
     changed = with_value(document, ("sessions", 0, "signatures", 0, "count"), "<img src=x onerror=alert(1)>")
     status, err = _report(tmp_path, capsys, changed)
     assert status == 2
-    assert err == ("tfguard: error: %s does not fit the run-report schema (sessions[0].signatures[0].count: integer, not "
-                   "string)\n" % (tmp_path / "doc.json"))
+    assert err == ("tfguard: error: %s does not fit the run-report schema (sessions[0].signatures[0].count: "
+                   "integer, not string)\n" % (tmp_path / "doc.json"))
     assert not (tmp_path / "page.html").exists()
 
 
 def test_two_reports_side_by_side_are_checked_each(document, tmp_path, capsys):
     (tmp_path / "a.json").write_text(json.dumps(document), encoding="utf-8")
-    (tmp_path / "b.json").write_text(json.dumps(with_value(document, ("sessions", 0, "runs"), "many")), encoding="utf-8")
+    changed = with_value(document, ("sessions", 0, "runs"), "many")
+    (tmp_path / "b.json").write_text(json.dumps(changed), encoding="utf-8")
     status = main(["report", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--html",
                    str(tmp_path / "page.html")])
     err = capsys.readouterr().err
