@@ -217,6 +217,7 @@ def run_command(args: argparse.Namespace) -> int:
                                  tensorboard_every=every, placement_at=placement_at)
         watcher.install()
         watcher.functions = _watch_functions()
+        watcher.steps = _watch_steps(max_steps, MaxStepsReached)
         if args.json_dir:
             from tfguard.reports.task_files import TaskNaming
 
@@ -286,9 +287,25 @@ def _watch_functions() -> Any:
     return functions
 
 
+def _watch_steps(max_steps: Optional[int], stop_type: type) -> Any:
+    """The watch of a TF2 program's training loop (steps, input, checkpoints, summaries); None when it could not
+    start."""
+    from tfguard.runtime import safety
+    from tfguard.runtime.run.step_watch import StepWatch
+
+    steps = StepWatch(max_steps=max_steps, stop_type=stop_type)
+    try:
+        steps.start()
+    except Exception as exc:
+        safety.internal_error("tfguard run's training-loop watch", exc, "following the training loop")
+        steps.stop()
+        return None
+    return steps
+
+
 def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:
     """Take back what a failed set-up installed: the program then runs unguarded."""
-    for part in (tasks, getattr(watcher, "functions", None), watcher):
+    for part in (tasks, getattr(watcher, "steps", None), getattr(watcher, "functions", None), watcher):
         try:
             if part is not None:
                 (part.stop if hasattr(part, "stop") else part.uninstall)()
@@ -308,6 +325,8 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
     try:
         if getattr(watcher, "functions", None) is not None:
             watcher.functions.stop()
+        if getattr(watcher, "steps", None) is not None:
+            watcher.steps.stop()
         if watcher is not None:
             sessions = watcher.finish()
         if tasks is not None:
@@ -324,6 +343,9 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
     from tfguard.runtime.run.runner import fired_codes, run_document
 
     command = (["-m"] if args.module else []) + list(args.target)
+    steps = getattr(watcher, "steps", None)
+    if steps is not None and steps.stopped_by_max_steps:
+        watcher.stopped_by_max_steps = True
     if watcher.stopped_by_max_steps:
         print("tfguard: stopped after %d steps (--max-steps)" % max_steps, file=sys.stderr)
     if watcher.setup_error:
@@ -332,6 +354,8 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
     functions = getattr(watcher, "functions", None)
     if functions is not None and functions.available:  # TF 2.13+: TFG908 (on TF 1.15 the document is as it was)
         document["functions"] = functions.report().to_dict()
+    if steps is not None and steps.saw_training:  # a TF2 training loop: its steps and their findings
+        document["steps"] = steps.report()
     if not args.quiet:
         print(FORMATS["text"].render(document, 0 if args.wide else None), file=sys.stderr)
     if args.json:

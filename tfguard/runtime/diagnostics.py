@@ -13,8 +13,9 @@ from typing import Any, Callable, Dict, NamedTuple, Optional
 
 SEVERITIES = ("error", "warning", "info")
 #: What a judge reads: the typed recording of one guard (record/recording.py), the placement data of one
-#: traced step (devices/placement.py), or the FunctionRecords of a tf.function watch (record/functions.py).
-INPUTS = ("recording", "placement", "functions")
+#: traced step (devices/placement.py), the FunctionRecords of a tf.function watch (record/functions.py), or the
+#: StepRecord of a TF2 run's steps (record/steps.py).
+INPUTS = ("recording", "placement", "functions", "steps")
 
 
 class RuntimeDiagnostic(NamedTuple):
@@ -27,7 +28,7 @@ class RuntimeDiagnostic(NamedTuple):
     #: The ``tfguard run --fail-on`` (and ``--tfguard-fail-on``) name, "" when it never fails a run.
     fail_on: str
     #: ``judge(recording, slowdown)`` -> findings (``"recording"``), ``judge(placement_data)`` (``"placement"``), or
-    #: ``judge(function_records)`` (``"functions"``).
+    #: ``judge(function_records)`` (``"functions"``), ``judge(step_record, options)`` (``"steps"``).
     judge: Callable[..., Any]
     reads: str = "recording"
 

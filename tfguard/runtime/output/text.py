@@ -15,14 +15,21 @@ def render_document(document: Dict[str, Any], width: Optional[int] = None) -> st
     """Report tables of a run document (or of a bare `report.to_dict()`), fit to `width` columns (None: 80 or
     `COLUMNS`; 0: wide): its sessions, then its tf.functions (TFG908) when any traced."""
     functions = document.get("functions") or {}
-    if not functions.get("functions"):
-        return _render_sessions(document, width)
-    from tfguard.runtime.output.function_report import render
+    steps = document.get("steps")
+    parts = []
+    if "mode" in document or document.get("unguarded_sessions"):
+        parts.append(_render_sessions(document, width))
+    if steps:  # a TF2 training loop: its steps and their diagnostics
+        from tfguard.runtime.output.step_report import render_steps
 
-    traced = render(functions, width)
-    if "mode" not in document and not document.get("unguarded_sessions"):
-        return traced  # a TF2 program with no session: its functions are the report
-    return _render_sessions(document, width) + "\n\n" + traced
+        parts.append(render_steps(steps, width))
+    if functions.get("functions"):
+        from tfguard.runtime.output.function_report import render
+
+        parts.append(render(functions, width))
+    if not parts:
+        return _render_sessions(document, width)
+    return "\n\n".join(parts)
 
 
 def _render_sessions(document: Dict[str, Any], width: Optional[int] = None) -> str:
@@ -31,6 +38,9 @@ def _render_sessions(document: Dict[str, Any], width: Optional[int] = None) -> s
     command = " ".join(document.get("command") or [])
     unguarded = document.get("unguarded_sessions") or []
     if "mode" not in document and not unguarded:
+        if document.get("tensorflow_version"):  # TensorFlow ran, with no session and no tf.function traced
+            return "tfguard: %s created no TensorFlow session and traced no tf.function: the program ran eagerly" % (
+                command or "the program")
         return "tfguard: %s created no TensorFlow session: nothing to report" % (command or "the program")
     parts = []
     count = document.get("session_count", 1)

@@ -1,0 +1,58 @@
+"""TFG903's TF2 case: the steps wait for the next batch (a tf.data iterator's `next`, or a pipeline's Python function
+run one call at a time) for `host_threshold` of the steps' wall time or more.
+
+The wait is what was measured: an eager `next` on a tf.data iterator (a custom loop's `for x in dataset`), or the
+time in the `tf.numpy_function`/`tf.py_function`/`from_generator` functions of a serial `Dataset.map` (Keras `fit`
+takes its batches inside its train function, where only those Python functions can be timed). The larger of the two
+counts. A map with `num_parallel_calls` overlaps its calls, so its Python time is no wait: silent (choose silence).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from tfguard.runtime.document import format_seconds
+from tfguard.runtime.judge import input_bound
+from tfguard.runtime.judge.step_shares import options_of, percent, share_judged, where
+from tfguard.runtime.record.steps import StepRecord
+
+
+def judge(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
+    """TFG903 on a TF2 run (see module docstring)."""
+    options = options_of(options)
+    wall = record.wall()
+    if record.steps < options["min_runs"] or wall <= 0:
+        return []
+    serial = record.serial_maps()
+    python_seconds = sum(cost.seconds for _, cost in serial)
+    waited = max(record.next_seconds, python_seconds)
+    share = min(1.0, waited / wall)
+    if share < options["host_threshold"]:
+        return []
+    advice = ("make its map parallel (`num_parallel_calls=tf.data.AUTOTUNE`), end the pipeline with "
+              "`.prefetch(tf.data.AUTOTUNE)` so the next batch is made while the step runs, and `.cache()` what is the "
+              "same every epoch")
+    if python_seconds >= record.next_seconds and serial:
+        site, cost = serial[0]
+        message = "input-bound: the steps wait for the next batch for %s of the time — the Python function of the " \
+                  "`map` at %s runs one call at a time (%d calls, %s in all, %s of %d steps' %s): %s" % (
+                      percent(share), where(site), cost.count, format_seconds(cost.seconds), percent(share),
+                      record.steps, format_seconds(wall), advice)
+    else:
+        loops = sorted(record.next_sites.items(), key=lambda item: -item[1].seconds)
+        site = loops[0][0] if loops else None
+        serial_made = [made for made, cost in record.maps.items() if cost.parallel is None]
+        if serial_made:
+            site = serial_made[-1]
+            said = "its map at %s runs one element at a time" % (where(site))
+        else:
+            said = "the pipeline iterated at %s" % where(site)
+        message = "input-bound: the steps wait for the next batch for %s of the time (%d batches, %s of %d steps' " \
+                  "%s in the tf.data iterator's next) — %s: %s" % (
+                      percent(share), record.next_count, format_seconds(record.next_seconds), record.steps,
+                      format_seconds(wall), said, advice)
+    return share_judged([input_bound.DIAGNOSTIC.finding(
+        message, None, site[0] if site else None, site[1] if site else None, input_fraction=share,
+        input_seconds=waited, next_seconds=record.next_seconds, python_input_seconds=python_seconds,
+        steps=record.steps, wall_seconds=wall)], record, options)
+
