@@ -13,7 +13,8 @@ calls made eagerly: it is neither counted nor timed. Functions of TensorFlow its
 `map` function, variable initializers) are not followed.
 
 A sink has `called(key, seconds, function)` (`function`: the `tf.function` object called) and
-`traced(key, python_function, name, serial, parameters, seconds, site)`; an exception from a sink detaches every sink (one line on stderr): the program's calls go on, unwatched.
+`traced(key, python_function, name, serial, parameters, seconds, site)`; an exception from a sink detaches every
+sink (one line on stderr): the program's calls go on, unwatched.
 """
 
 from __future__ import annotations
