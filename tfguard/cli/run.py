@@ -37,7 +37,7 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--freeze-after", metavar="N", help="finalize each session's graph after its N-th run "
                      "(a later op creation raises GraphFrozenError naming the line)")
     run.add_argument("--max-steps", metavar="N", help="stop the program after N runs of its dominant fetch "
-                     "signature (exit status 0, report still printed)")
+                     "signature, or N steps of a TF2 training loop (exit status 0, report still printed)")
     run.add_argument("--fail-on", metavar="NAMES", help="exit 1 when these diagnostics fire as errors or "
                      "warnings; information, such as one-time graph growth, never fails (comma-separated: %s)"
                      % ", ".join("%s=%s" % item for item in FAIL_ON.items()))

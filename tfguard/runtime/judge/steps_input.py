@@ -4,7 +4,9 @@ run one call at a time) for `host_threshold` of the steps' wall time or more.
 The wait is what was measured: an eager `next` on a tf.data iterator (a custom loop's `for x in dataset`), or the
 time in the `tf.numpy_function`/`tf.py_function`/`from_generator` functions of a serial `Dataset.map` (Keras `fit`
 takes its batches inside its train function, where only those Python functions can be timed). The larger of the two
-counts. A map with `num_parallel_calls` overlaps its calls, so its Python time is no wait: silent (choose silence).
+counts, against the steps' wall time less the checkpoints and summaries written meanwhile (TFG904 and TFG905 judge
+those): a loop that saves every step is input-bound all the same when its training time waits on the input. A map
+with `num_parallel_calls` overlaps its calls, so its Python time is no wait: silent (choose silence).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ def judge(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[
     serial = record.serial_maps()
     python_seconds = sum(cost.seconds for _, cost in serial)
     waited = max(record.next_seconds, python_seconds)
-    share = min(1.0, waited / wall)
+    written = sum(cost.seconds for cost in record.writes.values())
+    training = max(wall - written, waited, 1e-9)
+    share = waited / training
     if share < options["host_threshold"]:
         return []
     advice = ("make its map parallel (`num_parallel_calls=tf.data.AUTOTUNE`), end the pipeline with "
@@ -35,9 +39,9 @@ def judge(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[
     if python_seconds >= record.next_seconds and serial:
         site, cost = serial[0]
         message = "input-bound: the steps wait for the next batch for %s of the time — the Python function of the " \
-                  "`map` at %s runs one call at a time (%d calls, %s in all, %s of %d steps' %s): %s" % (
-                      percent(share), where(site), cost.count, format_seconds(cost.seconds), percent(share),
-                      record.steps, format_seconds(wall), advice)
+                  "`map` at %s runs one call at a time (%d calls, %s in all, for %d steps that trained %s): %s" % (
+                      percent(share), where(site), cost.count, format_seconds(cost.seconds), record.steps,
+                      format_seconds(training), advice)
     else:
         loops = sorted(record.next_sites.items(), key=lambda item: -item[1].seconds)
         site = loops[0][0] if loops else None
@@ -47,12 +51,12 @@ def judge(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[
             said = "its map at %s runs one element at a time" % (where(site))
         else:
             said = "the pipeline iterated at %s" % where(site)
-        message = "input-bound: the steps wait for the next batch for %s of the time (%d batches, %s of %d steps' " \
-                  "%s in the tf.data iterator's next) — %s: %s" % (
+        message = "input-bound: the steps wait for the next batch for %s of the time (%d batches, %s in the " \
+                  "tf.data iterator's next, for %d steps that trained %s) — %s: %s" % (
                       percent(share), record.next_count, format_seconds(record.next_seconds), record.steps,
-                      format_seconds(wall), said, advice)
+                      format_seconds(training), said, advice)
     return share_judged([input_bound.DIAGNOSTIC.finding(
         message, None, site[0] if site else None, site[1] if site else None, input_fraction=share,
         input_seconds=waited, next_seconds=record.next_seconds, python_input_seconds=python_seconds,
-        steps=record.steps, wall_seconds=wall)], record, options)
+        steps=record.steps, wall_seconds=wall, training_seconds=training)], record, options)
 

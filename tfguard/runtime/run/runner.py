@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import runpy
 import sys
@@ -16,6 +17,7 @@ _RUNNER_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__), "<f
 def execute(target: Sequence[str], as_module: bool, stop_type: type) -> int:
     """Run the program like `python` would and return its exit status; print its traceback."""
     saved_argv, saved_path = sys.argv[:], sys.path[:]
+    stopped = False
     try:
         if as_module:
             sys.argv = [target[0]] + list(target[1:])
@@ -30,7 +32,7 @@ def execute(target: Sequence[str], as_module: bool, stop_type: type) -> int:
     except SystemExit as exc:
         return _exit_status(exc.code)
     except stop_type:
-        return 0
+        stopped = True
     except KeyboardInterrupt as exc:
         _print_program_traceback(exc)
         return EXIT_INTERRUPTED
@@ -39,6 +41,12 @@ def execute(target: Sequence[str], as_module: bool, stop_type: type) -> int:
         return 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+    if stopped:
+        # The program's objects left in reference cycles by the stop (a Keras fit's tf.data iterator) are freed
+        # now, while TensorFlow's input threads can still run Python (a numpy_function map): at interpreter exit
+        # they cannot, and the iterator's destructor would wait on them for ever.
+        gc.collect()
+    return 0
 
 
 def _exit_status(code: Any) -> int:
