@@ -144,3 +144,13 @@ def test_the_text_says_what_the_steps_were_and_where_time_went():
     text = render_steps(data, 0)
     assert text.startswith("tfguard TF2 steps: 150 steps (calls of `train_step`, which applies the gradients)")
     assert "1 checkpoint" in text
+
+
+def test_steps_slowing_are_not_judged_on_eager_steps_or_a_small_cpu_growth():
+    record = StepRecord()
+    site = EagerSite(("train.py", 17), "train_step", 12, False)
+    for i in range(400):
+        record.eager_step(0.01 * i + 0.00003 * i * i, 0.00002 * i * i, site)
+    assert [f for f in judge_steps(record) if f["code"] == "TFG902"] == []
+    slight = _compiled(steps=400, gap_s=lambda i: 0.0001 * i, cpu=lambda i: 0.02 * i + 0.0000005 * i * i)
+    assert judge_steps(slight) == []  # CPU per step rose x1.04 while wall time per step rose x4: contention
