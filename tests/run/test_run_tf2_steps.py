@@ -32,8 +32,18 @@ def _run(tmp_path, program, *args, options=()):
     return done, valid_document(json.loads(report.read_text(encoding="utf-8")))
 
 
+def _program(document):
+    """The diagnostics of the program's scope (a TF2 loop's steps), each with its blamed `path` and `line`."""
+    found = []
+    for d in document["diagnostics"]:
+        if d["scope"] == "program":
+            blamed = next((site for site in d["sites"] if site["role"] == "blamed"), {})
+            found.append(dict(d, path=blamed.get("path"), line=blamed.get("line")))
+    return found
+
+
 def _findings(document):
-    return {(d["code"], d["severity"]): d for d in (document.get("steps") or {}).get("diagnostics", [])}
+    return {(d["code"], d["severity"]): d for d in _program(document)}
 
 
 def test_an_eager_step_is_named_where_tf_function_goes(tmp_path):
@@ -42,7 +52,7 @@ def test_an_eager_step_is_named_where_tf_function_goes(tmp_path):
     finding = _findings(document)[("TFG909", "warning")]
     assert (finding["path"], finding["line"]) == (str(LOOP), _line(LOOP, "def train_step"))
     assert finding["evidence"]["apply_line"] == _line(LOOP, "# applies")
-    assert "put @tf.function on `train_step`" in finding["message"]
+    assert "put @tf.function on `train_step`" in finding["help"]
     assert document["steps"]["mode"] == "eager" and document["steps"]["steps"] == 40
     assert "TFG909 warning: the training step runs eagerly" in done.stderr
 
@@ -51,9 +61,9 @@ def test_summaries_of_every_weight_every_step_are_named_on_their_line(tmp_path):
     done, document = _run(tmp_path, LOOP, "summaries")
     assert done.returncode == 0, done.stderr
     # a warning at 10% of the steps' time (32% here on an idle machine), info below: the share is the machine's
-    (finding,) = [d for d in document["steps"]["diagnostics"] if d["code"] == "TFG904"]
+    (finding,) = [d for d in _program(document) if d["code"] == "TFG904"]
     assert (finding["path"], finding["line"]) == (str(LOOP), _line(LOOP, "# every weight"))
-    assert finding["message"].startswith("summaries every step: 1200 summary writes for 300 steps")
+    assert finding["headline"].startswith("summaries every step: 1200 summary writes for 300 steps")
     assert finding["evidence"]["summary_writes"] == 4 * 300 and finding["evidence"]["flushes"] >= 300
 
 
@@ -77,7 +87,7 @@ def test_the_fixed_custom_loop_is_silent(tmp_path):
     done, document = _run(tmp_path, LOOP, "summaries", "checkpoints", "slowing", "fixed")
     assert done.returncode == 0, done.stderr
     assert document["steps"]["mode"] == "compiled"
-    assert [d for d in document["steps"]["diagnostics"] if d["severity"] != "info"] == []
+    assert [d for d in _program(document) if d["severity"] != "info"] == []
 
 
 @pytest.mark.parametrize("flavour", ["keras", "tf_keras"])
@@ -99,7 +109,7 @@ def test_a_keras_fit_with_a_serial_python_map_and_a_checkpoint_every_batch(tmp_p
 def test_the_fixed_keras_fit_is_silent(tmp_path):
     done, document = _run(tmp_path, FIT, "keras", "fixed")
     assert done.returncode == 0, done.stderr
-    assert [d for d in document["steps"]["diagnostics"] if d["severity"] != "info"] == []
+    assert [d for d in _program(document) if d["severity"] != "info"] == []
 
 
 def test_max_steps_stops_a_custom_loop_and_a_keras_fit(tmp_path):
@@ -123,4 +133,4 @@ def test_the_program_runs_as_without_the_guard(tmp_path):
     assert (tmp_path / "out" / "result.txt").read_text() == (tmp_path / "plain" / "result.txt").read_text()
     assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.name != "logs") == sorted(
         p.name for p in (tmp_path / "plain").iterdir() if p.name != "logs")
-    assert document["exit_status"] == 3 and "TFG905" in {d["code"] for d in document["steps"]["diagnostics"]}
+    assert document["exit_status"] == 3 and "TFG905" in {d["code"] for d in _program(document)}

@@ -6,9 +6,10 @@ from collections import namedtuple
 
 from tfguard.runtime.judge import all_diagnostics
 from tfguard.runtime.judge.eager_training_step import MIN_EAGER_STEPS
-from tfguard.runtime.judge.steps import judge_steps
+from tfguard.runtime.judge.judgement import judge_steps as judged_steps
 from tfguard.runtime.output.step_report import render_steps
 from tfguard.runtime.record.steps import StepRecord
+from tfguard.runtime.verdict import PROGRAM
 
 EagerSite = namedtuple("EagerSite", "site function definition through_keras")
 LOOP = ("train.py", 30)
@@ -34,34 +35,41 @@ def _eager(steps, site):
     return record
 
 
+def judge_steps(record):
+    """The findings on a record, each of PROGRAM scope."""
+    figures, found = judged_steps(record)
+    assert figures["steps"] == record.steps and all(f.scope == PROGRAM for f in found)
+    return found
+
+
 def _codes(findings):
-    return [(f["code"], f["severity"], f["path"], f["line"]) for f in findings]
+    return [(f.code, f.severity, f.path, f.line) for f in findings]
 
 
-def test_tfg909_is_declared_to_read_steps_and_fails_runs_by_name():
+def test_tfg909_is_declared_and_fails_runs_by_name():
     declared = all_diagnostics()["TFG909"]
-    assert (declared.name, declared.reads, declared.fail_on) == ("eager-training-step", "steps", "eager-step")
+    assert (declared.name, declared.fail_on) == ("eager-training-step", "eager-step")
 
 
 def test_an_eager_step_blames_the_definition_of_its_function():
     site = EagerSite(("train.py", 17), "train_step", 12, False)
     (finding,) = judge_steps(_eager(40, site))
     assert _codes([finding]) == [("TFG909", "warning", "train.py", 12)]
-    assert "put @tf.function on `train_step`" in finding["message"] and "50.0 ms per step" in finding["message"]
-    assert finding["evidence"]["apply_line"] == 17
+    assert "put @tf.function on `train_step`" in (finding.headline + " — " + finding.help) and "50.0 ms per step" in (finding.headline + " — " + finding.help)
+    assert finding.evidence["apply_line"] == 17
 
 
 def test_eager_steps_at_top_level_or_under_keras_name_their_own_line_and_fix():
     (top,) = judge_steps(_eager(40, EagerSite(("train.py", 17), "<module>", 1, False)))
-    assert (top["line"], "top level" in top["message"]) == (17, True)
+    assert (top.line, "top level" in (top.headline + " — " + top.help)) == (17, True)
     (keras,) = judge_steps(_eager(40, EagerSite(("train.py", 40), "<module>", 1, True)))
-    assert (keras["line"], "run_eagerly=True" in keras["message"]) == (40, True)
+    assert (keras.line, "run_eagerly=True" in (keras.headline + " — " + keras.help)) == (40, True)
 
 
 def test_a_few_eager_steps_or_a_compiled_step_are_not_judged_eager():
     site = EagerSite(("train.py", 17), "train_step", 12, False)
     assert judge_steps(_eager(MIN_EAGER_STEPS - 1, site)) == []
-    assert [f for f in judge_steps(_compiled()) if f["code"] == "TFG909"] == []
+    assert [f for f in judge_steps(_compiled()) if f.code == "TFG909"] == []
 
 
 def test_summaries_every_step_warn_when_they_cost_and_are_info_when_cheap():
@@ -87,7 +95,7 @@ def test_checkpoints_blame_the_callback_that_made_them():
         record.wrote("save", 0.01, ("fit.py", 22), "ModelCheckpoint")
     (finding,) = judge_steps(record)
     assert _codes([finding]) == [("TFG905", "warning", "fit.py", 22)]
-    assert "the `ModelCheckpoint` callback made there" in finding["message"]
+    assert "the `ModelCheckpoint` callback made there" in (finding.headline + " — " + finding.help)
     few = _compiled()
     for _ in range(2):
         few.wrote("save", 0.5, ("fit.py", 22), "")
@@ -101,7 +109,7 @@ def test_a_serial_python_map_is_input_bound_and_a_parallel_one_is_silent():
         record.python_input(0.011, ("fit.py", 19), None)
     (finding,) = judge_steps(record)
     assert _codes([finding]) == [("TFG903", "warning", "fit.py", 19)]
-    assert "num_parallel_calls=tf.data.AUTOTUNE" in finding["message"]
+    assert "num_parallel_calls=tf.data.AUTOTUNE" in (finding.headline + " — " + finding.help)
     parallel = _compiled()
     for _ in range(150):
         parallel.python_input(0.011, ("fit.py", 19), -1)
@@ -118,7 +126,7 @@ def test_waiting_on_the_iterator_blames_its_serial_map_and_without_one_is_silent
     record.map_made(("train.py", 9), None)
     (finding,) = judge_steps(record)
     assert _codes([finding]) == [("TFG903", "warning", "train.py", 9)]
-    assert "(iterated at train.py:30)" in finding["message"]
+    assert "(iterated at train.py:30)" in (finding.headline + " — " + finding.help)
 
 
 def test_a_short_run_is_not_judged_for_shares():
@@ -126,14 +134,14 @@ def test_a_short_run_is_not_judged_for_shares():
     for _ in range(10):
         record.wrote("save", 0.05, ("train.py", 40), "")
     (finding,) = judge_steps(record)
-    assert finding["severity"] == "info" and finding["message"].startswith("not judged:")
+    assert finding.severity == "info" and (finding.headline + " — " + finding.help).startswith("not judged:")
 
 
 def test_steps_slowing_with_growing_own_cpu_time_are_named_at_the_step():
     record = _compiled(steps=400, gap_s=lambda i: 0.00005 * i, cpu=lambda i: 0.00003 * i * i / 2.0)
     (finding,) = judge_steps(record)
     assert _codes([finding]) == [("TFG902", "warning", "train.py", 30)]
-    assert finding["evidence"]["slowdown_cause"] == "python work"
+    assert finding.evidence["slowdown_cause"] == "python work"
 
 
 def test_steps_slowing_without_more_cpu_time_are_silent():
@@ -144,8 +152,7 @@ def test_steps_slowing_without_more_cpu_time_are_silent():
 def test_the_text_says_what_the_steps_were_and_where_time_went():
     record = _compiled()
     record.wrote("save", 0.01, ("train.py", 40), "")
-    data = dict(record.to_dict(), diagnostics=[])
-    text = render_steps(data, 0)
+    text = render_steps(record.to_dict(), 0)
     assert text.startswith("tfguard TF2 steps: 150 steps (calls of `train_step`, which applies the gradients)")
     assert "1 checkpoint" in text
 
@@ -155,6 +162,6 @@ def test_steps_slowing_are_not_judged_on_eager_steps_or_a_small_cpu_growth():
     site = EagerSite(("train.py", 17), "train_step", 12, False)
     for i in range(400):
         record.eager_step(0.01 * i + 0.00003 * i * i, 0.00002 * i * i, site)
-    assert [f for f in judge_steps(record) if f["code"] == "TFG902"] == []
+    assert [f for f in judge_steps(record) if f.code == "TFG902"] == []
     slight = _compiled(steps=400, gap_s=lambda i: 0.0001 * i, cpu=lambda i: 0.02 * i + 0.0000005 * i * i)
     assert judge_steps(slight) == []  # CPU per step rose x1.04 while wall time per step rose x4: contention

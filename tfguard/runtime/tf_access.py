@@ -146,7 +146,8 @@ def function_key(python_function: Any) -> Any:
 
 
 def call_key(function: Any) -> Any:
-    """The key of a `tf.function` object's calls, the same as `function_key` of its Python function."""
+    """The key of a `tf.function` object's calls (`Function._key_for_call_stats`), the same as `function_key` of its
+    Python function: the code object run/step_watch.py names a step function by."""
     key = getattr(function, "_key_for_call_stats", None)
     return key if key is not None else function_key(getattr(function, "_python_function", function))
 

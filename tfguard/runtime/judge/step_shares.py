@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from tfguard.runtime.document import display_path, format_seconds
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 from tfguard.runtime.record.steps import StepRecord
+from tfguard.runtime.verdict import Diagnostic
 
 Site = Optional[Tuple[str, int]]
 
@@ -23,16 +25,21 @@ def where(site: Site) -> str:
     return "%s:%d" % (display_path(site[0]), site[1]) if site else "an unknown line"
 
 
-def share_judged(findings: List[Dict[str, Any]], record: StepRecord, options: Dict[str, Any]
-                 ) -> List[Dict[str, Any]]:
+def share_judged(findings: List[Diagnostic], record: StepRecord, options: Dict[str, Any]) -> List[Diagnostic]:
     """`findings` as they are, or each as an info "not judged" line when the steps took under `min_share_s`."""
     least, wall = options["min_share_s"], record.wall()
     if wall >= least:
         return findings
-    return [dict(finding, severity="info", message="not judged: the steps took %s, under the %s a share verdict "
-                 "needs (a smoke run is no training run); measured: %s" % (
-                     format_seconds(wall), format_seconds(least), finding["message"].split(" — ")[0]))
+    return [replace(finding, severity="info", help="", headline="not judged: the steps took %s, under the %s a share "
+                    "verdict needs (a smoke run is no training run); measured: %s" % (
+                        format_seconds(wall), format_seconds(least), finding.headline))
             for finding in findings]
+
+
+def split(message: str) -> Tuple[str, str]:
+    """(headline, help) of a message written as `what is wrong — what to do`."""
+    headline, _, advice = message.partition(" — ")
+    return headline, advice
 
 
 def percent(share: float) -> str:

@@ -17,13 +17,12 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from tfguard.runtime.document import format_seconds
-from tfguard.runtime.judge import input_bound
-from tfguard.runtime.judge.step_shares import options_of, percent, share_judged, where
+from tfguard.runtime.judge.step_shares import options_of, percent, share_judged, split, where
 from tfguard.runtime.record.steps import StepRecord
 
 
-def judge(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
-    """TFG903 on a TF2 run (see module docstring)."""
+def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]] = None) -> List[Any]:
+    """TFG903 (`diagnostic`, input_bound.py's declaration) on a TF2 run (see module docstring)."""
     options = options_of(options)
     wall = record.wall()
     if record.steps < options["min_runs"] or wall <= 0:
@@ -55,8 +54,9 @@ def judge(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[
                   "tf.data iterator's next, for %d steps that trained %s) — %s: %s" % (
                       percent(share), record.next_count, format_seconds(record.next_seconds), record.steps,
                       format_seconds(training), said, advice)
-    return share_judged([input_bound.DIAGNOSTIC.finding(
-        message, None, site[0] if site else None, site[1] if site else None, input_fraction=share,
+    headline, advice = split(message)
+    return share_judged([diagnostic.finding(
+        headline, None, site[0] if site else None, site[1] if site else None, help=advice, input_fraction=share,
         input_seconds=waited, next_seconds=record.next_seconds, python_input_seconds=python_seconds,
         steps=record.steps, wall_seconds=wall, training_seconds=training)], record, options)
 

@@ -20,9 +20,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.runtime.document import format_seconds
-from tfguard.runtime.judge import slowing_steps
 from tfguard.runtime.judge.slowdown import PYTHON_WORK
-from tfguard.runtime.judge.step_shares import options_of, where
+from tfguard.runtime.judge.step_shares import options_of, split, where
 from tfguard.runtime.record.clocks import MIN_VERDICT_S
 from tfguard.runtime.record.stats import median_of, step_trend, warmup_points
 from tfguard.runtime.record.steps import COMPILED, StepRecord
@@ -41,8 +40,8 @@ def _fifths(values: Sequence[float]) -> Optional[tuple]:
     return median_of(body[:edge]), median_of(body[-edge:])
 
 
-def judge(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
-    """TFG902 on a TF2 run's steps (see module docstring)."""
+def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]] = None) -> List[Any]:
+    """TFG902 (`diagnostic`, slowing_steps.py's declaration) on a TF2 run's steps (see module docstring)."""
     options = options_of(options)
     intervals = record.intervals()
     if record.mode != COMPILED or record.wall() < MIN_VERDICT_S or not intervals:
@@ -59,11 +58,12 @@ def judge(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[
     site = record.step_call_site
     message = "steps got x%.2f slower by the end of the run than after warm-up (%s -> %s per step over %d steps), " \
               "while the stepping thread's own CPU time per step kept rising (a trend, not a level shift) %s -> " \
-              "%s: look for Python work that grows each step in the loop around the step at %s (a list or history " \
+              "%s — look for Python work that grows each step in the loop around the step at %s (a list or history " \
               "processed in full every step, a growing Python structure)" % (
                   slowdown, format_seconds(wall[0]), format_seconds(wall[1]), record.steps,
                   format_seconds(cpu[0]), format_seconds(cpu[1]), where(site))
-    return [slowing_steps.DIAGNOSTIC.finding(message, None, site[0] if site else None, site[1] if site else None,
+    headline, advice = split(message)
+    return [diagnostic.finding(headline, None, site[0] if site else None, site[1] if site else None, help=advice,
                                slowdown=slowdown, slowdown_cause=PYTHON_WORK, steps=record.steps,
                                step_seconds_first=wall[0], step_seconds_last=wall[1],
                                cpu_seconds_first=cpu[0], cpu_seconds_last=cpu[1])]

@@ -15,8 +15,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from tfguard.runtime.document import format_seconds
-from tfguard.runtime.judge import saves_too_often, summaries_every_run
-from tfguard.runtime.judge.step_shares import options_of, percent, share_judged, where
+from tfguard.runtime.judge.step_shares import options_of, percent, share_judged, split, where
 from tfguard.runtime.record.steps import StepRecord
 
 
@@ -24,8 +23,8 @@ def _made_by(through: str) -> str:
     return " (the `%s` callback made there)" % through if through else ""
 
 
-def judge_summaries(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
-    """TFG904 on a TF2 run (see module docstring)."""
+def judge_summaries(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]] = None) -> List[Any]:
+    """TFG904 (`diagnostic`, summaries_every_run.py's declaration) on a TF2 run (see module docstring)."""
     options = options_of(options)
     wall, steps = record.wall(), record.steps
     summaries, flushes = record.costs("summary"), record.costs("flush")
@@ -45,14 +44,15 @@ def judge_summaries(record: StepRecord, options: Optional[Dict[str, Any]] = None
                   writes, steps, writes / float(steps), where(site), _made_by(busiest.through),
                   ", %d flushes" % flushed if flushed else "", percent(share), format_seconds(wall),
                   format_seconds(seconds / steps))
-    return share_judged([summaries_every_run.DIAGNOSTIC.finding(
-        message, severity, site[0] if site else None, site[1] if site else None, summary_writes=writes,
-        flushes=flushed, summary_seconds=seconds, summary_fraction=share, steps=steps, wall_seconds=wall,
+    headline, advice = split(message)
+    return share_judged([diagnostic.finding(
+        headline, severity, site[0] if site else None, site[1] if site else None, summary_writes=writes,
+        help=advice, flushes=flushed, summary_seconds=seconds, summary_fraction=share, steps=steps, wall_seconds=wall,
         callback=busiest.through or None)], record, options)
 
 
-def judge_saves(record: StepRecord, options: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
-    """TFG905 on a TF2 run (see module docstring)."""
+def judge_saves(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]] = None) -> List[Any]:
+    """TFG905 (`diagnostic`, saves_too_often.py's declaration) on a TF2 run (see module docstring)."""
     options = options_of(options)
     wall, steps = record.wall(), record.steps
     saves = record.costs("save")
@@ -70,6 +70,8 @@ def judge_saves(record: StepRecord, options: Optional[Dict[str, Any]] = None) ->
                   count, steps, "every step" if count >= steps else "one per %.1f steps" % (steps / float(count)),
                   percent(share), format_seconds(wall), format_seconds(seconds / count), where(site),
                   _made_by(top.through))
-    return share_judged([saves_too_often.DIAGNOSTIC.finding(
-        message, None, site[0] if site else None, site[1] if site else None, saves=count, save_seconds=seconds,
-        save_fraction=share, steps=steps, wall_seconds=wall, callback=top.through or None)], record, options)
+    headline, advice = split(message)
+    return share_judged([diagnostic.finding(
+        headline, None, site[0] if site else None, site[1] if site else None, help=advice, saves=count,
+        save_seconds=seconds, save_fraction=share, steps=steps, wall_seconds=wall, callback=top.through or None)],
+        record, options)

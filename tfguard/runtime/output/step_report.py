@@ -1,5 +1,5 @@
-"""The text of a TF2 run's steps (run/step_watch.py's report, the document's `steps`): a line of what the steps
-were and where their time went, then their diagnostics."""
+"""The text of a TF2 run's steps (the run's `steps` fact, record/steps.py's figures): one line of what the steps
+were and where their time went (their diagnostics are the verdict's, PROGRAM scope, shown by text.py)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,4 @@ def render_steps(data: Dict[str, Any], width: Optional[int] = None) -> str:
     columns = resolve_width(width)
     head = "tfguard TF2 steps: " + ", ".join(parts)
     lines = wrap_lines(head, columns, subsequent="    ") if columns else [head]
-    for diagnostic in data.get("diagnostics") or []:
-        line = "%s %s: %s" % (diagnostic["code"], diagnostic["severity"], diagnostic["message"])
-        lines.extend(wrap_lines(line, columns, subsequent="    ") if columns else [line])
     return "\n".join(lines)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import runpy
 import sys
 import traceback
-from typing import Any, Dict, List, Sequence
+from dataclasses import replace
+from typing import Any, List, Sequence
+
+from tfguard.runtime.judge.judgement import judge_run
+from tfguard.runtime.verdict import RunVerdict
 
 EXIT_INTERRUPTED = 130
 # Frames of the runner itself, trimmed from the top of the program's traceback.
@@ -17,7 +20,6 @@ _RUNNER_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__), "<f
 def execute(target: Sequence[str], as_module: bool, stop_type: type) -> int:
     """Run the program like `python` would and return its exit status; print its traceback."""
     saved_argv, saved_path = sys.argv[:], sys.path[:]
-    stopped = False
     try:
         if as_module:
             sys.argv = [target[0]] + list(target[1:])
@@ -32,7 +34,7 @@ def execute(target: Sequence[str], as_module: bool, stop_type: type) -> int:
     except SystemExit as exc:
         return _exit_status(exc.code)
     except stop_type:
-        stopped = True
+        return 0
     except KeyboardInterrupt as exc:
         _print_program_traceback(exc)
         return EXIT_INTERRUPTED
@@ -41,12 +43,6 @@ def execute(target: Sequence[str], as_module: bool, stop_type: type) -> int:
         return 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
-    if stopped:
-        # The program's objects left in reference cycles by the stop (a Keras fit's tf.data iterator) are freed
-        # now, while TensorFlow's input threads can still run Python (a numpy_function map): at interpreter exit
-        # they cannot, and the iterator's destructor would wait on them for ever.
-        gc.collect()
-    return 0
 
 
 def _exit_status(code: Any) -> int:
@@ -72,42 +68,23 @@ def _frame_file(filename: str) -> str:
     return filename if filename.startswith("<") else os.path.abspath(filename)
 
 
-def run_document(command: List[str], watcher: Any, sessions: List[Any], status: int) -> Dict[str, Any]:
-    """The JSON document of a run: the busiest session's `report.to_dict()` plus the run's facts."""
-    from tfguard.runtime.document import REPORT_VERSION
-
+def run_verdict(command: List[str], watcher: Any, sessions: List[Any], status: int,
+                functions: Any = None, steps: Any = None) -> RunVerdict:
+    """The verdict of a run: its facts, every watched session (`report`: its final Report) as an equal, the growth
+    across sessions and, when the tf.function watch could follow them (`functions`, TF 2.13+), the functions."""
     failed = [s.failed for s in sessions if s.report is None and s.failed]
     sessions = [s for s in sessions if s.report is not None]  # tfguard failed on the others (safety.py)
     facts = {"command": command, "tensorflow_version": watcher.tensorflow_version, "exit_status": status,
-             "stopped_by_max_steps": watcher.stopped_by_max_steps, "session_count": len(sessions),
-             "freeze_after": watcher.freeze_after, "unguarded_sessions": failed}
-    if not sessions:
-        return dict(version=REPORT_VERSION, **facts)
-    from tfguard.runtime.judge.across_sessions import growth_across_sessions, session_record
-
-    main = max(sessions, key=lambda s: s.report.runs)
-    document = main.report.to_dict()
-    document.update(facts)
-    document.update(_session_facts(main))
-    document["other_sessions"] = [dict(_session_facts(s), report=s.report.to_dict())
-                                  for s in sessions if s is not main]
-    document["across_sessions"] = growth_across_sessions(
-        [session_record(s.report.to_dict(), _session_facts(s)) for s in sessions])
-    return document
-
-
-def _session_facts(watched: Any) -> Dict[str, Any]:
-    return {"created_at": watched.created_at, "session_number": watched.number,
-            "graph_number": getattr(watched, "graph_number", 0),
-            "graph_ran_before": getattr(watched, "graph_ran_before", False)}
-
-
-def fired_codes(document: Dict[str, Any]) -> set:
-    """Codes of the error and warning diagnostics of every session and tf.function in a run document (information,
-    such as one-time graph growth, never fails a run)."""
-    diagnostics = list(document.get("diagnostics", [])) + list(document.get("across_sessions", []))
-    diagnostics += (document.get("functions") or {}).get("diagnostics", [])  # TFG908
-    diagnostics += (document.get("steps") or {}).get("diagnostics", [])  # a TF2 loop's steps (TFG902-905, TFG909)
-    for other in document.get("other_sessions", []):
-        diagnostics += other["report"]["diagnostics"]
-    return {d["code"] for d in diagnostics if d["severity"] != "info"}
+             "stopped_by_max_steps": watcher.stopped_by_max_steps, "freeze_after": watcher.freeze_after,
+             "unguarded_sessions": failed}
+    judged = [(replace(s.report.session, number=s.number, created_at=s.created_at,
+                       graph_number=getattr(s, "graph_number", 0),
+                       graph_ran_before=getattr(s, "graph_ran_before", False)), s.report.findings)
+              for s in sessions]
+    traced = functions.judged() if functions is not None and functions.available else None
+    verdict = judge_run(facts, judged, traced)
+    if steps is not None and steps.saw_training:  # a TF2 training loop (run/step_watch.py): its steps, its findings
+        figures, found = steps.judged()
+        verdict.facts["steps"] = figures
+        verdict.diagnostics += found
+    return verdict

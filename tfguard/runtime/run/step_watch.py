@@ -1,7 +1,8 @@
 """`tfguard run`'s watch of a TF2 program's training loop: its steps, input waits, checkpoints and summaries.
 
 One sink for capture/function_calls.py (the calls of the step functions) and capture/step_hooks.py (gradients
-applied, batches taken, writes), filling one `StepRecord` (record/steps.py), judged at the end (judge/steps.py).
+applied, batches taken, writes), filling one `StepRecord` (record/steps.py), judged at the end
+(judge/judgement.py's `judge_steps`).
 With `max_steps`, the step that reaches it finishes and the program is stopped (`stop_type`, a BaseException the
 runner catches), as `--max-steps` stops a session program.
 """
@@ -16,7 +17,7 @@ from typing import Any, Dict, Optional
 from tfguard.runtime import tf_access
 from tfguard.runtime.capture import function_calls, step_hooks
 from tfguard.runtime.capture.import_hook import OnTensorFlowImport
-from tfguard.runtime.judge.steps import judge_steps
+from tfguard.runtime.judge.judgement import judge_steps
 from tfguard.runtime.record.steps import StepRecord
 
 
@@ -113,9 +114,8 @@ class StepWatch:
         record = self.record
         return bool(record.steps or record.next_count or record.writes or any(c.count for c in record.maps.values()))
 
-    def report(self) -> Dict[str, Any]:
-        """The JSON document's `steps`: the record's facts and the findings on them."""
-        data = self.record.to_dict()
-        data["failed"] = self.failed
-        data["diagnostics"] = judge_steps(self.record, self.options)
-        return data
+    def judged(self) -> Any:
+        """(the steps' figures, the run's `steps` fact; their diagnostics, PROGRAM scope)."""
+        figures, found = judge_steps(self.record)
+        figures["failed"] = self.failed
+        return figures, found

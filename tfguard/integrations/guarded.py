@@ -11,9 +11,12 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from typing import Any, Dict, List, Optional
+from dataclasses import replace
+from typing import Any, Dict, List, Optional, Tuple
 
 from tfguard.runtime.document import display_path
+from tfguard.runtime.judge.judgement import judge_run
+from tfguard.runtime.verdict import Diagnostic, FunctionsVerdict, RunVerdict
 
 #: Default of the marker's ``warmup_runs``: what the first run builds (lazily made ops) is set-up.
 DEFAULT_WARMUP_RUNS = 1
@@ -113,9 +116,9 @@ class TestGuard:
         self._explicit: List[Any] = []  # (block, mark, session id) of tfguard_guard blocks
         self.sessions: Optional[List[GuardedSession]] = None
         self.setup_error: Optional[str] = None
-        #: The test's tf.function watch (TFG908) and, once finished, its TFG908 diagnostics.
+        #: The test's tf.function watch (TFG908) and, once finished, its functions judged.
         self._functions: Any = None
-        self.function_diagnostics: List[Dict[str, Any]] = []
+        self._functions_judged: Optional[Tuple[FunctionsVerdict, List[Diagnostic]]] = None
 
     def start(self) -> None:
         """Watch every session created from now on (patches TensorFlow when the test imports it), and every
@@ -141,7 +144,7 @@ class TestGuard:
         if functions is not None:
             functions.stop()
             if functions.available and not functions.failed:
-                self.function_diagnostics = functions.report().diagnostics
+                self._functions_judged = functions.judged()
         found = []
         explicit_ids = set()
         for block in self._explicit:
@@ -163,6 +166,13 @@ class TestGuard:
             self.setup_error = watcher.setup_error
         self.sessions = found
         return found
+
+    def run_verdict(self) -> RunVerdict:
+        """The test's run verdict (after `finish`): its guarded sessions (numbered from 1 in `finish`'s order,
+        created where their origin says), the growth across them and its tf.functions, judged once."""
+        sessions = [(replace(guarded.report.session, number=number, created_at=guarded.origin), guarded.report.findings)
+                    for number, guarded in enumerate(self.finish(), 1)]
+        return judge_run({}, sessions, self._functions_judged)
 
 
 class ExplicitGuard:
