@@ -55,7 +55,7 @@ def test_an_eager_step_blames_the_definition_of_its_function():
     site = EagerSite(("train.py", 17), "train_step", 12, False)
     (finding,) = judge_steps(_eager(40, site))
     assert _codes([finding]) == [("TFG909", "warning", "train.py", 12)]
-    assert "put @tf.function on `train_step`" in (finding.headline + " — " + finding.help) and "50.0 ms per step" in (finding.headline + " — " + finding.help)
+    assert "put @tf.function on `train_step`" in finding.help and "50.0 ms per step" in finding.headline
     assert finding.evidence["apply_line"] == 17
 
 
