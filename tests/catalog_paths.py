@@ -23,7 +23,7 @@ def parse_error_folder() -> Path:
 
 
 def runtime_folders() -> list[Path]:
-    """Return the pages of the runtime diagnostics (TFG901-TFG908), ``rules/<CODE>-<name>/``: README.md only."""
+    """Return the pages of the runtime diagnostics (TFG901-TFG909), ``rules/<CODE>-<name>/``: README.md only."""
     from tfguard.runtime.judge import all_diagnostics
 
     return sorted(path for path in RULES_DIR.iterdir() if path.is_dir() and path.name[:6] in all_diagnostics())

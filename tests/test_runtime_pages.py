@@ -1,4 +1,4 @@
-"""Every code the runtime guard prints (TFG901-TFG908) has a page and a row, as ruff documents every code."""
+"""Every code the runtime guard prints (TFG901-TFG909) has a page and a row, as ruff documents every code."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from tests.catalog_paths import RULES_DIR, runtime_folders
 from tests.console import tfguard_script
 from tfguard.runtime.devices.placement import DEFAULT_COPIES_THRESHOLD
-from tfguard.runtime.judge import all_diagnostics, function_retracing
+from tfguard.runtime.judge import all_diagnostics, eager_training_step, function_retracing
 from tfguard.runtime.record.growth import REPEATED_EVENTS
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 
@@ -31,6 +31,7 @@ THRESHOLDS = {
                f"LATE_TRACES = {function_retracing.LATE_TRACES}",
                f"CALLS_PER_NEW_TRACE = {function_retracing.CALLS_PER_NEW_TRACE}",
                f"ALERT_TRACES = {function_retracing.ALERT_TRACES}"],
+    "TFG909": [f"MIN_EAGER_STEPS = {eager_training_step.MIN_EAGER_STEPS}"],
 }
 
 

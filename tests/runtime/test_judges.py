@@ -368,6 +368,7 @@ def test_each_diagnostic_declares_its_name_severity_and_fail_on_name():
         "TFG906": ("gpu-op-on-cpu", "warning", "cpu-fallback"),
         "TFG907": ("cross-device-copies", "info", ""),
         "TFG908": ("function-retracing", "warning", "retracing"),
+        "TFG909": ("eager-training-step", "warning", "eager-step"),
     }
     assert all(d.summary and d.page == "rules/%s-%s/README.md" % (code, d.name)
                for code, d in all_diagnostics().items())

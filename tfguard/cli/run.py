@@ -37,7 +37,7 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--freeze-after", metavar="N", help="finalize each session's graph after its N-th run "
                      "(a later op creation raises GraphFrozenError naming the line)")
     run.add_argument("--max-steps", metavar="N", help="stop the program after N runs of its dominant fetch "
-                     "signature (exit status 0, report still printed)")
+                     "signature, or N steps of a TF2 training loop (exit status 0, report still printed)")
     run.add_argument("--fail-on", metavar="NAMES", help="exit 1 when these diagnostics fire as errors or "
                      "warnings; information, such as one-time graph growth, never fails (comma-separated: %s)"
                      % ", ".join("%s=%s" % item for item in FAIL_ON.items()))
@@ -217,6 +217,7 @@ def run_command(args: argparse.Namespace) -> int:
                                  tensorboard_every=every, placement_at=placement_at)
         watcher.install()
         watcher.functions = _watch_functions()
+        watcher.steps = _watch_steps(max_steps, MaxStepsReached)
         if args.json_dir:
             from tfguard.reports.task_files import TaskNaming
 
@@ -262,6 +263,7 @@ def run_command(args: argparse.Namespace) -> int:
         except Exception as exc:
             safety.internal_error("tfguard run's report", exc, "reporting")
             failed = None
+        _end_stopped_tf2_run(watcher, status if failed is None else failed)
         if failed is not None:
             return failed
     if status == 0 and fail_on and safety.failed_since(failures_before):
@@ -286,9 +288,41 @@ def _watch_functions() -> Any:
     return functions
 
 
+def _end_stopped_tf2_run(watcher: Any, status: int) -> None:
+    """End the process now when `--max-steps` stopped a TF2 training loop, its report written and its output
+    flushed. The stop leaves the program's input pipeline alive in reference cycles (the tf.data iterator of a Keras
+    `fit` whose map runs a `numpy_function` registered with TensorFlow): freed at interpreter exit, its destructor
+    waits for ever on a thread that can no longer run Python. The program's own atexit handlers do not run then:
+    it was stopped mid-run, as the option says."""
+    steps = getattr(watcher, "steps", None)
+    if steps is None or not steps.stopped_by_max_steps:
+        return
+    import os
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
+def _watch_steps(max_steps: Optional[int], stop_type: type) -> Any:
+    """The watch of a TF2 program's training loop (steps, input, checkpoints, summaries); None when it could not
+    start."""
+    from tfguard.runtime import safety
+    from tfguard.runtime.run.step_watch import StepWatch
+
+    steps = StepWatch(max_steps=max_steps, stop_type=stop_type)
+    try:
+        steps.start()
+    except Exception as exc:
+        safety.internal_error("tfguard run's training-loop watch", exc, "following the training loop")
+        steps.stop()
+        return None
+    return steps
+
+
 def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:
     """Take back what a failed set-up installed: the program then runs unguarded."""
-    for part in (tasks, getattr(watcher, "functions", None), watcher):
+    for part in (tasks, getattr(watcher, "steps", None), getattr(watcher, "functions", None), watcher):
         try:
             if part is not None:
                 (part.stop if hasattr(part, "stop") else part.uninstall)()
@@ -308,6 +342,8 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
     try:
         if getattr(watcher, "functions", None) is not None:
             watcher.functions.stop()
+        if getattr(watcher, "steps", None) is not None:
+            watcher.steps.stop()
         if watcher is not None:
             sessions = watcher.finish()
         if tasks is not None:
@@ -324,12 +360,15 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
     from tfguard.runtime.run.runner import run_verdict
 
     command = (["-m"] if args.module else []) + list(args.target)
+    steps = getattr(watcher, "steps", None)
+    if steps is not None and steps.stopped_by_max_steps:
+        watcher.stopped_by_max_steps = True
     if watcher.stopped_by_max_steps:
         print("tfguard: stopped after %d steps (--max-steps)" % max_steps, file=sys.stderr)
     if watcher.setup_error:
         print("tfguard: could not watch sessions: %s" % watcher.setup_error, file=sys.stderr)
-    # TF 2.13+: the tf.functions too (TFG908); on TF 1.15 the verdict has none
-    verdict = run_verdict(command, watcher, sessions, status, getattr(watcher, "functions", None))
+    # TF 2.13+: the tf.functions too (TFG908), and a TF2 training loop's steps; on TF 1.15 the verdict has neither
+    verdict = run_verdict(command, watcher, sessions, status, getattr(watcher, "functions", None), steps)
     if not args.quiet:
         print(FORMATS["text"].render(verdict, 0 if args.wide else None), file=sys.stderr)
     if args.json:

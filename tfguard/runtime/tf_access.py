@@ -145,6 +145,13 @@ def function_key(python_function: Any) -> Any:
     return getattr(target, "__code__", python_function)
 
 
+def call_key(function: Any) -> Any:
+    """The key of a `tf.function` object's calls (`Function._key_for_call_stats`), the same as `function_key` of its
+    Python function: the code object run/step_watch.py names a step function by."""
+    key = getattr(function, "_key_for_call_stats", None)
+    return key if key is not None else function_key(getattr(function, "_python_function", function))
+
+
 def traced_parameters(function_type: Any) -> Sequence[Tuple[str, Any]]:
     """(name, trace type) of each parameter of a traced `FunctionType` (the arguments' TraceTypes)."""
     parameters = getattr(function_type, "parameters", None) or {}
@@ -156,3 +163,84 @@ def traced_function(tracing_options: Any) -> Tuple[Any, str, Any]:
     (one per `tf.function` object, so a new object for the same Python function traces anew)."""
     return (getattr(tracing_options, "python_function", None), str(getattr(tracing_options, "name", "") or ""),
             getattr(tracing_options, "function_cache", None))
+
+
+# -- TF2 training loops (capture/step_hooks.py) -------------------------------------------------------------------
+#: What each patched place is: a step's gradients applied, a checkpoint written, a summary written or flushed, the
+#: next batch taken eagerly from a tf.data iterator, a `Dataset.map` made, a Python function made into an op
+#: (`tf.numpy_function`, `tf.py_function`, `Dataset.from_generator`), a Keras callback made.
+APPLY, SAVE, SUMMARY, FLUSH, NEXT, MAP, PY_FUNCTION, CALLBACK = (
+    "apply", "save", "summary", "flush", "next", "map", "py_function", "callback")
+#: (module, class or "" for the module itself, attribute, kind), per top-level package, patched once that package
+#: is loaded. Keras 3 applies gradients in `apply` (`apply_gradients` calls it); tf_keras in `apply_gradients`.
+_STEP_TARGETS = {
+    "tensorflow": (
+        ("tensorflow.python.checkpoint.checkpoint", "Checkpoint", "save", SAVE),
+        ("tensorflow.python.checkpoint.checkpoint", "Checkpoint", "write", SAVE),
+        ("tensorflow.python.checkpoint.checkpoint_management", "CheckpointManager", "save", SAVE),
+        ("tensorflow.python.ops.summary_ops_v2", "", "write", SUMMARY),
+        ("tensorflow.python.ops.summary_ops_v2", "", "flush", FLUSH),
+        ("tensorflow.python.ops.summary_ops_v2", "_ResourceSummaryWriter", "flush", FLUSH),
+        ("tensorflow.summary", "", "scalar", SUMMARY),
+        ("tensorflow.summary", "", "histogram", SUMMARY),
+        ("tensorflow.summary", "", "image", SUMMARY),
+        ("tensorflow.summary", "", "audio", SUMMARY),
+        ("tensorflow.summary", "", "text", SUMMARY),
+        ("tensorflow.summary", "", "write", SUMMARY),
+        ("tensorflow.summary", "", "flush", FLUSH),
+        ("tensorflow.python.data.ops.iterator_ops", "OwnedIterator", "__next__", NEXT),
+        ("tensorflow.python.data.ops.dataset_ops", "DatasetV2", "map", MAP),
+        ("tensorflow.python.ops.script_ops", "", "_internal_py_func", PY_FUNCTION),
+    ),
+    "keras": (
+        ("keras.src.optimizers.base_optimizer", "BaseOptimizer", "apply", APPLY),
+        ("keras.src.models.model", "Model", "save", SAVE),
+        ("keras.src.models.model", "Model", "save_weights", SAVE),
+        ("keras.src.callbacks.callback", "Callback", "__init__", CALLBACK),
+    ),
+    "tf_keras": (
+        ("tf_keras.src.optimizers.optimizer", "_BaseOptimizer", "apply_gradients", APPLY),
+        ("tf_keras.src.optimizers.legacy.optimizer_v2", "OptimizerV2", "apply_gradients", APPLY),
+        ("tf_keras.src.engine.training", "Model", "save", SAVE),
+        ("tf_keras.src.engine.training", "Model", "save_weights", SAVE),
+        ("tf_keras.src.callbacks", "Callback", "__init__", CALLBACK),
+    ),
+}
+#: The packages whose loading brings step targets.
+STEP_PACKAGES = tuple(_STEP_TARGETS)
+
+
+def step_targets(package: str) -> Sequence[Tuple[Any, str, str]]:
+    """(owner, attribute, kind) of each place of `package` (loaded already) where a TF2 training loop is seen;
+    places this version does not have are left out. Empty before TensorFlow 2.13 (no tf.function hooks either)."""
+    import importlib
+    import sys
+
+    if version_of(sys.modules.get("tensorflow")) < (2, 13):
+        return ()
+    found = []
+    for module_name, class_name, attribute, kind in _STEP_TARGETS.get(package, ()):
+        try:
+            owner: Any = importlib.import_module(module_name)
+            if class_name:
+                owner = getattr(owner, class_name)
+        except Exception:  # another layout of this version: that place is not seen
+            continue
+        if callable(vars(owner).get(attribute)):
+            found.append((owner, attribute, kind))
+    return found
+
+
+def executing_eagerly() -> bool:
+    """Whether TensorFlow runs ops now (not building a graph: a tf.function trace, a v1 graph)."""
+    import sys
+
+    context = sys.modules.get("tensorflow.python.eager.context")
+    return bool(context is not None and context.executing_eagerly())
+
+
+def map_parallel_calls(args: Sequence[Any], kwargs: Any) -> Any:
+    """The `num_parallel_calls` of a `Dataset.map(map_func, num_parallel_calls=None, ...)` call (None: serial)."""
+    if "num_parallel_calls" in kwargs:
+        return kwargs["num_parallel_calls"]
+    return args[1] if len(args) > 1 else None

@@ -12,8 +12,9 @@ A call made while a trace runs (a `tf.function` called inside another one, Keras
 calls made eagerly: it is neither counted nor timed. Functions of TensorFlow itself (tf.data's wrappers of a
 `map` function, variable initializers) are not followed.
 
-A sink has `called(key, seconds)` and `traced(key, python_function, name, serial, parameters, seconds, site)`;
-an exception from a sink detaches every sink (one line on stderr): the program's calls go on, unwatched.
+A sink has `called(key, seconds, function)` (`function`: the `tf.function` object called) and
+`traced(key, python_function, name, serial, parameters, seconds, site)`; an exception from a sink detaches every
+sink (one line on stderr): the program's calls go on, unwatched.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ _AUTOGRAPH_FILE = "__autograph_generated_file"
 
 class _Local(threading.local):
     depth = 0  # traces running on this thread
+    tracing: Any = None  # the tf.function object whose outermost trace runs on this thread (None: unknown)
 
 
 _local = _Local()
@@ -129,7 +131,7 @@ def _wrap_call(original: Callable) -> Callable:
             try:
                 key = self._key_for_call_stats
                 for sink in sinks:
-                    sink.called(key, seconds)
+                    sink.called(key, seconds, self)
             except Exception as exc:
                 _fail("a tf.function call", exc)
 
@@ -150,12 +152,14 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
         except Exception as exc:
             _fail("a tf.function trace", exc)
         local.depth += 1
+        local.tracing = seen[6] if seen is not None else None
         start = clock()
         try:
             return original(function_type, type_context, func_graph, tracing_options, *args, **kwds)
         finally:
             seconds = clock() - start
             local.depth -= 1
+            local.tracing = None
             if seen is not None:
                 try:
                     for sink in list(sinks):
@@ -167,7 +171,8 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
 
 
 def _before_trace(function_type: Any, tracing_options: Any, tensorflow_dir: str) -> Optional[tuple]:
-    """(key, python function, name, serial, parameters, site) of a trace about to run; None for TF's own."""
+    """(key, python function, name, serial, parameters, site, tf.function object) of a trace about to run; None for
+    TF's own."""
     python_function, name, _cache = tf_access.traced_function(tracing_options)
     key = tf_access.function_key(python_function)
     filename = getattr(key, "co_filename", "")
@@ -175,7 +180,7 @@ def _before_trace(function_type: Any, tracing_options: Any, tensorflow_dir: str)
         return None
     site, function = _caller(sys._getframe(2))
     serial = _serial_of(function)
-    return key, python_function, name, serial, tf_access.traced_parameters(function_type), site
+    return key, python_function, name, serial, tf_access.traced_parameters(function_type), site, function
 
 
 def _caller(frame: Any) -> Tuple[Optional[Tuple[str, int]], Any]:
@@ -193,6 +198,11 @@ def _caller(frame: Any) -> Tuple[Optional[Tuple[str, int]], Any]:
             return (code.co_filename, frame.f_lineno), function
         frame = frame.f_back
     return None, function
+
+
+def tracing() -> Tuple[bool, Any]:
+    """(whether a tf.function traces on this thread now, the tf.function object tracing or None)."""
+    return bool(_local.depth), _local.tracing
 
 
 def _serial_of(function: Any) -> int:

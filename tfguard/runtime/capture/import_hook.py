@@ -12,15 +12,17 @@ from typing import Any, Callable, Optional
 
 
 class OnTensorFlowImport:
-    """Calls `callback(tensorflow)` once: at `install` if TensorFlow is loaded, else when it has loaded."""
+    """Calls `callback(tensorflow)` once: at `install` if TensorFlow is loaded, else when it has loaded (`name`: another
+    top-level package, `keras` say, the same way)."""
 
-    def __init__(self, callback: Callable[[Any], None]) -> None:
+    def __init__(self, callback: Callable[[Any], None], name: str = "tensorflow") -> None:
         self.callback = callback
+        self.name = name
         self._hook: Optional[_TensorFlowImportHook] = None
 
     def install(self) -> None:
         """Call back now if TensorFlow is already loaded, else put an import hook first on `sys.meta_path`."""
-        module = sys.modules.get("tensorflow")
+        module = sys.modules.get(self.name)
         if module is not None:
             try:
                 self.callback(module)
@@ -29,7 +31,7 @@ class OnTensorFlowImport:
 
                 internal_error("tfguard's TensorFlow patches", exc, "watching TensorFlow's sessions")
             return
-        self._hook = _TensorFlowImportHook(self._loaded)
+        self._hook = _TensorFlowImportHook(self._loaded, self.name)
         sys.meta_path.insert(0, self._hook)
 
     def remove(self) -> None:
@@ -47,13 +49,14 @@ class OnTensorFlowImport:
 class _TensorFlowImportHook(importlib.abc.MetaPathFinder):
     """Calls `callback(module)` right after the top-level `tensorflow` package has loaded."""
 
-    def __init__(self, callback: Callable[[Any], None]) -> None:
+    def __init__(self, callback: Callable[[Any], None], name: str = "tensorflow") -> None:
         self.callback = callback
+        self.name = name
         self._busy = False
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
         """Find `tensorflow` with the other finders and hook its loader's exec_module."""
-        if fullname != "tensorflow" or self._busy:
+        if fullname != self.name or self._busy:
             return None
         try:
             return self._hooked_spec(fullname, path, target)

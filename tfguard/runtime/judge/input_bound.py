@@ -37,7 +37,12 @@ def input_advice(recording: Recording) -> str:
 
 
 def judge(evidence: Evidence) -> List[Diagnostic]:
-    """TFG903 when the share of the loop's wall time outside sess.run reaches the `host_threshold` option."""
+    """TFG903 when the share of the loop's wall time outside sess.run reaches the `host_threshold` option (a TF2
+    run's steps: judge/steps_input.py)."""
+    if evidence.steps is not None:
+        from tfguard.runtime.judge import steps_input
+
+        return steps_input.judge(evidence.steps, DIAGNOSTIC)
     recording = evidence.recording
     if recording is None:
         return []

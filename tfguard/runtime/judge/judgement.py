@@ -3,8 +3,9 @@
 `judge_session(recording, placement)` judges one guard: the slowdown verdict first (judge/slowdown.py), then every
 judge on the session's evidence (record/evidence.py). `judge_run` makes the run verdict (verdict.py) of
 ``tfguard run``: its sessions as equals, each with its own diagnostics, the growth across sessions of one graph,
-and the tf.functions (TFG908). A snapshot while the program runs and the final report are the same judgement, on
-the runs so far and on all of them.
+and the tf.functions (TFG908); `judge_steps` a TF2 training loop's steps (TFG902-TFG905's TF2 cases, TFG909).
+A snapshot while the program runs and the final report are the same judgement, on the runs so far and on all of
+them.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.functions import FunctionRecord
 from tfguard.runtime.record.host_time import advice as host_advice
 from tfguard.runtime.record.recording import Recording
+from tfguard.runtime.record.steps import StepRecord
 from tfguard.runtime.verdict import (
     ACROSS_SESSIONS,
     FUNCTION,
+    PROGRAM,
     SESSION,
     Diagnostic,
     FunctionsVerdict,
@@ -93,6 +96,11 @@ def judge_functions(records: Sequence[FunctionRecord], available: Optional[bool]
     functions = sorted((record.to_dict() for record in traced), key=lambda f: -f["traced_calls"])
     return (FunctionsVerdict(bool(available), failed, functions),
             judge_evidence(Evidence(FUNCTION, functions=traced)))
+
+
+def judge_steps(record: StepRecord) -> Tuple[Dict[str, Any], List[Diagnostic]]:
+    """(a TF2 training loop's figures, every judge's findings on its steps, PROGRAM scope)."""
+    return record.to_dict(), judge_evidence(Evidence(PROGRAM, steps=record))
 
 
 def judge_run(facts: Dict[str, Any], sessions: Sequence[Tuple[SessionVerdict, List[Diagnostic]]],

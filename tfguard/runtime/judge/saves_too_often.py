@@ -12,7 +12,12 @@ from tfguard.runtime.verdict import Diagnostic
 
 
 def judge(evidence: Evidence) -> List[Diagnostic]:
-    """TFG905 when Saver.save's share of the wall time reaches the threshold."""
+    """TFG905 when Saver.save's share of the wall time reaches the threshold (a TF2 run's steps:
+    judge/steps_writes.py)."""
+    if evidence.steps is not None:
+        from tfguard.runtime.judge import steps_writes
+
+        return steps_writes.judge_saves(evidence.steps, DIAGNOSTIC)
     recording = evidence.recording
     if recording is None:
         return []

@@ -69,7 +69,12 @@ def slowdown_message(verdict: Dict[str, Any], sites: Sequence[SiteRecord], runs:
 
 
 def judge(evidence: Evidence) -> List[Diagnostic]:
-    """TFG902 when the slowdown verdict is significant; it blames the top growing line when growth is the cause."""
+    """TFG902 when the slowdown verdict is significant; it blames the top growing line when growth is the cause (a
+    TF2 run's steps: judge/steps_slowing.py)."""
+    if evidence.steps is not None:
+        from tfguard.runtime.judge import steps_slowing
+
+        return steps_slowing.judge(evidence.steps, DIAGNOSTIC)
     recording, slowdown = evidence.recording, evidence.slowdown
     if recording is None:
         return []

@@ -19,7 +19,12 @@ def percent(share: float) -> str:
 
 
 def judge(evidence: Evidence) -> List[Diagnostic]:
-    """TFG904 when summary-fetching runs make up the `summary_share` option of the runs or more."""
+    """TFG904 when summary-fetching runs make up the `summary_share` option of the runs or more (a TF2 run's steps:
+    judge/steps_writes.py)."""
+    if evidence.steps is not None:
+        from tfguard.runtime.judge import steps_writes
+
+        return steps_writes.judge_summaries(evidence.steps, DIAGNOSTIC)
     recording = evidence.recording
     if recording is None:
         return []

@@ -9,6 +9,7 @@ from tfguard.runtime.judge.across_sessions import folded_sessions, session_recor
 from tfguard.runtime.output.fit import resolve_width, wrap_lines
 from tfguard.runtime.output.function_report import render as render_functions
 from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.step_report import render_steps
 from tfguard.runtime.verdict import ACROSS_SESSIONS, PROGRAM, Diagnostic, RunVerdict
 
 #: More sessions than this on one graph are reported as one table (the busiest) and a line for the rest.
@@ -24,9 +25,15 @@ def render_verdict(verdict: RunVerdict, width: Optional[int] = None) -> str:
         return _render_sessions(verdict, width)
     traced = render_functions(verdict, width)
     if not verdict.sessions and not verdict.facts.get("unguarded_sessions"):
-        program = _scoped_lines(verdict, [PROGRAM], resolve_width(width))
+        program = _steps(verdict, width) + _scoped_lines(verdict, [PROGRAM], resolve_width(width))
         return "\n\n".join(program + [traced])  # a TF2 program with no session: its functions are the report
     return _render_sessions(verdict, width) + "\n\n" + traced
+
+
+def _steps(verdict: RunVerdict, width: Optional[int]) -> List[str]:
+    """The line of a TF2 training loop's steps (the `steps` fact), [] when the run had none."""
+    steps = verdict.facts.get("steps")
+    return [render_steps(steps, width)] if steps else []
 
 
 def _scoped_lines(verdict: RunVerdict, scopes: List[str], columns: int) -> List[str]:
@@ -49,7 +56,12 @@ def _render_sessions(verdict: RunVerdict, width: Optional[int] = None) -> str:
     unguarded = verdict.facts.get("unguarded_sessions") or []
     columns = resolve_width(width)
     if not verdict.sessions and not unguarded:
-        parts = ["tfguard: %s created no TensorFlow session: nothing to report" % (command or "the program")]
+        parts = _steps(verdict, width)
+        if not parts and verdict.facts.get("tensorflow_version"):  # TensorFlow ran: no session, no tf.function
+            parts = ["tfguard: %s created no TensorFlow session and traced no tf.function: the program ran eagerly"
+                     % (command or "the program")]
+        elif not parts:
+            parts = ["tfguard: %s created no TensorFlow session: nothing to report" % (command or "the program")]
         return "\n\n".join(parts + _scoped_lines(verdict, [PROGRAM], columns))
     parts = []
     count = len(verdict.sessions)
@@ -59,7 +71,7 @@ def _render_sessions(verdict: RunVerdict, width: Optional[int] = None) -> str:
     if command:
         parts.append("tfguard run %s: %d session%s watched (TensorFlow %s)" % (
             command, count, "" if count == 1 else "s", verdict.facts.get("tensorflow_version") or "?"))
-    parts += _scoped_lines(verdict, [PROGRAM, ACROSS_SESSIONS], columns)
+    parts += _steps(verdict, width) + _scoped_lines(verdict, [PROGRAM, ACROSS_SESSIONS], columns)
     if not verdict.sessions:
         return "\n\n".join(parts)
     records = [session_record(s) for s in verdict.sessions]

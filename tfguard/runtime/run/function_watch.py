@@ -64,7 +64,7 @@ class FunctionWatch:
         self.available = function_calls.attach(self)
 
     # -- the sink of capture/function_calls ----------------------------------------------------------------
-    def called(self, key: Any, seconds: float) -> None:
+    def called(self, key: Any, seconds: float, function: Any = None) -> None:
         """One finished call of a tf.function keyed `key`."""
         record = self._records.get(key)
         if record is None:

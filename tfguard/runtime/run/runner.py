@@ -104,7 +104,7 @@ def _frame_file(filename: str) -> str:
 
 
 def run_verdict(command: List[str], watcher: Any, sessions: List[Any], status: int,
-                functions: Any = None) -> RunVerdict:
+                functions: Any = None, steps: Any = None) -> RunVerdict:
     """The verdict of a run: its facts, every watched session (`report`: its final Report) as an equal, the growth
     across sessions and, when the tf.function watch could follow them (`functions`, TF 2.13+), the functions."""
     failed = [s.failed for s in sessions if s.report is None and s.failed]
@@ -117,4 +117,9 @@ def run_verdict(command: List[str], watcher: Any, sessions: List[Any], status: i
                        graph_ran_before=getattr(s, "graph_ran_before", False)), s.report.findings)
               for s in sessions]
     traced = functions.judged() if functions is not None and functions.available else None
-    return judge_run(facts, judged, traced)
+    verdict = judge_run(facts, judged, traced)
+    if steps is not None and steps.saw_training:  # a TF2 training loop (run/step_watch.py): its steps, its findings
+        figures, found = steps.judged()
+        verdict.facts["steps"] = figures
+        verdict.diagnostics += found
+    return verdict

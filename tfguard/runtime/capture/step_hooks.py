@@ -1,0 +1,297 @@
+"""See a TF2 training loop beyond its `tf.function` calls: gradients applied, the next batch taken, checkpoints and
+summaries written, each with the user's line.
+
+The places are the TF access layer's (`tf_access.step_targets`): class or module attributes of TensorFlow, Keras 3
+and tf_keras, patched once each package is loaded while a sink is attached, and put back when the last one leaves.
+Each wrapper calls the original exactly as the program did and returns what it returned; only the outermost of
+nested calls of one kind is seen (`Checkpoint.save` calls `write`, `tf.summary.scalar` calls `write`), and only
+calls made eagerly: a summary or an optimizer's `apply` inside a `tf.function` trace runs once, at trace time.
+
+A sink has:
+
+- `applied(function, site)`: gradients applied. `function` is the `tf.function` object whose trace applied them
+  (its calls are the steps), or None when they were applied eagerly; `site` then is `EagerSite`;
+- `next_batch(seconds, site)`: a tf.data iterator's `next` taken eagerly (a custom loop's `for x in dataset`);
+- `python_input(seconds, map_site, parallel)`: a Python function of an input pipeline ran (`tf.numpy_function`,
+  `tf.py_function`, `Dataset.from_generator`), on tf.data's threads, for the `Dataset.map` made at `map_site`;
+- `map_made(site, parallel)`: a `Dataset.map` was made (`parallel`: its `num_parallel_calls`, None when serial);
+- `wrote(kind, seconds, site, through)`: a checkpoint saved (`save`), a summary written (`summary`) or flushed
+  (`flush`); `through` names the Keras callback whose method wrote it ("" for the program's own call).
+
+An exception from a sink stops every sink (one line on stderr, the program goes on unwatched); a BaseException (the
+guard's stop at `--max-steps`) goes through to the program, after the call it follows has finished.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+import time
+import weakref
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+
+from tfguard.runtime import tf_access
+from tfguard.runtime.capture import function_calls
+from tfguard.runtime.capture.import_hook import OnTensorFlowImport
+from tfguard.runtime.record.tracebacks import is_library_file
+
+Site = Optional[Tuple[str, int]]
+
+
+class EagerSite(NamedTuple):
+    """Where eager gradients were applied: the user's line, the user function it is in (name and definition line;
+    "<module>" for a script's top level), and whether Keras stood between (a `fit` with `run_eagerly=True`)."""
+
+    site: Site
+    function: str
+    definition: int
+    through_keras: bool
+
+
+#: Keras' own methods that run a train step: eager gradients applied under them come from `run_eagerly=True`.
+_KERAS_TRAINING = frozenset(("fit", "train_on_batch", "train_step", "one_step_on_data"))
+
+
+class _Local(threading.local):
+    busy = ""  # the kind of the outermost patched call running on this thread ("": none)
+    map_site: Site = None  # the Dataset.map being made on this thread, and its parallel calls
+    map_parallel: Any = None
+    in_map = False
+
+
+_local = _Local()
+_sinks: List[Any] = []
+_lock = threading.Lock()
+_undo: List[Callable[[], None]] = []
+_hooks: List[OnTensorFlowImport] = []
+#: Where each Keras callback object was made (weakly held): a save or summary its method writes blames that line.
+_callback_sites: "weakref.WeakKeyDictionary[Any, Site]" = weakref.WeakKeyDictionary()
+
+
+def attach(sink: Any) -> None:
+    """Start calling `sink`; the places are patched now for packages loaded, else when the program loads them."""
+    with _lock:
+        if sink not in _sinks:
+            _sinks.append(sink)
+        if _hooks:
+            return
+        for package in tf_access.STEP_PACKAGES:
+            hook = OnTensorFlowImport(functools.partial(_patch_package, package), package)
+            _hooks.append(hook)
+    for hook in list(_hooks):
+        hook.install()
+
+
+def detach(sink: Any) -> None:
+    """Stop calling `sink`; every patch goes when no sink is left."""
+    with _lock:
+        if sink in _sinks:
+            _sinks.remove(sink)
+        if _sinks:
+            return
+        while _hooks:
+            _hooks.pop().remove()
+        while _undo:
+            try:
+                _undo.pop()()
+            except Exception:  # what stays patched calls straight through (no sinks)
+                pass
+
+
+def _patch_package(package: str, _module: Any) -> None:
+    if not _sinks:
+        return
+    for owner, attribute, kind in tf_access.step_targets(package):
+        original = vars(owner)[attribute]
+        setattr(owner, attribute, _WRAPPERS[kind](original, kind))
+        _undo.append(functools.partial(setattr, owner, attribute, original))
+
+
+def _fail(where: str, exc: BaseException) -> None:
+    """tfguard's own error: every sink stops (the wrappers call straight through), said once."""
+    from tfguard.runtime.safety import internal_error
+
+    failed = list(_sinks)
+    del _sinks[:]
+    for sink in failed:
+        try:
+            sink.failed = True
+        except Exception:
+            pass
+    internal_error(where, exc, "following the training loop")
+
+
+def _notify(method: str, *args: Any) -> None:
+    try:
+        for sink in list(_sinks):
+            getattr(sink, method)(*args)
+    except Exception as exc:
+        _fail("a TF2 %s" % method, exc)
+
+
+# -- where the user is -----------------------------------------------------------------------------------------
+def user_site(frame: Any) -> Tuple[Site, str]:
+    """(the first line outside TensorFlow, Keras and tfguard from `frame` outwards, the class of the Keras callback
+    on the way whose object was made by the program, with the line that made it then instead)."""
+    while frame is not None:
+        code = frame.f_code
+        if not is_library_file(code.co_filename):
+            return (code.co_filename, frame.f_lineno), ""
+        if "callback" in code.co_filename:
+            owner = frame.f_locals.get("self")
+            try:
+                made = _callback_sites.get(owner) if owner is not None else None
+            except TypeError:  # not weakly referable
+                made = None
+            if made is not None:
+                return made, type(owner).__name__
+        frame = frame.f_back
+    return None, ""
+
+
+def _eager_site(frame: Any) -> EagerSite:
+    through_keras = False
+    while frame is not None:
+        code = frame.f_code
+        if not is_library_file(code.co_filename):
+            return EagerSite((code.co_filename, frame.f_lineno), code.co_name, code.co_firstlineno, through_keras)
+        through_keras = through_keras or code.co_name in _KERAS_TRAINING
+        frame = frame.f_back
+    return EagerSite(None, "", 0, through_keras)
+
+
+# -- the wrappers, one per kind ------------------------------------------------------------------------------------
+def _wrap_apply(original: Callable, kind: str) -> Callable:
+    @functools.wraps(original)
+    def apply(*args: Any, **kwargs: Any) -> Any:
+        if _local.busy or not _sinks:
+            return original(*args, **kwargs)
+        _local.busy = kind
+        try:
+            result = original(*args, **kwargs)
+        finally:
+            _local.busy = ""
+        tracing, function = function_calls.tracing()
+        if tracing:
+            if function is not None:
+                _notify("applied", function, None)
+        elif tf_access.executing_eagerly():
+            _notify("applied", None, _eager_site(sys._getframe(1)))
+        return result
+
+    return apply
+
+
+def _wrap_write(original: Callable, kind: str) -> Callable:
+    clock = time.perf_counter
+
+    @functools.wraps(original)
+    def write(*args: Any, **kwargs: Any) -> Any:
+        if _local.busy or not _sinks or function_calls.tracing()[0]:
+            return original(*args, **kwargs)
+        _local.busy = kind
+        start = clock()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            seconds = clock() - start
+            _local.busy = ""
+            if tf_access.executing_eagerly():
+                site, through = user_site(sys._getframe(1))
+                _notify("wrote", kind, seconds, site, through)
+
+    return write
+
+
+def _wrap_next(original: Callable, kind: str) -> Callable:
+    clock = time.perf_counter
+
+    @functools.wraps(original)
+    def __next__(self: Any) -> Any:
+        if not _sinks or _local.busy:
+            return original(self)
+        start = clock()
+        try:
+            return original(self)
+        finally:
+            seconds = clock() - start
+            frame = sys._getframe(1)  # the `for` loop's frame, usually the user's own
+            site = (frame.f_code.co_filename, frame.f_lineno)
+            if is_library_file(site[0]):
+                site = user_site(frame)[0]
+            _notify("next_batch", seconds, site)
+
+    return __next__
+
+
+def _wrap_map(original: Callable, kind: str) -> Callable:
+    @functools.wraps(original)
+    def map(*args: Any, **kwargs: Any) -> Any:
+        if not _sinks or _local.in_map:
+            return original(*args, **kwargs)
+        site = None
+        parallel = None
+        try:
+            site = user_site(sys._getframe(1))[0]
+            parallel = tf_access.map_parallel_calls(args[1:], kwargs)
+            _notify("map_made", site, parallel)
+        except Exception as exc:
+            _fail("a Dataset.map", exc)
+        _local.in_map, _local.map_site, _local.map_parallel = True, site, parallel
+        try:
+            return original(*args, **kwargs)
+        finally:
+            _local.in_map, _local.map_site, _local.map_parallel = False, None, None
+
+    return map
+
+
+def _wrap_py_function(original: Callable, kind: str) -> Callable:
+    @functools.wraps(original)
+    def _internal_py_func(func: Any, *args: Any, **kwargs: Any) -> Any:
+        if not _sinks or not callable(func):
+            return original(func, *args, **kwargs)
+        if _local.in_map:
+            map_site, parallel = _local.map_site, _local.map_parallel
+        else:  # made outside a map (Dataset.from_generator makes its own): its own line, one call at a time
+            map_site, parallel = user_site(sys._getframe(1))[0], None
+        return original(_timed_input(func, map_site, parallel), *args, **kwargs)
+
+    return _internal_py_func
+
+
+def _timed_input(func: Callable, map_site: Site, parallel: Any) -> Callable:
+    clock = time.perf_counter
+
+    @functools.wraps(func)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = clock()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if _sinks:
+                _notify("python_input", clock() - start, map_site, parallel)
+
+    return timed
+
+
+def _wrap_callback_init(original: Callable, kind: str) -> Callable:
+    @functools.wraps(original)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        if _sinks:
+            try:
+                if self not in _callback_sites:  # a subclass's __init__ calls this one too: its first line
+                    _callback_sites[self] = user_site(sys._getframe(1))[0]
+            except TypeError:  # not weakly referable: its writes blame the user's line that led to them
+                pass
+            except Exception as exc:
+                _fail("a Keras callback", exc)
+
+    return __init__
+
+
+_WRAPPERS = {tf_access.APPLY: _wrap_apply, tf_access.SAVE: _wrap_write, tf_access.SUMMARY: _wrap_write,
+             tf_access.FLUSH: _wrap_write, tf_access.NEXT: _wrap_next, tf_access.MAP: _wrap_map,
+             tf_access.PY_FUNCTION: _wrap_py_function, tf_access.CALLBACK: _wrap_callback_init}

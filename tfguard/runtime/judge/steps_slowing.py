@@ -1,0 +1,69 @@
+"""TFG902's TF2 case: steps get slower and slower, on the series of step intervals (record/steps.py).
+
+The steps got slower when the median interval of the last fifth of the steps after warm-up is `slowdown_threshold`
+times that of the first fifth or more, over at least `clocks.MIN_VERDICT_S` of steps. The cause is the program's
+own when the stepping thread's own CPU time per step is itself a significant, persisting trend (`stats.step_trend`:
+Mann-Kendall p < 0.001, not a level shift) of x`CPU_GROWTH` or more that alone adds at least `CPU_EXPLAINS` of the
+first fifth's step time: ``python work`` (a list or history processed in full every step, host work that
+grows), blamed on the line that calls the step.
+
+Other jobs on the machine never raise a thread's own CPU time, but they stretch wall time (on the shared machine
+these tests run on, x15 for the same CPU work): so the CPU series, not the wall series, carries the trend test here.
+A slowdown with no such trend (inside the compiled step, or a wait with no more CPU time) is silent: it may be
+contention, as the session verdict calls it. So are eager steps (TFG909 comes first): the thread that runs them
+dispatches every op itself, and a busy machine raises that CPU time too (a field program's eager step: x1.4 more CPU
+per step while other jobs made it x9.8 slower).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+from tfguard.runtime.document import format_seconds
+from tfguard.runtime.judge.slowdown import PYTHON_WORK
+from tfguard.runtime.judge.step_shares import options_of, split, where
+from tfguard.runtime.record.clocks import MIN_VERDICT_S
+from tfguard.runtime.record.stats import median_of, step_trend, warmup_points
+from tfguard.runtime.record.steps import COMPILED, StepRecord
+
+#: The least rise of the thread's own CPU time per step, as a share of the first fifth's step time.
+CPU_EXPLAINS = 0.1
+#: The least growth of the thread's own CPU time per step (first fifth to last) that counts as a cause.
+CPU_GROWTH = 1.5
+
+
+def _fifths(values: Sequence[float]) -> Optional[tuple]:
+    body = list(values[warmup_points(len(values)):])
+    edge = max(1, len(body) // 5)
+    if len(body) < 2 * edge:
+        return None
+    return median_of(body[:edge]), median_of(body[-edge:])
+
+
+def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]] = None) -> List[Any]:
+    """TFG902 (`diagnostic`, slowing_steps.py's declaration) on a TF2 run's steps (see module docstring)."""
+    options = options_of(options)
+    intervals = record.intervals()
+    if record.mode != COMPILED or record.wall() < MIN_VERDICT_S or not intervals:
+        return []
+    threshold = options["slowdown_threshold"]
+    cpu_intervals = record.cpu_intervals()
+    wall, cpu = _fifths(intervals), _fifths(cpu_intervals)
+    if wall is None or cpu is None or not wall[0] or wall[1] < threshold * wall[0]:
+        return []
+    trend = step_trend(cpu_intervals, CPU_GROWTH)
+    if not trend.significant or cpu[1] < CPU_GROWTH * cpu[0] or cpu[1] - cpu[0] < CPU_EXPLAINS * wall[0]:
+        return []
+    slowdown = wall[1] / wall[0]
+    site = record.step_call_site
+    message = "steps got x%.2f slower by the end of the run than after warm-up (%s -> %s per step over %d steps), " \
+              "while the stepping thread's own CPU time per step kept rising (a trend, not a level shift) %s -> " \
+              "%s — look for Python work that grows each step in the loop around the step at %s (a list or history " \
+              "processed in full every step, a growing Python structure)" % (
+                  slowdown, format_seconds(wall[0]), format_seconds(wall[1]), record.steps,
+                  format_seconds(cpu[0]), format_seconds(cpu[1]), where(site))
+    headline, advice = split(message)
+    return [diagnostic.finding(headline, None, site[0] if site else None, site[1] if site else None, help=advice,
+                               slowdown=slowdown, slowdown_cause=PYTHON_WORK, steps=record.steps,
+                               step_seconds_first=wall[0], step_seconds_last=wall[1],
+                               cpu_seconds_first=cpu[0], cpu_seconds_last=cpu[1])]
