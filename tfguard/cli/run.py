@@ -217,6 +217,7 @@ def run_command(args: argparse.Namespace) -> int:
                                  tensorboard_every=every, placement_at=placement_at)
         watcher.install()
         watcher.functions = _watch_functions()
+        watcher.program = _watch_program()
         if args.json_dir:
             from tfguard.reports.task_files import TaskNaming
 
@@ -286,9 +287,25 @@ def _watch_functions() -> Any:
     return functions
 
 
+def _watch_program() -> Any:
+    """The watch of the program's Keras calls, callbacks and host syncs (TFG910-TFG912); None when it could not
+    start."""
+    from tfguard.runtime import safety
+    from tfguard.runtime.run.program_watch import ProgramWatch
+
+    program = ProgramWatch()
+    try:
+        program.start()
+    except Exception as exc:
+        safety.internal_error("tfguard run's Keras watch", exc, "following Keras calls and host syncs")
+        program.stop()
+        return None
+    return program
+
+
 def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:
     """Take back what a failed set-up installed: the program then runs unguarded."""
-    for part in (tasks, getattr(watcher, "functions", None), watcher):
+    for part in (tasks, getattr(watcher, "functions", None), getattr(watcher, "program", None), watcher):
         try:
             if part is not None:
                 (part.stop if hasattr(part, "stop") else part.uninstall)()
@@ -308,6 +325,8 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
     try:
         if getattr(watcher, "functions", None) is not None:
             watcher.functions.stop()
+        if getattr(watcher, "program", None) is not None:
+            watcher.program.stop()
         if watcher is not None:
             sessions = watcher.finish()
         if tasks is not None:
@@ -332,6 +351,10 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
     functions = getattr(watcher, "functions", None)
     if functions is not None and functions.available:  # TF 2.13+: TFG908 (on TF 1.15 the document is as it was)
         document["functions"] = functions.report().to_dict()
+    program = getattr(watcher, "program", None)
+    part = program.document_part() if program is not None else None
+    if part is not None:  # TF 2.x: TFG910-TFG912
+        document["program"] = part
     if not args.quiet:
         print(FORMATS["text"].render(document, 0 if args.wide else None), file=sys.stderr)
     if args.json:

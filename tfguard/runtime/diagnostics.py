@@ -13,8 +13,9 @@ from typing import Any, Callable, Dict, NamedTuple, Optional
 
 SEVERITIES = ("error", "warning", "info")
 #: What a judge reads: the typed recording of one guard (record/recording.py), the placement data of one
-#: traced step (devices/placement.py), or the FunctionRecords of a tf.function watch (record/functions.py).
-INPUTS = ("recording", "placement", "functions")
+#: traced step (devices/placement.py), the FunctionRecords of a tf.function watch (record/functions.py), or the
+#: ProgramRecord of a TF2 program's Keras calls, callbacks and host syncs (record/keras_calls.py).
+INPUTS = ("recording", "placement", "functions", "program")
 
 
 class RuntimeDiagnostic(NamedTuple):
@@ -27,7 +28,7 @@ class RuntimeDiagnostic(NamedTuple):
     #: The ``tfguard run --fail-on`` (and ``--tfguard-fail-on``) name, "" when it never fails a run.
     fail_on: str
     #: ``judge(recording, slowdown)`` -> findings (``"recording"``), ``judge(placement_data)`` (``"placement"``), or
-    #: ``judge(function_records)`` (``"functions"``).
+    #: ``judge(function_records)`` (``"functions"``), ``judge(program_record)`` (``"program"``).
     judge: Callable[..., Any]
     reads: str = "recording"
 

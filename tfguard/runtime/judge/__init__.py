@@ -53,3 +53,8 @@ def fail_on_name(word: str) -> str:
 def judge_placement(data: Dict[str, Any]) -> List[Dict[str, Any]]:
     """The findings of the diagnostics that read one traced step's placement data, in code order."""
     return [finding for d in all_diagnostics().values() if d.reads == "placement" for finding in d.judge(data)]
+
+
+def judge_program(record: Any) -> List[Dict[str, Any]]:
+    """The findings of the diagnostics that read a TF2 program's ProgramRecord (TFG910-TFG912), in code order."""
+    return [finding for d in all_diagnostics().values() if d.reads == "program" for finding in d.judge(record)]

@@ -14,12 +14,17 @@ SESSIONS_SHOWN_PER_GRAPH = 2
 def render_document(document: Dict[str, Any], width: Optional[int] = None) -> str:
     """Report tables of a run document (or of a bare `report.to_dict()`), fit to `width` columns (None: 80 or
     `COLUMNS`; 0: wide): its sessions, then its tf.functions (TFG908) when any traced."""
+    from tfguard.runtime.output.program_report import render as render_program
+
+    program = render_program(document.get("program") or {}, width)  # TFG910-TFG912
     functions = document.get("functions") or {}
     if not functions.get("functions"):
-        return _render_sessions(document, width)
+        if program and "mode" not in document and not document.get("unguarded_sessions"):
+            return program
+        return "\n\n".join(part for part in (_render_sessions(document, width), program) if part)
     from tfguard.runtime.output.function_report import render
 
-    traced = render(functions, width)
+    traced = "\n\n".join(part for part in (render(functions, width), program) if part)
     if "mode" not in document and not document.get("unguarded_sessions"):
         return traced  # a TF2 program with no session: its functions are the report
     return _render_sessions(document, width) + "\n\n" + traced

@@ -99,6 +99,7 @@ def fired_codes(document: Dict[str, Any]) -> set:
     such as one-time graph growth, never fails a run)."""
     diagnostics = list(document.get("diagnostics", [])) + list(document.get("across_sessions", []))
     diagnostics += (document.get("functions") or {}).get("diagnostics", [])  # TFG908
+    diagnostics += (document.get("program") or {}).get("diagnostics", [])  # TFG910-TFG912
     for other in document.get("other_sessions", []):
         diagnostics += other["report"]["diagnostics"]
     return {d["code"] for d in diagnostics if d["severity"] != "info"}
