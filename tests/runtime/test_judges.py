@@ -348,6 +348,9 @@ def test_each_diagnostic_declares_its_name_severity_and_fail_on_name():
         "TFG906": ("gpu-op-on-cpu", "warning", "cpu-fallback", "placement"),
         "TFG907": ("cross-device-copies", "info", "", "placement"),
         "TFG908": ("function-retracing", "warning", "retracing", "functions"),
+        "TFG910": ("predict-in-loop", "warning", "predict-in-loop", "program"),
+        "TFG911": ("slow-callback", "warning", "slow-callback", "program"),
+        "TFG912": ("host-syncs-per-step", "warning", "host-syncs", "program"),
     }
     assert all(d.summary and d.page == "rules/%s-%s/README.md" % (code, d.name)
                for code, d in all_diagnostics().items())

@@ -38,7 +38,8 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--tfguard-fail-on", metavar="NAMES", default=None,
                     help="fail a guarded test when these diagnostics fire as errors or warnings: "
                          "comma-separated names of `tfguard run --fail-on` (growth, slowdown, input-bound, "
-                         "summaries, saves, cpu-fallback, retracing), or `none` to only report (default: growth, "
+                         "summaries, saves, cpu-fallback, retracing, predict-in-loop, slow-callback, "
+                         "host-syncs), or `none` to only report (default: growth, "
                          "retracing)")
 
 
