@@ -121,7 +121,7 @@ def test_the_runtime_is_the_base_and_the_stages_the_page_draws():
     top = sorted(p.name for p in RUNTIME.iterdir() if p.name != "__pycache__" and not p.name.endswith(".json"))
     assert sorted({p.stem for p in RUNTIME.glob("*.py")} - {"__init__"}) == sorted(base)
     assert sorted(p.name for p in RUNTIME.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(stages)
-    assert len(top) <= 12, top  # modules and folders at the top of tfguard/runtime/, __init__.py included
+    assert len(top) <= 13, top  # modules and folders at the top of tfguard/runtime/, __init__.py included
 
 
 def test_no_runtime_stage_imports_a_later_stage_and_the_base_imports_none():
@@ -164,3 +164,65 @@ def test_each_judge_module_is_named_after_its_diagnostic_and_on_the_page():
     for declared in all_diagnostics().values():
         name = declared.judge.__module__.rsplit(".", 1)[1]
         assert name == declared.name.replace("-", "_") and "`%s`" % name in PAGE, name
+
+
+def test_function_level_imports_count_too():
+    """A lazy import (inside a function) is an import: the stage and circle checks see it."""
+    source = "def later():\n    from tfguard.runtime.run.guard import frozen\n    import tfguard.runtime.verdict\n"
+    path = REPO_ROOT / "build" / "lazy_import_probe.py"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    try:
+        assert {"tfguard.runtime.run.guard", "tfguard.runtime.verdict"} <= set(_imported_modules(path))
+    finally:
+        path.unlink()
+
+
+def _module_files() -> Dict[str, Path]:
+    """Module name -> file, for every module and package of tfguard (a package is its __init__.py)."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = _module_of(path)
+        found[name[:-len(".__init__")] if name.endswith(".__init__") else name] = path
+    return found
+
+
+def _import_graph(prefixes) -> Dict[str, Set[str]]:
+    """Module -> the modules (of those named with `prefixes`) it imports, at its top or in a function."""
+    files = _module_files()
+    graph: Dict[str, Set[str]] = {}
+    for name, path in files.items():
+        if not name.startswith(prefixes):
+            continue
+        graph[name] = {imported for imported in _imported_modules(path)
+                       if imported in files and imported.startswith(prefixes) and imported != name}
+    return graph
+
+
+def _circles(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """Each import circle found (depth-first), as the modules along it."""
+    found, state, stack = [], {}, []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                found.append(stack[stack.index(target):] + [target])
+            elif target not in state:
+                visit(target)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return found
+
+
+def test_no_import_circle_in_the_runtime_and_what_stands_on_it():
+    """No runtime module, and no module of the reports, the pytest plugin or the language server's runtime
+    findings, imports its way back to itself (package faces included: a package's __init__ is a module)."""
+    graph = _import_graph(("tfguard.runtime", "tfguard.reports", "tfguard.integrations",
+                           "tfguard.server.runtime_findings"))
+    assert not _circles(graph)

@@ -1,10 +1,11 @@
 """Record the runtime verdicts of the example, demo and test programs, to compare a refactor's before and after.
 
 ``python tools/runtime_verdicts.py OUT.json`` runs each program under ``tfguard run --json`` (one after the other)
-and writes, per program, what does not depend on timing: the exit status, the diagnostics' codes and severities,
-the growth sites (line, kind, ops added), the runs, the graph's ops and the frozen violations. Compare two
-files with ``diff``. Timing verdicts (TFG902, TFG903, the share verdicts) are kept too: on a quiet machine they are
-stable, and a difference is then worth a look (under load they may differ for a reason that is not the code).
+and writes, per program, what does not depend on timing (from a document of any version, runtime/verdict.py): the
+exit status, the diagnostics' codes and severities, the growth sites (line, kind, ops added), the runs, the graph's
+ops and the frozen violations. ``ONLY=name,name`` runs a subset again. Compare two files with ``diff``. Timing
+verdicts (TFG902, TFG903, the share verdicts) are kept too: on a quiet machine they are stable, and a difference is
+then worth a look (under load they may differ for a reason that is not the code).
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from tfguard.runtime.verdict import ACROSS_SESSIONS, FUNCTION, PROGRAM, RunVerdict  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 PROGRAMS = REPO / "tests" / "run" / "programs"
@@ -42,27 +47,39 @@ RUNS = [
 
 
 def summary(document: dict) -> dict:
-    """What a run's document says that does not depend on timing."""
-    return {
-        "runs": document.get("runs"),
-        "nodes_added": document.get("nodes_added"),
-        "session_count": document.get("session_count"),
-        "diagnostics": sorted((d["code"], d["severity"]) for d in document.get("diagnostics", [])),
+    """What a run's document says that does not depend on timing, in the same terms for every version: the
+    busiest session's figures and diagnostics, the other sessions', those across sessions (and, from version 4,
+    the tf.functions' and the program's)."""
+    verdict = RunVerdict.from_document(document)
+    main = verdict.busiest
+    figures = main.figures if main is not None else {}
+    others = [s for s in verdict.sessions if s is not main]
+    found = {
+        "runs": figures.get("runs"),
+        "nodes_added": figures.get("nodes_added"),
+        "session_count": len(verdict.sessions),
+        "diagnostics": sorted((d.code, d.severity) for d in verdict.of_session(main.number)) if main else [],
         "growth_sites": sorted((os.path.basename(s["path"]), s["line"], s["kind"], s["ops_added"])
-                               for s in document.get("growth_sites", [])),
+                               for s in figures.get("growth_sites", [])),
         "frozen_violations": [(os.path.basename(v["path"]), v["line"], v["api"]) for v in
-                              document.get("frozen_violations", [])],
-        "signatures": len(document.get("signatures", [])),
-        "across_sessions": sorted((d["code"], d["severity"]) for d in document.get("across_sessions", [])),
-        "other_sessions": sorted((d["code"], d["severity"]) for other in document.get("other_sessions", [])
-                                 for d in other["report"]["diagnostics"]),
+                              figures.get("frozen_violations", [])],
+        "signatures": len(figures.get("signatures", [])),
+        "across_sessions": sorted((d.code, d.severity) for d in verdict.of_scope(ACROSS_SESSIONS)),
+        "other_sessions": sorted((d.code, d.severity) for s in others for d in verdict.of_session(s.number)),
     }
+    rest = sorted((d.scope, d.code, d.severity) for d in verdict.diagnostics if d.scope in (FUNCTION, PROGRAM))
+    if rest:
+        found["functions_and_program"] = rest
+    return found
 
 
 def main() -> int:
     out = {}
     env = dict(os.environ, PYTHONPATH=str(REPO), TF_CPP_MIN_LOG_LEVEL="3")
+    only = os.environ.get("ONLY")  # a comma-separated subset of the names, to run again
     for name, args in RUNS:
+        if only and name not in only.split(","):
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             json_path = os.path.join(tmp, "run.json")
             folder = os.path.join(tmp, "work")

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from tfguard.cli import demo
-from tfguard.reports.compare import _fit, column
+from tfguard.reports.compare import _fit
+from tfguard.runtime.output.comparison import comparison_column
+from tfguard.runtime.verdict import RunVerdict, SessionVerdict
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,10 +39,10 @@ def test_the_comparison_table_keeps_paths_and_calls_whole_at_80_columns():
 
 
 def test_a_slowdown_without_a_significant_trend_shows_no_ratio():
-    report = {"mode": "watch", "growth_sites": [], "slowdown": 2.54, "slowdown_significant": False,
-              "diagnostics": [], "runs": 3, "nodes_start": 1, "nodes_end": 1, "nodes_added": 0, "saves": 0,
-              "save_s": 0.0, "wall_s": 1.0, "intervals": [], "run_s": []}
-    cells = column(report)
+    figures = {"mode": "watch", "growth_sites": [], "slowdown": 2.54, "slowdown_significant": False,
+               "runs": 3, "nodes_start": 1, "nodes_end": 1, "nodes_added": 0, "saves": 0,
+               "save_s": 0.0, "wall_s": 1.0, "intervals": [], "run_s": []}
+    cells = comparison_column(RunVerdict({}, [SessionVerdict(1, figures=figures)]))
     assert "none (no significant trend)" in cells and not any("x2.54" in cell for cell in cells)
 
 
@@ -54,10 +56,11 @@ def test_part_three_is_judged_and_gives_no_gpu_advice_without_a_gpu(tmp_path):
                            str(demo.INPUT_BOUND_SECONDS)], cwd=demo.DEMO_DIR, capture_output=True, text=True,
                           env=env, timeout=600)
     assert done.returncode == 0, done.stderr
-    report = json.loads(output.read_text())
+    verdict = RunVerdict.from_document(json.loads(output.read_text()))
+    report = verdict.busiest.figures
     assert report["wall_s"] >= 1.5  # the guard's minimum for TFG903-TFG905 (clocks.MIN_VERDICT_S)
-    assert not [d for d in report["diagnostics"] if d["message"].startswith("not judged")]
-    section = demo.device_section(report)
+    assert not [d for d in verdict.diagnostics if d.headline.startswith("not judged")]
+    section = demo.device_section(verdict)
     if not report["placement"]["gpus_visible"]:
         assert "TFG906" not in section and "nvidia-ml-py" not in section
         assert "no GPU on this machine" in section

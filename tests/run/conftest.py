@@ -32,6 +32,22 @@ def valid_document(document):
     return document
 
 
+def busiest(document):
+    """A run document's busiest session as one dict, as these tests read a run: the run's facts, the session's
+    facts and figures, and its own diagnostics (``code``, ``severity``, ``message``: the headline and its help in
+    one line, ``path`` and ``line`` of the line it blames, ``evidence``)."""
+    from tfguard.runtime.verdict import RunVerdict
+
+    verdict = RunVerdict.from_document(document)
+    data = dict(verdict.facts, session_count=len(verdict.sessions))
+    session = verdict.busiest
+    if session is not None:
+        data.update(session.to_dict())
+        data["diagnostics"] = [{"code": d.code, "severity": d.severity, "message": d.one_line, "path": d.path,
+                                "line": d.line, "evidence": d.evidence} for d in verdict.of_session(session.number)]
+    return data
+
+
 @pytest.fixture(scope="session")
 def tensorflow_installed():
     """Skip when TensorFlow is missing (the run tests execute real TF scripts)."""

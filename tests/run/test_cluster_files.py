@@ -9,8 +9,8 @@ import socket
 import pytest
 
 from tfguard.reports.task_files import task_file_name
-from tfguard.runtime.output.report import REPORT_VERSION
 from tfguard.runtime.run.cluster_task import task_from_tf_config
+from tfguard.runtime.verdict import DOCUMENT_VERSION as REPORT_VERSION
 
 
 def _tf_config(cluster, job, index):
@@ -66,7 +66,7 @@ def test_cluster_view_of_tasks_without_sessions_judges_nothing(tmp_path, run):
     (["{dir}/empty"], "no *.json reports in {dir}/empty"),
     (["{dir}/nothing-*.json"], "no reports match {dir}/nothing-*.json"),
     (["{dir}/ps-0.json", "{dir}/missing.json"], "report not found: {dir}/missing.json"),
-    (["{dir}/ps-0.json", "{dir}/other.json"], "{dir}/other.json is not a tfguard runtime report (version 3)"),
+    (["{dir}/ps-0.json", "{dir}/other.json"], "{dir}/other.json is not a tfguard runtime report (version 4)"),
     (["{dir}/ps-0.json", "{dir}/ps-0.json", "--plot", "{dir}/x.png"],
      "--plot draws one report or a comparison of separate runs, not a cluster's tasks"),
     (["{dir}", "--straggler-margin", "0.5"], "--straggler-margin needs a number above 1, got '0.5'"),

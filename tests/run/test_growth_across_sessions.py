@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from tests.run.conftest import REPO_ROOT, tfguard
+from tfguard.runtime.verdict import ACROSS_SESSIONS, RunVerdict
 
 PROGRAM = REPO_ROOT / "tests" / "run" / "programs" / "restore_per_request.py"
 
@@ -24,10 +25,10 @@ def test_restoring_per_request_runs_to_the_end_and_its_growth_across_sessions_na
     assert guarded.returncode == plain.returncode == 0
     assert (guarded_dir / "labels.txt").read_text() == (plain_dir / "labels.txt").read_text()
     assert "Traceback" not in guarded.stderr
-    document = json.loads((tmp_path / "run.json").read_text())
-    found = document["across_sessions"]
-    assert [(d["code"], d["severity"]) for d in found] == [("TFG901", "error")]
-    assert found[0]["sites"][0]["line"] == 24 and "import_meta_graph" in found[0]["sites"][0]["code"]
+    verdict = RunVerdict.from_document(json.loads((tmp_path / "run.json").read_text()))
+    found = verdict.of_scope(ACROSS_SESSIONS)
+    assert [(d.code, d.severity, d.line) for d in found] == [("TFG901", "error", 24)]
+    assert found[0].evidence["sites"][0]["line"] == 24 and "import_meta_graph" in found[0].evidence["sites"][0]["code"]
     assert "the graph keeps growing across sessions" in " ".join(guarded.stderr.split())  # any COLUMNS
     # The 4 request sessions on one graph: one table and one line for the other 3.
     assert guarded.stderr.count("tfguard runtime report: session created at") == 2

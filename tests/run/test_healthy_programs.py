@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.run.conftest import tfguard, valid_document
+from tests.run.conftest import busiest, tfguard, valid_document
+from tfguard.runtime.verdict import RunVerdict
 
 pytestmark = pytest.mark.usefixtures("tensorflow_installed")
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -16,7 +17,7 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 def _run(tmp_path, script, *args, fail_on="growth,slowdown,saves"):
     out = tmp_path / "run.json"
     done = tfguard("run", "--fail-on", fail_on, "--json", out, PROGRAMS / script, *args)
-    return done, valid_document(json.loads(out.read_text(encoding="utf-8")))
+    return done, busiest(valid_document(json.loads(out.read_text(encoding="utf-8"))))
 
 
 def _line(script, marker):
@@ -79,7 +80,7 @@ def test_interactive_session_tutorial_builds_its_model_after_the_session(tmp_pat
     out = tmp_path / "run.json"
     done = tfguard("run", "--fail-on", "growth,slowdown", "--json", out, script)
     assert done.returncode == 0, done.stderr
-    document = json.loads(out.read_text(encoding="utf-8"))
+    document = busiest(json.loads(out.read_text(encoding="utf-8")))
     assert document["nodes_added"] > 20 and document["growth_ops"]["setup"] == document["nodes_added"]
     assert not document["diagnostics"] or "TFG901" not in {d["code"] for d in document["diagnostics"]}
 
@@ -126,7 +127,7 @@ def test_a_training_loop_on_a_worker_thread_is_the_one_guarded(tmp_path):
     out = tmp_path / "run.json"
     done = tfguard("run", "--fail-on", "growth,slowdown", "--json", out, script)
     assert done.returncode == 0, done.stderr
-    document = json.loads(out.read_text(encoding="utf-8"))
+    document = busiest(json.loads(out.read_text(encoding="utf-8")))
     train = max(document["signatures"], key=lambda s: s["count"])  # by runs: the order by run time is the load's
     # Followed once the worker has made 50 runs while the main thread waited.
     assert train["label"].startswith("AssignAdd") and train["count"] == 350, document["signatures"]
@@ -168,7 +169,7 @@ def test_queue_runners_filling_a_batch_queue_are_not_followed(tmp_path):
     out = tmp_path / "run.json"
     done = tfguard("run", "--fail-on", "growth", "--json", out, script)
     assert done.returncode == 0, done.stderr
-    document = json.loads(out.read_text(encoding="utf-8"))
+    document = busiest(json.loads(out.read_text(encoding="utf-8")))
     assert document["runs"] == 20 and document["dominant_signature"].startswith("Sum")
     assert document["other_thread_runs"] >= 2000  # the runner's enqueues, counted apart
 
@@ -185,11 +186,14 @@ def test_gan_with_reinitialised_iterator_per_epoch_passes(tmp_path):
 @pytest.mark.slow
 def test_each_real_slowdown_fails_with_its_own_cause(tmp_path):
     """A growing wait, growing Python work and a growing feed: each its own session, each TFG902 with its cause."""
-    done, document = _run(tmp_path, "slowdowns.py", "2.5", "sleep", "cpu", "feed", "steady", fail_on="slowdown")
+    done = tfguard("run", "--fail-on", "slowdown", "--json", tmp_path / "run.json", PROGRAMS / "slowdowns.py", "2.5",
+                   "sleep", "cpu", "feed", "steady")
+    document = valid_document(json.loads((tmp_path / "run.json").read_text(encoding="utf-8")))
     assert done.returncode == 1, done.stderr
     assert "failing (--fail-on): slowdown (TFG902)" in done.stderr
-    reports = {r["dominant_signature"].split(":")[0]: r
-               for r in [document] + [other["report"] for other in document["other_sessions"]]}
+    verdict = RunVerdict.from_document(document)
+    reports = {s["dominant_signature"].split(":")[0]: dict(s.figures, diagnostics=[
+        {"code": d.code, "message": d.one_line} for d in verdict.of_session(s.number)]) for s in verdict.sessions}
     expected = {"sleep": ("host wait", "the process is waiting, not computing"),
                 "cpu": ("python work", "look for Python-side work that grows each step"),
                 "feed": ("growing feed", "fed per run at the start")}

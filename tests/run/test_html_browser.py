@@ -1,6 +1,7 @@
 """The HTML run report in a real browser (headless Chromium, every network request refused): `tfguard run --html`
-on the growing example, a 5,000-step run's page, and two reports side by side; the DOM after the scripts ran and
-screenshots at 1280 px and at phone width. Skips in one line when Chromium is missing (tests/run/browser.py)."""
+on the growing example and on a TF2 program with no session (its tf.functions, TFG908), a 5,000-step run's page,
+and two reports side by side; the DOM after the scripts ran and screenshots at 1280 px and at phone width. Skips in
+one line when Chromium is missing (tests/run/browser.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import pytest
 
 from tests.run.browser import chromium, dump_dom, page_requests, root_attribute, screenshot, with_measure
 from tests.run.conftest import REPO_ROOT, tfguard
-from tests.runtime.html_documents import run_document
-from tfguard.runtime.output.html import render_report
+from tests.runtime.html_documents import run_document, run_verdict
+from tfguard.runtime.judge.judgement import completed
+from tfguard.runtime.output.html.page import render_report
+from tfguard.runtime.verdict import RunVerdict
 
 pytestmark = pytest.mark.slow
 PHONE = 390
@@ -38,7 +41,7 @@ def test_tfguard_run_html_writes_one_file_with_tfg901_its_line_and_plots(growing
     assert html.count('<svg class="chart"') >= 2
     # The page is the JSON document's: the same page from `tfguard report doc.json --html`.
     document = json.loads((growing_page / "doc.json").read_text(encoding="utf-8"))
-    assert render_report(document) == html
+    assert render_report(completed(RunVerdict.from_document(document))) == html
 
 
 def test_the_page_renders_offline_with_its_scripts_run(growing_page, tmp_path):
@@ -55,6 +58,47 @@ def test_the_page_renders_offline_with_its_scripts_run(growing_page, tmp_path):
     netlog = tmp_path / "net.json"
     dump_dom(bare, tmp_path, netlog=netlog)
     assert page_requests(netlog) == []
+
+
+RETRACING = """
+import tensorflow as tf
+
+
+@tf.function
+def step(x, n):
+    return x * n
+
+
+for epoch in range(12):
+    step(tf.ones([2, 2]), epoch)  # RETRACES
+"""
+
+
+def test_a_tf2_runs_page_shows_tfg908_and_its_functions_in_the_browser(tmp_path):
+    """The bug of issue 43: a TF2 run (tf.functions, no session) whose page said "nothing to report" while its
+    text and JSON carried TFG908."""
+    pytest.importorskip("tensorflow")
+    chromium()
+    (tmp_path / "train.py").write_text(RETRACING, encoding="utf-8")
+    done = tfguard("run", "--html", "page.html", "--json", "doc.json", "train.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "TFG908 warning" in done.stderr  # the text report says it
+    document = json.loads((tmp_path / "doc.json").read_text(encoding="utf-8"))
+    assert [d["code"] for d in document["diagnostics"]] == ["TFG908"]  # so does the JSON
+    dom = dump_dom(with_measure(tmp_path / "page.html", tmp_path / "measured.html"), tmp_path)
+    assert root_attribute(dom, "data-ready") == "1" and root_attribute(dom, "data-refused") is None
+    assert "nothing to report" not in dom
+    verdicts = dom[dom.index('class="verdicts"'):dom.index('id="diagnostics"')]
+    assert 'class="verdict warning"' in verdicts and ">TFG908</a>" in verdicts and "`step`" in verdicts
+    assert "(tf.function)" in verdicts
+    assert 'id="traces"' in dom and "Traces per function" in dom
+    html = (tmp_path / "page.html").read_text(encoding="utf-8")  # the cells as written (the script adds to them)
+    card = html[html.index('id="diagnostics"'):html.index('id="traces"')]
+    assert '<span class="where">train.py:11</span>' in card and "<b>help:</b>" in card
+    traces = html[html.index('id="traces"'):]
+    table = traces[traces.index("<table"):traces.index("</table>")]
+    assert 'data-label="function">step</td>' in table and "train.py:5</span>" in table  # its @tf.function line
+    assert 'data-label="traces">12</td>' in table and 'data-label="calls">12</td>' in table  # a trace per call
 
 
 def test_the_offline_checks_see_a_page_that_needs_the_network(growing_page, tmp_path):
@@ -88,7 +132,7 @@ def test_screenshots_at_1280_px_and_at_phone_width(growing_page, tmp_path):
 def test_a_5000_step_runs_page_is_under_1_mb_and_renders(tmp_path):
     chromium()
     page = tmp_path / "long.html"
-    page.write_text(render_report(run_document(5000, spike_at=3000, signatures=256, saves=40)), encoding="utf-8")
+    page.write_text(render_report(run_verdict(5000, spike_at=3000, signatures=256, saves=40)), encoding="utf-8")
     assert page.stat().st_size < 1 << 20
     dom = dump_dom(with_measure(page, tmp_path / "measured.html"), tmp_path)
     assert root_attribute(dom, "data-ready") == "1" and root_attribute(dom, "data-charts") == "3"

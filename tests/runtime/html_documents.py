@@ -10,12 +10,16 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List
 
-from tfguard.runtime.document import REPORT_VERSION
-from tfguard.runtime.judge.judgement import diagnose
+from tfguard.runtime.judge.judgement import derived_figures, diagnose
 from tfguard.runtime.judge.slowdown import growing_in_window, judge_slowdown
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 from tfguard.runtime.record.recording import SiteRecord
 from tfguard.runtime.record.stats import DecimatedSeries, StreamingSample
+from tfguard.runtime.verdict import RunVerdict, SessionVerdict
+
+#: The run's facts, as `tfguard run` writes them.
+FACTS = {"tensorflow_version": "2.21.0", "exit_status": 0, "stopped_by_max_steps": False, "freeze_after": None,
+         "unguarded_sessions": []}
 
 SITE = {"path": "train.py", "line": 41, "code": "loss_op = tf.reduce_mean(model(x))", "api": "tf.reduce_mean",
         "op_types": ["Mean", "Const"], "rule": "TFG102", "fix": "build the op once, before the loop, and only "
@@ -36,9 +40,24 @@ def _points(series: DecimatedSeries) -> Dict[str, Any]:
 
 def run_document(steps: int = 200, growing: bool = True, spike_at: int = -1, seed: int = 1,
                  saves: int = 0, signatures: int = 1) -> Dict[str, Any]:
-    """The document of a `steps`-step loop: its graph grows by 2 ops a step at SITE when `growing` (and its steps
-    slow down with it), one step at `spike_at` takes 2 s, `saves` Saver.save calls, `signatures` fetch
-    signatures (the extra ones run once)."""
+    """The document (version 4) of a `steps`-step loop: see `run_verdict`."""
+    return run_verdict(steps, growing, spike_at, seed, saves, signatures).to_document()
+
+
+def run_verdict(steps: int = 200, growing: bool = True, spike_at: int = -1, seed: int = 1,
+                saves: int = 0, signatures: int = 1) -> RunVerdict:
+    """The verdict of a one-session `steps`-step loop: its graph grows by 2 ops a step at SITE when `growing`
+    (and its steps slow down with it), one step at `spike_at` takes 2 s, `saves` Saver.save calls, `signatures`
+    fetch signatures (the extra ones run once)."""
+    figures = session_figures(steps, growing, spike_at, seed, saves, signatures)
+    session = SessionVerdict(1, "train.py:30", 1, False, figures)
+    diagnostics = [d.scoped("session", 1) for d in diagnose(figures, DEFAULT_OPTIONS)]
+    return RunVerdict(dict(FACTS, command=["train.py", "--steps", str(steps)]), [session], None, diagnostics)
+
+
+def session_figures(steps: int = 200, growing: bool = True, spike_at: int = -1, seed: int = 1,
+                    saves: int = 0, signatures: int = 1) -> Dict[str, Any]:
+    """One session's figures (see `run_verdict`), as the guard keeps them."""
     rng = random.Random(seed)
     intervals, gaps, nodes = [], [], []
     for step in range(steps):
@@ -59,7 +78,7 @@ def run_document(steps: int = 200, growing: bool = True, spike_at: int = -1, see
         sites = [dict(SITE, ops_added=2 * (steps - 2), growth_events=steps - 2, events_in_loop=steps - 2,
                       last_step=steps)]
     data: Dict[str, Any] = {
-        "version": REPORT_VERSION, "mode": "watch", "runs": steps + signatures - 1, "other_thread_runs": 0,
+        "mode": "watch", "runs": steps + signatures - 1, "other_thread_runs": 0,
         "other_thread_run_s": 0.0, "wall_s": wall, "run_s": run_s, "host_fraction": 1 - run_s / wall,
         "save_s": 0.05 * saves, "saves": saves, "summary_write_s": 0.0, "summary_writes": 0,
         "nodes_start": nodes[0], "nodes_end": nodes[-1], "nodes_added": nodes[-1] - nodes[0],
@@ -82,11 +101,7 @@ def run_document(steps: int = 200, growing: bool = True, spike_at: int = -1, see
               for i in range(signatures - 1)]
     data.update({"signatures": [main] + others, "growth_sites": sites, "frozen_violations": [],
                  "options": dict(DEFAULT_OPTIONS)})
-    data["diagnostics"] = diagnose(data, DEFAULT_OPTIONS)
+    data.update(derived_figures(data))
     data.update({"placement": None, "placement_at": None, "gpu": {"interval_s": 0.1, "gpus": [],
-                                                                 "reason": "no GPU visible"},
-                 "command": ["train.py", "--steps", str(steps)], "tensorflow_version": "2.21.0", "exit_status": 0,
-                 "stopped_by_max_steps": False, "session_count": 1, "freeze_after": None,
-                 "unguarded_sessions": [], "created_at": "train.py:30", "session_number": 1, "graph_number": 1,
-                 "graph_ran_before": False, "other_sessions": [], "across_sessions": []})
+                                                                 "reason": "no GPU visible"}})
     return data

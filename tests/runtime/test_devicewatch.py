@@ -13,6 +13,7 @@ import tfguard
 from tfguard.runtime.devices.devicewatch import DeviceWatch
 from tfguard.runtime.devices.gpu import GpuSampler, GpuStats
 from tfguard.runtime.output.report import Report
+from tfguard.runtime.verdict import Diagnostic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -149,9 +150,9 @@ def test_tfg903_says_what_the_gpu_did():
     sampler.gpus.append(stats)
     watch = DeviceWatch(sample_gpu=False)
     watch.sampler = sampler
-    data = {"diagnostics": [{"code": "TFG903", "severity": "warning", "message": "input-bound: ..."}]}
-    watch.contribute(data)
-    assert data["diagnostics"][0]["message"].endswith("; meanwhile GPU 0 (test) busy in 25% of samples")
+    data = {}
+    (said,) = watch.contribute(data, [Diagnostic("TFG903", "warning", "input-bound: ...")])
+    assert said.headline == "input-bound: ...; meanwhile GPU 0 (test) busy in 25% of samples"
     assert data["gpu"]["gpus"][0]["idle_share"] == 0.75
 
 

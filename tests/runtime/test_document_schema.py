@@ -8,14 +8,21 @@ import jsonschema
 import pytest
 
 from tests.runtime.test_verdict_texts import OPTIONS, _data, _site
-from tfguard.runtime.document import REPORT_VERSION
 from tfguard.runtime.judge import all_diagnostics
-from tfguard.runtime.judge.judgement import diagnose, judged_document
+from tfguard.runtime.judge.judgement import diagnose, judged_session
 from tfguard.runtime.output.formats import SCHEMA_PATH, document_schema
+from tfguard.runtime.output.report import Report
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, Violation
+from tfguard.runtime.verdict import DOCUMENT_VERSION, SessionVerdict
 
 VALIDATOR = jsonschema.Draft202012Validator(document_schema())
+
+
+def judged_document(recording):
+    """A guard's document (`Report.to_dict()`) of a judged recording."""
+    figures, found = judged_session(recording)
+    return Report(SessionVerdict(figures=figures), found).to_dict()
 
 
 def _recording(**changes):
@@ -28,7 +35,7 @@ def _recording(**changes):
 
 def test_the_schema_is_a_valid_draft_2020_12_schema_of_this_version():
     jsonschema.Draft202012Validator.check_schema(document_schema())
-    assert document_schema()["properties"]["version"] == {"const": REPORT_VERSION}
+    assert document_schema()["properties"]["version"] == {"const": DOCUMENT_VERSION}
     assert SCHEMA_PATH.endswith("run-report.schema.json")
 
 
@@ -40,21 +47,25 @@ def test_a_judged_recording_is_a_valid_document_with_every_diagnostic_located():
     codes = [d["code"] for d in document["diagnostics"]]
     assert codes == ["TFG901", "TFG903", "TFG905"]
     growth, input_bound, saves = document["diagnostics"]
-    assert (growth["path"], growth["line"]) == ("train.py", 12)
-    assert growth["evidence"]["blocked"][0]["after_run"] == 3
+    assert growth["sites"][0] == {"path": "train.py", "line": 12, "role": "blamed"}
+    assert growth["evidence"]["blocked"][0]["after_run"] == 3 and growth["help"]
     assert input_bound["evidence"] == {"host_fraction": 0.6, "runs": 100}
-    assert (saves["path"], saves["line"]) == (None, None) and saves["evidence"]["saves"] == 4
+    assert saves["sites"] == [] and saves["evidence"]["saves"] == 4 and saves["help"] == "save less often"
 
 
 def test_a_one_time_site_is_blamed_by_the_info_line():
     one_time = diagnose(_data(growth_sites=[_site(kind="one-time", first=3, last=4, line=7)]), OPTIONS)
-    assert [(d["severity"], d["path"], d["line"]) for d in one_time] == [("info", "train.py", 7)]
+    assert [(d.severity, d.path, d.line) for d in one_time] == [("info", "train.py", 7)]
+
+
+GOOD = {"scope": "session", "session": 0, "code": "TFG901", "severity": "error", "headline": "h", "help": "",
+        "sites": [], "evidence": {}}
 
 
 @pytest.mark.parametrize("broken", [
-    {"code": "TFG9", "severity": "error", "message": "m", "path": None, "line": None, "evidence": {}},
-    {"code": "TFG901", "severity": "fatal", "message": "m", "path": None, "line": None, "evidence": {}},
-    {"code": "TFG901", "severity": "error", "message": "m", "evidence": {}},
+    dict(GOOD, code="TFG9"), dict(GOOD, severity="fatal"), dict(GOOD, scope="everywhere"),
+    {k: v for k, v in GOOD.items() if k != "sites"}, dict(GOOD, sites=[{"path": "a.py", "line": 3}]),
+    dict(GOOD, headline=""),
 ])
 def test_the_schema_refuses_a_diagnostic_without_its_location_or_with_a_bad_code(broken):
     document = judged_document(_recording())

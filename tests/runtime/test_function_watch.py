@@ -50,13 +50,13 @@ def test_a_python_scalar_argument_is_named_with_its_lines():
             _retracing_scalar()
     call_line = _line_of(_retracing_scalar, "# CALL")
     (diagnostic,) = functions.report().diagnostics
-    assert diagnostic["severity"] == "warning" and diagnostic["code"] == "TFG908"
-    assert diagnostic["line"] == call_line and diagnostic["path"] == __file__
-    evidence = diagnostic["evidence"]
+    assert diagnostic.severity == "warning" and diagnostic.code == "TFG908"
+    assert diagnostic.line == call_line and diagnostic.path == __file__
+    evidence = diagnostic.evidence
     assert evidence["definition_line"] == _line_of(_retracing_scalar, "@tf.function")
     assert evidence["traces"] == 12 and evidence["calls"] == 12
-    assert "argument `n`: Python value 10 -> 11 (11 times)" in diagnostic["message"]
-    assert "tracing took" in diagnostic["message"] and "running" in diagnostic["message"]
+    assert "argument `n`: Python value 10 -> 11 (11 times)" in diagnostic.headline
+    assert "tracing took" in diagnostic.headline and "running" in diagnostic.headline
     alerts = [w for w in caught if issubclass(w.category, tfguard.RetracingWarning)]
     assert len(alerts) == 1 and alerts[0].lineno == call_line and alerts[0].filename == __file__
 
@@ -103,7 +103,7 @@ def test_a_training_flag_is_information():
         for i in range(20):
             forward(tf.ones([2]), i % 2 == 0)
     (diagnostic,) = functions.report().diagnostics
-    assert diagnostic["severity"] == "info" and "Python value True -> False" in diagnostic["message"]
+    assert diagnostic.severity == "info" and "Python value True -> False" in diagnostic.headline
 
 
 def test_a_tf_function_made_per_iteration_keeps_retracing():
@@ -112,8 +112,8 @@ def test_a_tf_function_made_per_iteration_keeps_retracing():
             double = tf.function(lambda x: x * 2.0)
             double(tf.ones([2]))
     (diagnostic,) = functions.report().diagnostics
-    assert diagnostic["severity"] == "warning" and "of 8 tf.function objects" in diagnostic["message"]
-    assert "a new tf.function object" in diagnostic["message"]
+    assert diagnostic.severity == "warning" and "of 8 tf.function objects" in diagnostic.headline
+    assert "a new tf.function object" in diagnostic.headline
 
 
 def test_functions_called_inside_a_function_are_part_of_its_trace():
@@ -141,10 +141,10 @@ def test_a_keras_model_built_per_prediction_keeps_retracing_and_one_model_is_sil
         for _ in range(6):
             model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
             model.predict(data, verbose=0)  # PREDICT
-    warned = [d for d in functions.report().diagnostics if d["severity"] == "warning"]
-    assert len(warned) == 1 and warned[0]["path"] == __file__
+    warned = [d for d in functions.report().diagnostics if d.severity == "warning"]
+    assert len(warned) == 1 and warned[0].path == __file__
     this_test = test_a_keras_model_built_per_prediction_keeps_retracing_and_one_model_is_silent
-    assert warned[0]["line"] == _line_of(this_test, "# PREDICT")
+    assert warned[0].line == _line_of(this_test, "# PREDICT")
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
     with tfguard.watch_functions() as functions:
         for _ in range(6):

@@ -110,7 +110,7 @@ def test_one_save_is_not_saving_too_often(tf, graph, sess, tmp_path):
     from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 
     data = dict(report.to_dict(), save_s=report.wall_s * 0.5)
-    assert "TFG905" not in {d["code"] for d in diagnose(data, dict(DEFAULT_OPTIONS, min_share_s=0))}
+    assert "TFG905" not in {d.code for d in diagnose(data, dict(DEFAULT_OPTIONS, min_share_s=0))}
 
 
 def test_frozen_error_on_a_monitored_session_does_not_blame_a_frozen_block(tf):

@@ -67,8 +67,7 @@ def _train(tf, steps, between):
 
 
 def _tfg903(report):
-    return next(m for code, _, m in [(d["code"], d["severity"], d["message"]) for d in report["diagnostics"]]
-                if code == "TFG903")
+    return next(d["headline"] + " \u2014 " + d["help"] for d in report["diagnostics"] if d["code"] == "TFG903")
 
 
 def test_a_loop_that_plots_every_few_steps_gets_the_plotting_line_and_no_input_advice(tf, tmp_path):

@@ -1,4 +1,4 @@
-"""The HTML run report (tfguard.runtime.output.html) as a pure function of the run document: what the page says,
+"""The HTML run report (tfguard.runtime.output.html) as a pure function of the run verdict: what the page says,
 that it needs nothing from outside, its size on a long run, and the side-by-side page. The browser tests are in
 tests/run/test_html_browser.py. Also run on Python 3.7 (the TF 1.15 leg), where the renderer must work too."""
 
@@ -9,12 +9,13 @@ from html import escape
 
 import pytest
 
-from tests.runtime.html_documents import LABEL, SITE, run_document
+from tests.runtime.html_documents import FACTS, LABEL, SITE, run_verdict
 from tfguard.catalog import rule_page_url
-from tfguard.runtime.output.html import render_comparison, render_report
 from tfguard.runtime.output.html.downsample import bucketed
-from tfguard.runtime.output.html.page import CSP, _asset
-from tfguard.runtime.output.html.verdict import headline
+from tfguard.runtime.output.html.page import CSP, _asset, render_report
+from tfguard.runtime.output.html.side_by_side import render_comparison
+from tfguard.runtime.output.html.verdict import short
+from tfguard.runtime.verdict import ACROSS_SESSIONS, Diagnostic, FunctionsVerdict, RunVerdict, SessionVerdict
 
 pytestmark = pytest.mark.tf1
 ONE_MB = 1 << 20
@@ -25,12 +26,12 @@ def _charts(html: str) -> int:
 
 
 def test_the_page_opens_with_the_verdict_then_each_diagnostic_with_its_source_line_and_help():
-    html = render_report(run_document(200))
+    html = render_report(run_verdict(200))
     verdict = html.index('class="verdict error"')
     diagnostics = html.index('id="diagnostics"')
     charts = html.index('id="steps"')
     assert verdict < diagnostics < charts
-    assert "the graph keeps growing as steps go by</p>" in html[verdict:diagnostics]
+    assert "the graph keeps growing as steps go by: train.py:41" in html[verdict:diagnostics]
     card = html[diagnostics:charts]
     assert '<span class="where">train.py:41</span> <code class="src">loss_op = tf.reduce_mean(model(x))</code>' in card
     assert "<b>help:</b> build the op once, before the loop" in card
@@ -38,13 +39,13 @@ def test_the_page_opens_with_the_verdict_then_each_diagnostic_with_its_source_li
 
 
 def test_a_healthy_run_says_so_in_one_line_and_has_no_diagnostics_section():
-    html = render_report(run_document(200, growing=False))
+    html = render_report(run_verdict(200, growing=False))
     assert 'class="verdict ok"' in html and "no diagnostics: 200 runs watched, the graph did not grow (120 ops)" in html
     assert 'id="diagnostics"' not in html
 
 
 def test_plots_step_time_with_the_verdicts_edges_and_loop_start_graph_size_host_share_and_costs():
-    document = run_document(300, signatures=3)
+    document = run_verdict(300, signatures=3)
     html = render_report(document)
     assert _charts(html) == 3  # step time, graph size, host share; the costs are a bar
     assert '<svg class="bar"' in html
@@ -58,7 +59,7 @@ def test_plots_step_time_with_the_verdicts_edges_and_loop_start_graph_size_host_
 
 
 def test_the_facts_name_the_command_tensorflow_sessions_and_runs_watched():
-    html = render_report(run_document(200))
+    html = render_report(run_verdict(200))
     facts = html[html.index('id="facts"'):]
     for fact in ("tfguard run train.py --steps 200", "<th>TensorFlow</th><td>2.21.0", "<th>sessions watched</th>"
                  "<td>1", "<th>runs</th><td>200", "<th>session created at</th><td>train.py:30"):
@@ -66,7 +67,7 @@ def test_the_facts_name_the_command_tensorflow_sessions_and_runs_watched():
 
 
 def test_the_page_loads_nothing_from_outside_and_its_assets_cannot_end_their_tags_early():
-    html = render_report(run_document(200))
+    html = render_report(run_verdict(200))
     assert '<meta http-equiv="Content-Security-Policy" content="%s">' % CSP in html
     assert "default-src 'none'" in CSP
     # No attribute that makes a browser fetch: the only addresses are links to the rule pages.
@@ -78,16 +79,17 @@ def test_the_page_loads_nothing_from_outside_and_its_assets_cannot_end_their_tag
 
 
 def test_text_from_the_program_is_escaped():
-    document = run_document(50)
-    document["growth_sites"][0]["code"] = "x = '</script><img src=x onerror=alert(1)>'"
-    document["diagnostics"][0]["message"] += " <b>bold</b>"
-    html = render_report(document)
+    verdict = run_verdict(50)
+    verdict.sessions[0].figures["growth_sites"][0]["code"] = "x = '</script><img src=x onerror=alert(1)>'"
+    verdict.diagnostics[0] = verdict.diagnostics[0].with_headline(verdict.diagnostics[0].headline + " <b>bold</b>")
+    verdict.facts["command"] = ["<i>train.py</i>"]
+    html = render_report(verdict)
     assert "<img src=x" not in html and "&lt;/script&gt;&lt;img src=x" in html
-    assert "<b>bold</b>" not in html
+    assert "<b>bold</b>" not in html and "<i>" not in html
 
 
 def test_a_5000_step_run_with_256_signatures_makes_a_page_under_1_mb():
-    html = render_report(run_document(5000, spike_at=3000, signatures=256, saves=40))
+    html = render_report(run_verdict(5000, spike_at=3000, signatures=256, saves=40))
     assert len(html.encode("utf-8")) < ONE_MB
     assert _charts(html) == 3
     assert "248 more signatures in the JSON report" in html
@@ -105,41 +107,40 @@ def test_downsampling_keeps_each_buckets_lowest_and_highest_value():
 
 
 def test_a_long_series_is_drawn_with_a_bounded_number_of_points():
-    html = render_report(run_document(5000))
+    html = render_report(run_verdict(5000))
     line = re.search(r'<polyline class="series time"[^>]*points="([^"]+)"', html).group(1)
     assert len(line.split()) <= 600
 
 
-def test_traces_per_function_are_shown_only_when_the_document_has_them():
-    document = run_document(100)
-    assert 'id="traces"' not in render_report(document)
-    document["function_traces"] = [
-        {"function": "train_step", "path": "train.py", "line": 12, "traces": 40, "calls": 200, "trace_s": 0.4,
-         "run_s": 0.05, "changes": ["argument lr: a Python float 0.1 -> 0.2"]},
-        {"function": "predict", "traces": 2}]
-    html = render_report(document)
+def test_traces_per_function_are_shown_only_when_the_run_traced_any():
+    verdict = run_verdict(100)
+    assert 'id="traces"' not in render_report(verdict)
+    verdict.functions = FunctionsVerdict(True, False, [
+        {"function": "train_step", "path": "train.py", "line": 12, "traced_calls": 40, "calls": 200,
+         "trace_seconds": 0.4, "run_seconds": 0.05, "changes": [{"text": "argument lr: a Python float 0.1 -> 0.2"}]},
+        {"function": "predict", "traced_calls": 2}])
+    html = render_report(verdict)
     section = html[html.index('id="traces"'):]
     assert "train_step" in section and "train.py:12" in section and "argument lr: a Python float 0.1 -&gt; 0.2" in \
         section and "predict" in section
 
 
 def test_a_run_without_a_session_says_there_is_nothing_to_report():
-    document = {"version": 2, "command": ["prep.py"], "tensorflow_version": "2.21.0", "exit_status": 0,
-                "session_count": 0, "unguarded_sessions": []}
-    html = render_report(document)
+    html = render_report(RunVerdict(dict(FACTS, command=["prep.py"])))
     assert "prep.py created no TensorFlow session: nothing to report" in html
     assert _charts(html) == 0 and 'id="facts"' in html
 
 
 def test_two_runs_side_by_side_verdicts_rows_shared_charts_and_each_report():
-    bad, fixed = run_document(300), run_document(300, growing=False)
+    bad, fixed = run_verdict(300), run_verdict(300, growing=False)
     html = render_comparison([("bad.json", bad), ("fixed.json", fixed)])
     assert html.index("bad.json: tfguard run") < html.index("fixed.json: tfguard run") < html.index('id="compare"')
     table = html[html.index('<table class="compare">'):html.index("</table>")]
     assert "<th>bad.json</th><th>fixed.json</th>" in table
     cells = re.sub(r' data-label="[^"]*"', "", table)
     assert "<td>graph ops start -&gt; end</td><td>120 -&gt; 718 (+598)</td><td>120 -&gt; 120 (+0)</td>" in cells
-    assert "<td>top growth site</td><td>train.py:41 (+596 ops, TFG102)</td><td>none</td>" in cells
+    assert "<td>top growth site</td><td>train.py:41 `loss_op = tf.reduce_mean(model(x))` (+596 ops, TFG102)</td>" \
+        "<td>none</td>" in cells  # the row of `tfguard report a.json b.json`, in its words
     assert '<td data-label="fixed.json">none</td>' in table  # the run's name beside each cell on a phone
     shared = html[html.index('id="compare"'):html.index('class="side"')]
     assert _charts(shared) == 2 and shared.count('<polyline class="series run-a" data-label="bad.json"') == 2
@@ -147,34 +148,33 @@ def test_two_runs_side_by_side_verdicts_rows_shared_charts_and_each_report():
     assert side.count('<div><h2 class="run-name') == 2 and _charts(side) == 6
 
 
-def test_the_headline_is_the_first_clause_without_the_sites_and_advice():
-    assert headline("the graph keeps growing as steps go by: a.py:3 `x`: ...") == \
-        "the graph keeps growing as steps go by"
-    assert headline("Saver.save took 81% of wall time (120 saves) \u2014 save less often") == \
-        "Saver.save took 81% of wall time (120 saves)"
-    assert headline("steps of `a:0 <- b:0` got x2.24 slower; meanwhile the graph grew") == \
-        "steps of `a:0 <- b:0` got x2.24 slower"
+def test_a_verdict_line_cuts_a_long_headline_and_the_card_has_it_whole():
+    assert short("Saver.save took 81% of wall time (120 saves)") == "Saver.save took 81% of wall time (120 saves)"
+    assert short("x" * 200) == "x" * 159 + "\u2026"
+    verdict = run_verdict(50)
+    verdict.diagnostics[0] = verdict.diagnostics[0].with_headline("y" * 200)
+    html = render_report(verdict)
+    assert "y" * 159 + "\u2026" in html and "y" * 200 in html[html.index('id="diagnostics"'):]
     assert SITE["path"] == "train.py"
 
 
 def test_other_sessions_and_diagnostics_across_sessions_are_shown():
-    document = run_document(100, growing=False)
-    other = run_document(30)
-    document["session_count"] = 2
-    document["other_sessions"] = [{"created_at": "eval.py:7", "session_number": 2, "graph_number": 1,
-                                   "graph_ran_before": True, "report": other}]
-    document["across_sessions"] = [{"code": "TFG901", "severity": "error", "message": "the graph keeps growing "
-                                    "across sessions: eval.py:9 `tf.add(w, 1.0)`: ..."}]
-    html = render_report(document)
-    assert "the graph keeps growing across sessions</p>" in html  # said once
+    verdict = run_verdict(100, growing=False)
+    other = run_verdict(30)
+    verdict.sessions.append(SessionVerdict(2, "eval.py:7", 1, True, other.sessions[0].figures))
+    verdict.diagnostics += [d.scoped("session", 2) for d in other.diagnostics]
+    verdict.diagnostics.append(Diagnostic("TFG901", "error", "the graph keeps growing across sessions: eval.py:9",
+                                          scope=ACROSS_SESSIONS))
+    html = render_report(verdict)
+    assert html.count("the graph keeps growing across sessions: eval.py:9 (across sessions)</p>") == 1
     sessions = html[html.index('id="sessions"'):]
     assert '<td data-label="created at">eval.py:7</td><td data-label="runs">30</td>' in sessions
     assert "TFG901 error" in sessions
 
 
 def test_a_bare_report_to_dict_makes_a_page_too():
-    document = run_document(60)
-    for key in ("command", "tensorflow_version", "exit_status", "session_count", "created_at"):
-        del document[key]
-    html = render_report(document)
+    verdict = run_verdict(60)
+    verdict.facts = {}
+    verdict.sessions[0].created_at = None
+    html = render_report(verdict)
     assert "<title>tfguard runtime report</title>" in html and "TensorFlow ?" in html and _charts(html) == 3

@@ -10,20 +10,39 @@ from __future__ import annotations
 import pytest
 
 from tests.runtime.test_verdicts import _rising
-from tfguard.runtime.judge import all_diagnostics, code_of, fail_on_codes, fail_on_name, judge_placement
+from tfguard.runtime.judge import (
+    all_diagnostics,
+    code_of,
+    fail_on_codes,
+    fail_on_name,
+    graph_growth,
+    input_bound,
+    judge_placement,
+    saves_too_often,
+    slowing_steps,
+    summaries_every_run,
+)
 from tfguard.runtime.judge import slowdown as sd
-from tfguard.runtime.judge.graph_growth import judge as judge_growth
 from tfguard.runtime.judge.input_bound import input_advice
-from tfguard.runtime.judge.input_bound import judge as judge_input
-from tfguard.runtime.judge.judgement import judge, judged_document
-from tfguard.runtime.judge.saves_too_often import judge as judge_saves
+from tfguard.runtime.judge.judgement import judge_session, judged_session
 from tfguard.runtime.judge.shares import judged
-from tfguard.runtime.judge.slowing_steps import judge as judge_slowing
-from tfguard.runtime.judge.summaries_every_run import judge as judge_summaries
 from tfguard.runtime.judge.summaries_every_run import percent
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
-from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, Trend, Violation
+from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, TrendSeries, Violation
+from tfguard.runtime.verdict import Diagnostic
 
+
+def _on_recording(judge):
+    """A judge called on one session's evidence: (recording, slowdown verdict) -> findings."""
+    return lambda recording, slowdown: judge(Evidence(recording=recording, slowdown=slowdown))
+
+
+judge_growth = _on_recording(graph_growth.judge)
+judge_input = _on_recording(input_bound.judge)
+judge_saves = _on_recording(saves_too_often.judge)
+judge_slowing = _on_recording(slowing_steps.judge)
+judge_summaries = _on_recording(summaries_every_run.judge)
 THRESHOLD = 1.25
 FIRST = dict(wall=1.0, run=0.5, save=0.0, process_cpu=0.5, thread_cpu=0.25, queue_wait=0.0, host=0.5,
              others_cpus=0.0, feed_bytes=None, probe=1.0)
@@ -185,7 +204,7 @@ def _recording(**changes):
 
 
 def test_input_bound_exactly_at_the_threshold_and_the_least_runs():
-    assert judge_input(_recording(host_fraction=0.5, runs=5), {})[0]["severity"] == "warning"
+    assert judge_input(_recording(host_fraction=0.5, runs=5), {})[0].severity == "warning"
     assert judge_input(_recording(host_fraction=0.4375), {}) == []
     assert judge_input(_recording(host_fraction=0.5, runs=4), {}) == []
     assert judge_input(_recording(host_fraction=None), {}) == []
@@ -195,10 +214,10 @@ def test_input_bound_blames_the_busiest_sampled_line():
     host = {"lines": [{"path": "input.py", "line": 7, "share": 0.5, "code": "x = load()", "cause": "input"}],
             "cause": "input", "cause_share": 0.25, "samples": 99}
     found = judge_input(_recording(host_fraction=0.75, host_time=host), {})[0]
-    assert (found["path"], found["line"]) == ("input.py", 7)
-    assert found["evidence"] == {"host_fraction": 0.75, "runs": 100}
-    assert "for 75% of the time — host time: 50% at input.py:7 `x = load()` (input); look at those lines first" \
-        in found["message"]
+    assert (found.path, found.line) == ("input.py", 7)
+    assert found.evidence == {"host_fraction": 0.75, "runs": 100}
+    assert found.headline.endswith("for 75% of the time")
+    assert found.help.startswith("host time: 50% at input.py:7 `x = load()` (input); look at those lines first")
 
 
 def test_the_input_advice_batches_predictions_only_when_they_are_half_of_the_runs():
@@ -212,17 +231,17 @@ def test_the_input_advice_batches_predictions_only_when_they_are_half_of_the_run
 
 
 def test_a_share_exactly_at_the_least_wall_time_is_judged():
-    finding = {"code": "TFG905", "severity": "warning", "message": "measured — advice"}
+    finding = Diagnostic("TFG905", "warning", "measured", "advice")
     assert judged([finding], _recording(wall_s=1.5)) == [finding]
     short = judged([finding], _recording(wall_s=1.0))[0]
-    assert short["severity"] == "info" and short["message"].endswith("measured: measured")
-    assert short["message"].startswith("not judged: the run took 1.00 s, under the 1.50 s a share verdict needs")
+    assert short.severity == "info" and short.headline.endswith("measured: measured") and short.help == ""
+    assert short.headline.startswith("not judged: the run took 1.00 s, under the 1.50 s a share verdict needs")
 
 
 def test_saves_exactly_at_the_threshold_and_the_least_saves():
     found = judge_saves(_recording(saves=3, save_s=1.0, wall_s=10.0), {})
-    assert [f["severity"] for f in found] == ["warning"] and found[0]["evidence"]["save_share"] == 0.1
-    assert "Saver.save took 10% of wall time (3 saves)" in found[0]["message"]
+    assert [f.severity for f in found] == ["warning"] and found[0].evidence["save_share"] == 0.1
+    assert "Saver.save took 10% of wall time (3 saves)" in found[0].headline
     assert judge_saves(_recording(saves=2, save_s=5.0), {}) == []
     assert judge_saves(_recording(saves=3, save_s=0.9375), {}) == []
     assert judge_saves(_recording(saves=3, save_s=1.0, wall_s=0.0), {}) == []
@@ -237,7 +256,7 @@ def _summary_signatures(count, runs_without=0):
 
 def test_summaries_exactly_at_the_share_and_the_least_runs():
     found = judge_summaries(_recording(runs=10, signatures=_summary_signatures(5)), {})
-    assert [f["evidence"]["runs_fetching"] for f in found] == [5]
+    assert [f.evidence["runs_fetching"] for f in found] == [5]
     assert judge_summaries(_recording(runs=11, signatures=_summary_signatures(5)), {}) == []
     assert judge_summaries(_recording(runs=8, signatures=_summary_signatures(4)), {}) == []
     assert judge_summaries(_recording(runs=0, signatures=[]), {}) == []
@@ -245,12 +264,12 @@ def test_summaries_exactly_at_the_share_and_the_least_runs():
 
 def test_summaries_say_what_they_cost_and_whether_it_is_a_lower_bound():
     found = judge_summaries(_recording(runs=100, signatures=_summary_signatures(60, 40)), {})[0]
-    assert "took 12% of wall time (1.20 s" in found["message"] and not found["evidence"]["seconds_lower_bound"]
+    assert "took 12% of wall time (1.20 s" in found.headline and not found.evidence["seconds_lower_bound"]
     writer = judge_summaries(_recording(runs=100, signatures=_summary_signatures(60), summary_writes=60,
                                         summary_write_s=0.5), {})[0]
-    assert "cost 5% of wall time in FileWriter.add_summary/flush 500 ms in 60 calls" in writer["message"]
+    assert "cost 5% of wall time in FileWriter.add_summary/flush 500 ms in 60 calls" in writer.headline
     neither = judge_summaries(_recording(runs=100, signatures=_summary_signatures(60)), {})[0]
-    assert "cost not measured" in neither["message"]
+    assert "cost not measured" in neither.headline
     assert percent(0.004) == "<1%" and percent(0.0) == "0%" and percent(0.005) == "0%" and percent(0.25) == "25%"
 
 
@@ -258,12 +277,12 @@ def test_growth_blames_the_top_repeated_site_or_the_first_blocked_change():
     repeated = SiteRecord("a.py", 4, kind="repeated", ops_added=30, events_in_loop=6, last_step=40, rule="TFG102")
     blocked = Violation("b.py", 9, step=3, rule="TFG101")
     found = judge_growth(_recording(growth_sites=[repeated], frozen_violations=[blocked]), {})
-    assert [(f["severity"], f["path"], f["line"]) for f in found] == [("error", "a.py", 4)]
-    assert found[0]["evidence"]["sites"] == [{"path": "a.py", "line": 4, "ops_added": 30, "runs_that_grew_it": 6,
+    assert [(f.severity, f.path, f.line) for f in found] == [("error", "a.py", 4)]
+    assert found[0].evidence["sites"] == [{"path": "a.py", "line": 4, "ops_added": 30, "runs_that_grew_it": 6,
                                               "last_run": 40, "rule": "TFG102"}]
     only_blocked = judge_growth(_recording(frozen_violations=[blocked]), {})[0]
-    assert (only_blocked["path"], only_blocked["line"]) == ("b.py", 9)
-    assert only_blocked["message"] == "code tried to add ops to the frozen graph: b.py:9: blocked after run 3 " \
+    assert (only_blocked.path, only_blocked.line) == ("b.py", 9)
+    assert only_blocked.headline == "code tried to add ops to the frozen graph: b.py:9: blocked after run 3 " \
                                       "(static rule TFG101)"
 
 
@@ -271,23 +290,24 @@ def test_slowing_steps_blame_the_growing_line_only_when_growth_is_the_cause():
     site = SiteRecord("a.py", 4, kind="repeated", last_step=90)
     slowdown = dict(_verdict(sites=[site]), slowdown_measure="step interval", dominant_signature="t:0", loop_start=0)
     found = judge_slowing(_recording(growth_sites=[site]), slowdown)[0]
-    assert (found["path"], found["line"]) == ("a.py", 4) and found["evidence"]["slowdown_cause"] == sd.GRAPH_GROWTH
+    assert (found.path, found.line) == ("a.py", 4) and found.evidence["slowdown_cause"] == sd.GRAPH_GROWTH
     waiting = dict(_verdict(host=1.0), slowdown_measure="step interval", dominant_signature="t:0", loop_start=0)
     found = judge_slowing(_recording(), waiting)[0]
-    assert (found["path"], found["line"]) == (None, None) and found["evidence"]["slowdown"] == waiting["slowdown"]
+    assert (found.path, found.line) == (None, None) and found.evidence["slowdown"] == waiting["slowdown"]
     assert judge_slowing(_recording(), dict(waiting, slowdown_significant=False)) == []
 
 
 def test_a_recording_is_judged_in_code_order_into_its_document():
     site = SiteRecord("a.py", 4, kind="repeated", ops_added=30, events_in_loop=6, last_step=95)
     recording = _recording(growth_sites=[site], host_fraction=0.75, saves=4, save_s=2.0,
-                           trend=Trend("t:0", "step interval", _rising(), 0, None))
-    slowdown, findings = judge(recording)
-    assert [f["code"] for f in findings] == ["TFG901", "TFG903", "TFG905"] and slowdown["dominant_signature"] == "t:0"
-    document = judged_document(recording)
-    assert list(document)[:3] == ["version", "mode", "runs"] and list(document)[-1] == "diagnostics"
-    assert document["slowdown_measure"] == "step interval" and document["growth_sites"][0]["line"] == 4
-    assert judged_document(_recording(runs=0))["dominant_signature"] is None
+                           trend=TrendSeries("t:0", "step interval", _rising(), 0, None))
+    slowdown, findings = judge_session(recording)
+    assert [f.code for f in findings] == ["TFG901", "TFG903", "TFG905"] and slowdown["dominant_signature"] == "t:0"
+    assert {f.scope for f in findings} == {"session"}
+    figures, _ = judged_session(recording)
+    assert list(figures)[:2] == ["mode", "runs"] and list(figures)[-2:] == ["options", "summary_cost"]
+    assert figures["slowdown_measure"] == "step interval" and figures["growth_sites"][0]["line"] == 4
+    assert judged_session(_recording(runs=0))[0]["dominant_signature"] is None
 
 
 def test_the_registry_reads_fail_on_names_and_codes_in_any_case():
@@ -302,7 +322,7 @@ def test_the_registry_reads_fail_on_names_and_codes_in_any_case():
 def test_placement_judges_read_the_placement_data():
     data = {"fallbacks": [], "gpus_visible": [], "transfers": [{"from": "CPU:0", "to": "GPU:0", "count": 20,
                                                                 "bytes": 2048}], "copies_threshold": 20}
-    assert [(f["code"], f["severity"]) for f in judge_placement(data)] == [("TFG907", "info")]
+    assert [(f.code, f.severity) for f in judge_placement(data)] == [("TFG907", "info")]
     assert judge_placement(dict(data, copies_threshold=21)) == []
 
 
@@ -313,24 +333,24 @@ def test_the_causes_are_named_as_the_document_says_them():
 
 def test_each_finding_carries_its_evidence_by_name():
     saves = judge_saves(_recording(saves=4, save_s=2.0, wall_s=10.0), {})[0]
-    assert saves["evidence"] == {"save_share": 0.2, "saves": 4, "save_s": 2.0}
+    assert saves.evidence == {"save_share": 0.2, "saves": 4, "save_s": 2.0}
     one_time = SiteRecord("a.py", 4, kind="one-time", ops_added=3, first_step=2, last_step=5)
     growth = judge_growth(_recording(growth_sites=[one_time]), {})[0]
-    assert growth["evidence"] == {"sites": [{"path": "a.py", "line": 4, "ops_added": 3, "first_run": 2,
+    assert growth.evidence == {"sites": [{"path": "a.py", "line": 4, "ops_added": 3, "first_run": 2,
                                              "last_run": 5}]}
     blocked = judge_growth(_recording(frozen_violations=[Violation("b.py", 9, api="tf.add", step=3, rule="R")]),
                            {})[0]
-    assert blocked["evidence"] == {"sites": [], "blocked": [{"path": "b.py", "line": 9, "after_run": 3,
+    assert blocked.evidence == {"sites": [], "blocked": [{"path": "b.py", "line": 9, "after_run": 3,
                                                              "api": "tf.add", "rule": "R"}]}
     summaries = judge_summaries(_recording(runs=100, signatures=_summary_signatures(60, 40)), {})[0]
-    assert summaries["evidence"] == {"summary_ops": ["Merge"], "runs_fetching": 60, "runs": 100,
-                                     "seconds": summaries["evidence"]["seconds"], "seconds_lower_bound": False}
-    assert abs(summaries["evidence"]["seconds"] - 1.2) < 1e-9
+    assert summaries.evidence == {"summary_ops": ["Merge"], "runs_fetching": 60, "runs": 100,
+                                     "seconds": summaries.evidence["seconds"], "seconds_lower_bound": False}
+    assert abs(summaries.evidence["seconds"] - 1.2) < 1e-9
 
 
 def test_a_slowdown_finding_carries_the_verdicts_figures():
     waiting = dict(_verdict(host=1.0), slowdown_measure="run time", dominant_signature="t:0", loop_start=0)
-    evidence = judge_slowing(_recording(), waiting)[0]["evidence"]
+    evidence = judge_slowing(_recording(), waiting)[0].evidence
     assert evidence == {"slowdown": waiting["slowdown"], "slowdown_shape": "trend", "slowdown_cause": sd.HOST_WAIT,
                         "slowdown_measure": "run time", "dominant_signature": "t:0", "wall_per_run_growth": 2.0,
                         "cpu_per_run_growth": 1.0, "thread_cpu_per_run_growth": 1.0, "host_per_run_growth": 2.0,
@@ -338,19 +358,19 @@ def test_a_slowdown_finding_carries_the_verdicts_figures():
 
 
 def test_each_diagnostic_declares_its_name_severity_and_fail_on_name():
-    declared = {code: (d.name, d.severity, d.fail_on, d.reads) for code, d in all_diagnostics().items()}
+    declared = {code: (d.name, d.severity, d.fail_on) for code, d in all_diagnostics().items()}
     assert declared == {
-        "TFG901": ("graph-growth", "error", "growth", "recording"),
-        "TFG902": ("slowing-steps", "warning", "slowdown", "recording"),
-        "TFG903": ("input-bound", "warning", "input-bound", "recording"),
-        "TFG904": ("summaries-every-run", "warning", "summaries", "recording"),
-        "TFG905": ("saves-too-often", "warning", "saves", "recording"),
-        "TFG906": ("gpu-op-on-cpu", "warning", "cpu-fallback", "placement"),
-        "TFG907": ("cross-device-copies", "info", "", "placement"),
-        "TFG908": ("function-retracing", "warning", "retracing", "functions"),
-        "TFG910": ("predict-in-loop", "warning", "predict-in-loop", "program"),
-        "TFG911": ("slow-callback", "warning", "slow-callback", "program"),
-        "TFG912": ("host-syncs-per-step", "warning", "host-syncs", "program"),
+        "TFG901": ("graph-growth", "error", "growth"),
+        "TFG902": ("slowing-steps", "warning", "slowdown"),
+        "TFG903": ("input-bound", "warning", "input-bound"),
+        "TFG904": ("summaries-every-run", "warning", "summaries"),
+        "TFG905": ("saves-too-often", "warning", "saves"),
+        "TFG906": ("gpu-op-on-cpu", "warning", "cpu-fallback"),
+        "TFG907": ("cross-device-copies", "info", ""),
+        "TFG908": ("function-retracing", "warning", "retracing"),
+        "TFG910": ("predict-in-loop", "warning", "predict-in-loop"),
+        "TFG911": ("slow-callback", "warning", "slow-callback"),
+        "TFG912": ("host-syncs-per-step", "warning", "host-syncs"),
     }
     assert all(d.summary and d.page == "rules/%s-%s/README.md" % (code, d.name)
                for code, d in all_diagnostics().items())
@@ -383,10 +403,10 @@ def test_summaries_name_every_op_and_the_step_that_costs_most_with_them():
         SignatureRecord("eval:0, Other:0 <- y:0", summary_ops=["Other"], count=40, run_time={"median": 0.02}),
         SignatureRecord("eval:0 <- y:0", count=10, run_time={"median": 0.015}),
     ]
-    message = judge_summaries(_recording(runs=100, signatures=signatures), {})[0]["message"]
+    message = judge_summaries(_recording(runs=100, signatures=signatures), {})[0].headline
     assert message.startswith("summary ops (Merge, Other) fetched on 80 of 100 runs")
     assert "runs that fetch them took 30.0 ms median against 10.0 ms" in message
-    no_wall = judge_summaries(_recording(runs=100, wall_s=0.0, signatures=signatures), {})[0]["message"]
+    no_wall = judge_summaries(_recording(runs=100, wall_s=0.0, signatures=signatures), {})[0].headline
     assert "cost not measured" in no_wall
 
 
@@ -394,10 +414,10 @@ def test_slowing_steps_name_every_growing_site_and_read_the_loops_start():
     sites = [SiteRecord("a.py", 4, kind="repeated", last_step=90), SiteRecord("b.py", 8, kind="repeated",
                                                                              last_step=95)]
     slowdown = dict(_verdict(sites=sites), slowdown_measure="step interval", dominant_signature="t:0", loop_start=0)
-    message = judge_slowing(_recording(growth_sites=sites), slowdown)[0]["message"]
+    message = judge_slowing(_recording(growth_sites=sites), slowdown)[0].headline
     assert message.endswith("meanwhile the graph grew at a.py:4 (ops), b.py:8 (ops)")
     late = [SiteRecord("a.py", 4, kind="repeated", last_step=55)]
     after_loop = dict(_verdict(sites=late), slowdown_measure="step interval", dominant_signature="t:0",
                       loop_start=50)
     found = judge_slowing(_recording(growth_sites=late), after_loop)[0]
-    assert (found["path"], found["line"]) == (None, None)  # its window starts at run 60: a.py:4 stopped before
+    assert (found.path, found.line) == (None, None)  # its window starts at run 60: a.py:4 stopped before

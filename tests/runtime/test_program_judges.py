@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tfguard.runtime.judge import all_diagnostics, host_syncs_per_step, judge_program, predict_in_loop, slow_callback
+from tfguard.runtime.judge import all_diagnostics, host_syncs_per_step, predict_in_loop, slow_callback
+from tfguard.runtime.judge.judgement import judge_program
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.keras_calls import (
     CallbackTime,
     HostSyncSite,
@@ -24,6 +26,11 @@ def record(**fields):
     return ProgramRecord(**base)
 
 
+def judged(module, program):
+    """`module`'s findings on a program's evidence."""
+    return module.judge(Evidence("program", program=program))
+
+
 def predict_site(calls=20, rows=1, seconds_per_call=0.05, model_per_call=0.002, method="predict"):
     site = ModelCallSite(method, "Sequential", "/work/agent.py", 42, calls=calls, seconds=calls * seconds_per_call,
                          function_calls=calls if model_per_call else 0, dataset_traces=3 * calls)
@@ -35,21 +42,22 @@ def predict_site(calls=20, rows=1, seconds_per_call=0.05, model_per_call=0.002, 
 
 
 def codes(found):
-    return [(d["code"], d["severity"], d["line"]) for d in found]
+    return [(d.code, d.severity, d.line) for d in found]
 
 
-def test_the_three_read_the_program_record_and_fail_on_their_names():
+def test_the_three_fail_on_their_names_and_judge_only_a_program():
     declared = all_diagnostics()
-    assert [(declared[c].reads, declared[c].fail_on) for c in ("TFG910", "TFG911", "TFG912")] == [
-        ("program", "predict-in-loop"), ("program", "slow-callback"), ("program", "host-syncs")]
+    assert [declared[c].fail_on for c in ("TFG910", "TFG911", "TFG912")] == [
+        "predict-in-loop", "slow-callback", "host-syncs"]
+    assert all(declared[c].judge(Evidence()) == [] for c in ("TFG910", "TFG911", "TFG912"))
 
 
 def test_predict_per_sample_taking_a_tenth_of_the_run_is_a_warning_on_the_calling_line():
-    found = predict_in_loop.judge(record(model_calls=[predict_site(calls=20, seconds_per_call=0.05)]))
+    found = judged(predict_in_loop, record(model_calls=[predict_site(calls=20, seconds_per_call=0.05)]))
     assert codes(found) == [("TFG910", "warning", 42)]
-    evidence = found[0]["evidence"]
+    evidence = found[0].evidence
     assert (evidence["calls"], evidence["median_rows"], evidence["dataset_traces"]) == (20, 1, 60)
-    assert "called 20 times from" in found[0]["message"] and "60 tf.data pipeline traces" in found[0]["message"]
+    assert "called 20 times from" in found[0].headline and "60 tf.data pipeline traces" in found[0].headline
 
 
 @pytest.mark.parametrize("change, expected", [
@@ -64,19 +72,19 @@ def test_predict_per_sample_taking_a_tenth_of_the_run_is_a_warning_on_the_callin
 def test_predict_edges(change, expected):
     params = dict(calls=20, seconds_per_call=0.05, model_per_call=0.002)
     params.update(change)
-    found = predict_in_loop.judge(record(model_calls=[predict_site(**params)]))
-    assert [d["severity"] for d in found] == expected
+    found = judged(predict_in_loop, record(model_calls=[predict_site(**params)]))
+    assert [d.severity for d in found] == expected
 
 
 def test_unknown_rows_a_dataset_input_is_not_judged():
     site = predict_site()
     site.rows = []
-    assert predict_in_loop.judge(record(model_calls=[site])) == []
+    assert judged(predict_in_loop, record(model_calls=[site])) == []
 
 
 def test_evaluate_gets_its_own_advice():
-    (found,) = predict_in_loop.judge(record(model_calls=[predict_site(method="evaluate")]))
-    assert "`Sequential.evaluate`" in found["message"] and "evaluate once on all the rows" in found["message"]
+    (found,) = judged(predict_in_loop, record(model_calls=[predict_site(method="evaluate")]))
+    assert "`Sequential.evaluate`" in found.headline and "evaluate once on all the rows" in found.help
 
 
 def callback(seconds_per_batch, batches=20, name="SlowLogger"):
@@ -86,23 +94,23 @@ def callback(seconds_per_batch, batches=20, name="SlowLogger"):
 @pytest.mark.parametrize("per_batch, expected", [
     (0.025, ["warning"]), (0.0249, ["info"]), (0.0101, ["info"]), (0.0099, [])])
 def test_callback_share_of_the_median_batch(per_batch, expected):
-    found = slow_callback.judge(record(callbacks=[callback(per_batch)], train_batches=20, batch_seconds=3.0,
+    found = judged(slow_callback, record(callbacks=[callback(per_batch)], train_batches=20, batch_seconds=3.0,
                                        batch_median_seconds=0.1))
-    assert [d["severity"] for d in found] == expected
+    assert [d.severity for d in found] == expected
     if found:
-        assert (found[0]["path"], found[0]["line"]) == ("/work/train.py", 12)
-        assert found[0]["message"].startswith("callback `SlowLogger` (defined at /work/train.py:12)")
+        assert (found[0].path, found[0].line) == ("/work/train.py", 12)
+        assert found[0].headline.startswith("callback `SlowLogger` (defined at /work/train.py:12)")
 
 
 def test_too_few_batches_are_not_judged():
-    assert slow_callback.judge(record(callbacks=[callback(0.5, batches=4)], train_batches=4, batch_seconds=2.0,
+    assert judged(slow_callback, record(callbacks=[callback(0.5, batches=4)], train_batches=4, batch_seconds=2.0,
                                       batch_median_seconds=0.5)) == []
 
 
 def test_the_costliest_callback_comes_first():
-    found = slow_callback.judge(record(callbacks=[callback(0.03, name="A"), callback(0.06, name="B")],
+    found = judged(slow_callback, record(callbacks=[callback(0.03, name="A"), callback(0.06, name="B")],
                                        train_batches=20, batch_seconds=2.0, batch_median_seconds=0.1))
-    assert [d["evidence"]["callback"] for d in found] == ["B", "A"]
+    assert [d.evidence["callback"] for d in found] == ["B", "A"]
 
 
 def sync(count=100, device=GPU, dtype="float32", size=1, kind="__float__", line=30):
@@ -114,10 +122,10 @@ def sync_record(*sites, steps=100, step_seconds=0.01):
 
 
 def test_a_float_loss_synced_every_short_gpu_step_is_a_warning():
-    (found,) = host_syncs_per_step.judge(sync_record(sync()))
+    (found,) = judged(host_syncs_per_step, sync_record(sync()))
     assert codes([found]) == [("TFG912", "warning", 30)]
-    assert "float(t) at /work/train.py:30 copies a tensor to the host 1.0 times per step" in found["message"]
-    assert "on GPU:0" in found["message"]
+    assert "float(t) at /work/train.py:30 copies a tensor to the host 1.0 times per step" in found.headline
+    assert "on GPU:0" in found.headline
 
 
 @pytest.mark.parametrize("site, step_seconds, why", [
@@ -128,25 +136,27 @@ def test_a_float_loss_synced_every_short_gpu_step_is_a_warning():
     (sync(), host_syncs_per_step.SHORT_STEP_S * 2, "hides a short stall"),
 ])
 def test_syncs_that_do_not_cost_are_information_saying_why(site, step_seconds, why):
-    (found,) = host_syncs_per_step.judge(sync_record(site, step_seconds=step_seconds))
-    assert found["severity"] == "info" and why in found["message"]
+    (found,) = judged(host_syncs_per_step, sync_record(site, step_seconds=step_seconds))
+    assert found.severity == "info" and why in found.headline
 
 
 def test_fewer_syncs_than_steps_or_too_few_steps_are_not_judged():
-    assert host_syncs_per_step.judge(sync_record(sync(count=99))) == []
-    assert host_syncs_per_step.judge(sync_record(sync(count=9), steps=9)) == []
+    assert judged(host_syncs_per_step, sync_record(sync(count=99))) == []
+    assert judged(host_syncs_per_step, sync_record(sync(count=9), steps=9)) == []
 
 
 def test_syncs_of_one_line_are_counted_together():
-    (found,) = host_syncs_per_step.judge(sync_record(sync(count=50, kind="numpy"), sync(count=50, kind="__str__")))
-    assert found["evidence"]["syncs"] == 100 and found["evidence"]["written"] == [".numpy()", "print(t)"]
+    (found,) = judged(host_syncs_per_step, sync_record(sync(count=50, kind="numpy"), sync(count=50, kind="__str__")))
+    assert found.evidence["syncs"] == 100 and found.evidence["written"] == [".numpy()", "print(t)"]
 
 
-def test_judge_program_gives_the_three_in_code_order():
-    found = judge_program(record(model_calls=[predict_site()], callbacks=[callback(0.05)], train_batches=20,
-                                 batch_seconds=2.0, batch_median_seconds=0.1, host_syncs=[sync()], steps=100,
-                                 step_seconds=0.01))
-    assert [d["code"] for d in found] == ["TFG910", "TFG911", "TFG912"]
+def test_judge_program_gives_the_figures_and_the_three_in_code_order_in_the_program_scope():
+    figures, found = judge_program(record(model_calls=[predict_site()], callbacks=[callback(0.05)],
+                                          train_batches=20, batch_seconds=2.0, batch_median_seconds=0.1,
+                                          host_syncs=[sync()], steps=100, step_seconds=0.01))
+    assert [(d.code, d.scope) for d in found] == [("TFG910", "program"), ("TFG911", "program"), ("TFG912", "program")]
+    assert figures["steps"] == {"name": "train_step", "count": 100, "seconds": 0.01}
+    assert all(d.help for d in found if d.severity == "warning")
 
 
 def test_the_recorder_counts_steps_outside_predict_and_keras_batches():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tfguard.runtime.judge import function_retracing as retracing
 from tfguard.runtime.judge.function_retracing import ALERT_TRACES, CALLS_PER_NEW_TRACE, LATE_TRACES, RETRACE_THRESHOLD
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.functions import Argument, FunctionRecord, changes_between, describe
 
 
@@ -29,7 +30,7 @@ def test_a_trace_per_call_keeps_retracing():
     text = retracing.message(record, "warning")
     assert "30 traces in 30 calls" in text and "argument `n`: Python value 29 -> 30 (29 times)" in text
     assert "defined at" in text and "train.py:3" in text and "called from" in text and "train.py:20" in text
-    assert "tf.constant" in text
+    assert "tf.constant" in retracing.advice(record, "warning") and retracing.advice(record, "info") == ""
 
 
 def test_a_trace_every_fourth_call_keeps_retracing_where_tensorflow_never_warns():
@@ -67,7 +68,7 @@ def test_a_training_flag_is_information():
 
 def test_traced_once_is_not_reported():
     assert retracing.severity(_record([1], 50)) is None
-    assert retracing.judge([_record([1], 50)]) == []
+    assert retracing.judge(Evidence(functions=[_record([1], 50)])) == []
 
 
 def test_a_new_object_per_fold_fit_for_many_steps_is_information():
@@ -85,7 +86,7 @@ def test_new_objects_used_a_few_calls_each_keep_retracing():
     same = [("x", Argument("tensor", "float32[2]"))]
     record = _record(traced_at, 40, objects=list(range(1, len(traced_at) + 1)), arguments=[same] * len(traced_at))
     assert retracing.severity(record) == "warning"
-    assert "create the tf.function" in retracing.message(record, "warning")
+    assert "create the tf.function" in retracing.advice(record, "warning")
     sparser = list(range(1, 41, CALLS_PER_NEW_TRACE + 1))
     record = _record(sparser, 40, objects=list(range(1, len(sparser) + 1)), arguments=[same] * len(sparser))
     assert retracing.severity(record) == "info"
@@ -118,12 +119,12 @@ def test_the_live_alert_waits_for_more_traces_than_the_verdict():
 
 
 def test_diagnostics_are_located_at_the_calling_line_warnings_first():
-    found = retracing.judge([_record([1, 2], 50), _record(range(1, 31), 30)])
-    assert [d["severity"] for d in found] == ["warning", "info"]
-    assert found[0]["path"] == "/p/train.py" and found[0]["line"] == 20
-    evidence = found[0]["evidence"]
+    found = retracing.judge(Evidence(functions=[_record([1, 2], 50), _record(range(1, 31), 30)]))
+    assert [d.severity for d in found] == ["warning", "info"]
+    assert found[0].path == "/p/train.py" and found[0].line == 20
+    evidence = found[0].evidence
     assert evidence["definition_line"] == 3 and evidence["traces"] == 30 and evidence["calls"] == 30
-    assert found[0]["code"] == retracing.DIAGNOSTIC.code == "TFG908" and evidence["function"] == "step"
+    assert found[0].code == retracing.DIAGNOSTIC.code == "TFG908" and evidence["function"] == "step"
 
 
 def test_what_changed_in_words():
@@ -170,4 +171,4 @@ def test_a_function_the_live_alert_named_stays_a_warning_in_the_report():
     assert retracing.severity(record) == "info"
     record.alerted = True
     assert retracing.severity(record) == "warning"
-    assert "keeps retracing" in retracing.judge([record])[0]["message"]
+    assert "keeps retracing" in retracing.judge(Evidence(functions=[record]))[0].headline

@@ -40,9 +40,9 @@ def test_a_cheap_read_with_other_feeds_is_not_the_base():
 
 def test_tfg904_says_what_summaries_cost_like_tfg905():
     signatures = [_sig(TRAIN_SUMMARY, 800, 0.030, ["MergeSummary"]), _sig(TRAIN, 20, 0.010)]
-    found = {d["code"]: d for d in diagnose(_data(signatures, wall_s=40.0, writer_s=2.0, writes=800),
+    found = {d.code: d for d in diagnose(_data(signatures, wall_s=40.0, writer_s=2.0, writes=800),
                                             DEFAULT_OPTIONS)}
-    message = found["TFG904"]["message"]
+    message = found["TFG904"].headline
     # (800 x 20 ms + 2 s) / 40 s = 45%
     assert "fetched on 800 of 820 runs took 45% of wall time" in message, message
     assert "30.0 ms median against 10.0 ms for the same step without them" in message
@@ -51,8 +51,8 @@ def test_tfg904_says_what_summaries_cost_like_tfg905():
 
 def test_tfg904_every_step_gives_the_writer_time_and_says_the_rest_is_not_measured():
     signatures = [_sig(TRAIN_SUMMARY, 800, 0.030, ["MergeSummary"])]
-    message = {d["code"]: d for d in diagnose(_data(signatures, wall_s=40.0, writer_s=4.0, writes=800),
-                                              DEFAULT_OPTIONS)}["TFG904"]["message"]
+    message = {d.code: d for d in diagnose(_data(signatures, wall_s=40.0, writer_s=4.0, writes=800),
+                                              DEFAULT_OPTIONS)}["TFG904"].headline
     assert "cost 10% of wall time in FileWriter.add_summary/flush" in message
     assert "their run time is not measured" in message and " 0% " not in message
 
@@ -61,11 +61,11 @@ def test_a_smoke_run_is_too_short_for_a_share_verdict():
     # A correct script run for 0.6 s: Saver.save took 26% of it, but that judges no training run.
     data = _data([_sig(TRAIN, 60, 0.005)], wall_s=0.6, saves=6, save_s=0.156)
     found = diagnose(data, DEFAULT_OPTIONS)
-    assert [(d["code"], d["severity"]) for d in found] == [("TFG905", "info")]
-    assert found[0]["message"].startswith("not judged: the run took 600 ms, under the 1.50 s")
-    assert "Saver.save took 26% of wall time (6 saves)" in found[0]["message"]
+    assert [(d.code, d.severity) for d in found] == [("TFG905", "info")]
+    assert found[0].headline.startswith("not judged: the run took 600 ms, under the 1.50 s")
+    assert "Saver.save took 26% of wall time (6 saves)" in found[0].headline
     longer = diagnose(dict(data, wall_s=6.0, save_s=1.56), DEFAULT_OPTIONS)
-    assert [(d["code"], d["severity"]) for d in longer] == [("TFG905", "warning")]
+    assert [(d.code, d.severity) for d in longer] == [("TFG905", "warning")]
 
 
 def test_an_evaluation_step_without_a_like_step_makes_the_measured_share_a_lower_bound():
@@ -74,6 +74,6 @@ def test_an_evaluation_step_without_a_like_step_makes_the_measured_share_a_lower
                   _sig("global_step:0, Merge_2/MergeSummary:0 <- x_dev:0", 3, 0.2, ["MergeSummary"])]
     cost = summary_cost(_data(signatures))
     assert cost["extra_run_s"] is None and cost["unmatched_runs"] == 3 and abs(cost["seconds"] - 0.6) < 1e-9
-    message = {d["code"]: d for d in diagnose(_data(signatures, wall_s=4.0), dict(DEFAULT_OPTIONS,
+    message = {d.code: d for d in diagnose(_data(signatures, wall_s=4.0), dict(DEFAULT_OPTIONS,
                                                                                   summary_share=0.1))}["TFG904"]
-    assert "fetched on 33 of 303 runs took at least 15% of wall time (600 ms:" in message["message"]
+    assert "fetched on 33 of 303 runs took at least 15% of wall time (600 ms:" in message.headline

@@ -29,8 +29,9 @@ def _data(**changes):
 
 
 def _said(diagnostic):
-    """What a diagnostic says: its code, severity and message (not where it points or its evidence)."""
-    return {key: diagnostic[key] for key in ("code", "severity", "message")}
+    """What a diagnostic says: its code, severity, headline and help (not where it points or its evidence)."""
+    return {"code": diagnostic.code, "severity": diagnostic.severity, "headline": diagnostic.headline,
+            "help": diagnostic.help}
 
 
 def _verdict(cause, **changes):
@@ -91,47 +92,48 @@ def test_nothing_to_say_about_a_healthy_run():
 def test_tfg901_error_names_repeated_sites_and_frozen_violations():
     violation = {"path": "train.py", "line": 20, "code": "", "step": 0, "api": "tf.add", "rule": "TFG102"}
     found = judgement.diagnose(_data(growth_sites=[_site()], frozen_violations=[violation]), OPTIONS)
-    assert [(d["code"], d["severity"]) for d in found] == [("TFG901", "error")]
-    assert found[0]["message"].startswith("the graph keeps growing as steps go by: train.py:12")
+    assert [(d.code, d.severity) for d in found] == [("TFG901", "error")]
+    assert found[0].headline.startswith("the graph keeps growing as steps go by: train.py:12")
     assert "(40 ops; static rule TFG102); train.py:20: blocked before run 1, tf.add (static rule TFG102)" in \
-        found[0]["message"]
+        found[0].headline
     frozen = judgement.diagnose(_data(frozen_violations=[dict(violation, step=None, api=None)]), OPTIONS)
-    assert frozen[0]["message"] == "code tried to add ops to the frozen graph: train.py:20: blocked  (static rule " \
+    assert frozen[0].headline == "code tried to add ops to the frozen graph: train.py:20: blocked  (static rule " \
         "TFG102)"
 
 
 def test_tfg901_info_for_one_time_growth_and_growth_stopped_by_freezing():
     one_time = _site(kind="one-time", first=2, last=2, ops=3)
     found = judgement.diagnose(_data(growth_sites=[one_time]), OPTIONS)
-    assert [(d["code"], d["severity"]) for d in found] == [("TFG901", "info")]
-    assert "grew a few times after the loop started, then stopped: train.py:12" in found[0]["message"]
-    assert "added after run 2 (3 ops)" in found[0]["message"] and "building it before the loop" in found[0]["message"]
+    assert [(d.code, d.severity) for d in found] == [("TFG901", "info")]
+    assert "grew a few times after the loop started, then stopped: train.py:12" in found[0].headline
+    assert "added after run 2 (3 ops)" in found[0].headline and "building it before the loop" in found[0].headline
     violation = {"path": "train.py", "line": 20, "code": "", "step": 5, "api": "tf.add", "rule": "TFG102"}
     frozen = judgement.diagnose(_data(growth_sites=[dict(one_time, first_step=1, last_step=4)],
                                      frozen_violations=[violation]), OPTIONS)
-    assert [(d["code"], d["severity"]) for d in frozen] == [("TFG901", "error"), ("TFG901", "info")]
-    assert frozen[1]["message"].startswith("the graph grew after the loop started, until it was frozen: ")
-    assert "after runs 1-4" in frozen[1]["message"]
+    assert [(d.code, d.severity) for d in frozen] == [("TFG901", "error"), ("TFG901", "info")]
+    assert frozen[1].headline.startswith("the graph grew after the loop started, until it was frozen: ")
+    assert "after runs 1-4" in frozen[1].headline
 
 
 def test_tfg902_carries_the_slowdown_message():
     data = _data(slowdown_significant=True, **_verdict(slowdown_judge.HOST_WAIT))
     found = judgement.diagnose(data, OPTIONS)
-    assert [(d["code"], d["severity"]) for d in found] == [("TFG902", "warning")]
-    assert found[0]["message"] == slowing_steps.slowdown_message(data, [], 100)
+    assert [(d.code, d.severity) for d in found] == [("TFG902", "warning")]
+    assert found[0].headline == slowing_steps.slowdown_message(data, [], 100)
 
 
 def test_tfg903_advice_fits_the_cause():
     fix_growth_first = judgement.diagnose(_data(host_fraction=0.8, growth_sites=[_site()]), OPTIONS)[1]
-    assert fix_growth_first["code"] == "TFG903" and fix_growth_first["message"].startswith(
-        "input-bound: the device waits on Python for 80% of the time — much of it building new ops on every step")
+    assert fix_growth_first.code == "TFG903"
+    assert fix_growth_first.headline == "input-bound: the device waits on Python for 80% of the time"
+    assert fix_growth_first.help.startswith("much of it building new ops on every step")
     predict = [{"summary_ops": [], "count": 60, "made_by": "keras predict"}]
-    batch = judgement.diagnose(_data(host_fraction=0.7, signatures=predict), OPTIONS)[0]["message"]
+    batch = judgement.diagnose(_data(host_fraction=0.7, signatures=predict), OPTIONS)[0].help
     assert "most runs are Keras `model.predict` calls (60 of 100 runs)" in batch and "tf.data" not in batch
     few = [{"summary_ops": [], "count": 40, "made_by": "keras predict"}]
     for signatures in ([], few):
-        plain = judgement.diagnose(_data(host_fraction=0.7, signatures=signatures), OPTIONS)[0]["message"]
-        assert plain.endswith("— move input to tf.data with prefetch")
+        plain = judgement.diagnose(_data(host_fraction=0.7, signatures=signatures), OPTIONS)[0].help
+        assert plain == "move input to tf.data with prefetch"
 
 
 def test_tfg904_once_for_summaries_fetched_on_most_runs_with_their_measured_cost():
@@ -142,17 +144,17 @@ def test_tfg904_once_for_summaries_fetched_on_most_runs_with_their_measured_cost
     signatures = [signature("train:0 <- x:0", 40, 0.010),
                   signature("train:0, Merge/MergeSummary:0 <- x:0", 60, 0.030, ["Merge/MergeSummary"])]
     found = [_said(d) for d in judgement.diagnose(_data(signatures=signatures), OPTIONS)]
-    assert found == [{"code": "TFG904", "severity": "warning", "message":
+    assert found == [{"code": "TFG904", "severity": "warning", "headline":
                       "summary ops (Merge/MergeSummary) fetched on 60 of 100 runs took 12% of wall time (1.20 s: "
-                      "runs that fetch them took 30.0 ms median against 10.0 ms for the same step without them) — "
-                      "fetch them every N steps instead"}]
+                      "runs that fetch them took 30.0 ms median against 10.0 ms for the same step without them)",
+                      "help": "fetch them every N steps instead"}]
     assert judgement.diagnose(_data(signatures=signatures[1:2], runs=200), OPTIONS) == []  # 30% of runs
 
 
 def test_tfg905_when_saving_takes_a_large_share_of_the_run():
     found = [_said(d) for d in judgement.diagnose(_data(saves=4, save_s=2.5), OPTIONS)]
     assert found == [{"code": "TFG905", "severity": "warning",
-                      "message": "Saver.save took 25% of wall time (4 saves) — save less often"}]
+                      "headline": "Saver.save took 25% of wall time (4 saves)", "help": "save less often"}]
     assert judgement.diagnose(_data(saves=4, save_s=1.5), OPTIONS) == []
     assert judgement.diagnose(_data(saves=4, save_s=2.5, wall_s=0.0), OPTIONS) == []
 

@@ -195,7 +195,7 @@ def test_summary_writer_time_and_like_steps_give_tfg904_its_cost(tf, graph, sess
     writer.close()
     report = guard.report.to_dict()
     assert report["summary_writes"] == 18 and report["summary_write_s"] > 0
-    message = {d["code"]: d["message"] for d in report["diagnostics"]}["TFG904"]
+    message = {d["code"]: d["headline"] for d in report["diagnostics"]}["TFG904"]
     assert "for the same step without them, FileWriter.add_summary/flush" in message
     assert "add_summary" not in vars(tf.summary.FileWriter)  # inherited again, as before the guard
 

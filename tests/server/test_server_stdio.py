@@ -178,20 +178,20 @@ async def test_runtime_findings_show_until_the_file_changes(client: LanguageClie
                 sess.run(y, feed_dict={x: 1.0})
         '''))
     os.utime(grow, (1_000_000_000, 1_000_000_000))  # older than the report
-    # The shape `tfguard run --json` writes: each diagnostic names the line it blames (``path``/``line``, relative
-    # to the run); one that blames no line (TFG902, the whole run) is not shown.
+    # The shape `tfguard run --json` writes (version 4): each diagnostic names the line it blames (its ``blamed``
+    # site, relative to the run); one that blames no line (TFG902, the whole run) is not shown.
+    def said(code, severity, headline, path=None, line=None):
+        return {"scope": "session", "session": 1, "code": code, "severity": severity, "headline": headline,
+                "help": "", "sites": [{"path": path, "line": line, "role": "blamed"}] if path else [],
+                "evidence": {}}
+
     (project / "run.json").write_text(json.dumps({
-        "version": 1, "diagnostics": [
-            {"code": "TFG901", "severity": "error", "message": "the graph keeps growing as steps go by: "
-             "grow.py:5 `y = tf.add(x, 1.0)`: tf.math.add (Const, AddV2) added after 284 different runs",
-             "path": "grow.py", "line": 5, "evidence": {"ops_added": 600}},
-            {"code": "TFG902", "severity": "warning", "message": "steps got x1.87 slower", "path": None,
-             "line": None, "evidence": {}},
-            {"code": "TFG903", "severity": "warning", "message": "input-bound: the device waits on Python for 61% "
-             "of the time", "path": "grow.py", "line": 6, "evidence": {}},
-            {"code": "TFG904", "severity": "warning", "message": "summary ops (ScalarSummary) fetched on 256 of 300 "
-             "runs", "path": str(grow), "line": 6, "evidence": {}}],
-        "other_sessions": [], "across_sessions": []}))
+        "version": 4, "sessions": [], "diagnostics": [
+            said("TFG901", "error", "the graph keeps growing as steps go by: grow.py:5 `y = tf.add(x, 1.0)`: "
+                 "tf.math.add (Const, AddV2) added after 284 different runs", "grow.py", 5),
+            said("TFG902", "warning", "steps got x1.87 slower"),
+            said("TFG903", "warning", "input-bound: the device waits on Python for 61% of the time", "grow.py", 6),
+            said("TFG904", "warning", "summary ops (ScalarSummary) fetched on 256 of 300 runs", str(grow), 6)]}))
     diagnostics = await buffers.open(grow)
     assert [(d.code, d.source, d.range.start.line) for d in diagnostics] == [
         ("TFG901", "tfguard run", 4), ("TFG903", "tfguard run", 5), ("TFG904", "tfguard run", 5)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 from tfguard.cli.errors import UsageError
 
@@ -69,7 +69,7 @@ def _margin(value: str, option: str, low: float, high: float) -> float:
     return number
 
 
-def run_several(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]], width: Optional[int]) -> int:
+def run_several(args: argparse.Namespace, load: Callable[[str], Any], width: Optional[int]) -> int:
     """Print the cluster view or the comparison of the reports `args.file` names, each read with `load`;
     return the exit status."""
     from tfguard.reports.cluster import ClusterView, Task, is_cluster_task
@@ -91,7 +91,7 @@ def run_several(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]],
         return 0
     runs = [(_run_name(path, paths), document) for path, document in documents]
     if args.plot:
-        missing = [path for path, document in documents if "mode" not in document]
+        missing = [path for path, verdict in documents if not verdict.sessions]
         if missing:
             raise UsageError("%s has no session to plot" % missing[0])
         if not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
@@ -102,7 +102,8 @@ def run_several(args: argparse.Namespace, load: Callable[[str], Dict[str, Any]],
     print(comparison_table(runs, resolve_width(width)))
     if html:
         from tfguard.cli.html_page import write_html
-        from tfguard.runtime.output.html import render_comparison, write_page
+        from tfguard.runtime.output.html.page import write_page
+        from tfguard.runtime.output.html.side_by_side import render_comparison
 
         write_html(html, lambda: write_page(html, render_comparison(runs)))
     if args.plot:
@@ -117,7 +118,8 @@ def _plot_runs(runs: List[Any], path: str) -> None:
     from tfguard.runtime.output.plot import PlotUnavailable, plot_comparison
 
     try:
-        plot_comparison(runs, path, title="tfguard report: %s" % " vs ".join(name for name, _ in runs))
+        figures = [(name, verdict.busiest.figures) for name, verdict in runs]
+        plot_comparison(figures, path, title="tfguard report: %s" % " vs ".join(name for name, _ in runs))
     except PlotUnavailable as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:

@@ -86,7 +86,7 @@ def run_command(args: argparse.Namespace) -> int:
             from tfguard.runtime.output.plot import plot_comparison
 
             path = os.path.join(args.plot, "seed003_comparison.png")
-            plot_comparison([(script, reports[script]) for script in (BAD_SCRIPT, FIXED_SCRIPT)], path,
+            plot_comparison([(script, reports[script].busiest.figures) for script in (BAD_SCRIPT, FIXED_SCRIPT)], path,
                             title="tfguard demo: seed 003 and its fixed twin (%d steps each)" % steps)
             print("wrote %s" % path)
         print("\n== 3. tfguard run --placement: seed 002 (Python prepares every batch), %d steps and at least "
@@ -168,11 +168,12 @@ def run_guarded(script: str, steps: int, work: str, run_options: Sequence[str] =
     if done.returncode != 0 or not os.path.exists(output):
         tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise UsageError("the demo run of %s failed (status %d): %s" % (script, done.returncode, tail))
+    from tfguard.runtime.verdict import RunVerdict
+
     with open(output, encoding="utf-8") as handle:
-        report = json.load(handle)
-    report["demo_seconds"] = time.perf_counter() - started
-    print("ran %-26s %5.1f s  %s" % (script, report["demo_seconds"], done.stdout.strip().splitlines()[-1]))
-    return report
+        verdict = RunVerdict.from_document(json.load(handle))
+    print("ran %-26s %5.1f s  %s" % (script, time.perf_counter() - started, done.stdout.strip().splitlines()[-1]))
+    return verdict
 
 
 def _demo_relative(text: str) -> str:
@@ -180,7 +181,7 @@ def _demo_relative(text: str) -> str:
     return text.replace(DEMO_DIR + os.sep, "")
 
 
-def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
+def comparison_table(bad: Any, fixed: Any) -> str:
     """Bad and fixed seed 003 reports side by side (the table `tfguard report a.json b.json` prints)."""
     from tfguard.reports.compare import comparison_table as side_by_side
     from tfguard.runtime.output.fit import terminal_width
@@ -188,25 +189,25 @@ def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any]) -> str:
     return side_by_side([(BAD_SCRIPT, bad), (FIXED_SCRIPT, fixed)], terminal_width(), relative=_demo_relative)
 
 
-def device_section(report: Dict[str, Any]) -> str:
-    """The placement tables and GPU lines of a `tfguard run --placement` report, and its diagnostics."""
+def device_section(verdict: Any) -> str:
+    """The placement tables and GPU lines of a `tfguard run --placement` run (its verdict), and its diagnostics."""
     from tfguard.runtime.devices.devicewatch import device_blocks
 
-    shown = json.loads(json.dumps(report))
+    shown = json.loads(json.dumps(verdict.busiest.figures))
     placement = shown.get("placement") or {}
     for fallback in placement.get("fallbacks", []):
         fallback["path"] = os.path.basename(fallback["path"])  # as in the lint table above
-    diagnostics = report["diagnostics"]
+    diagnostics = verdict.diagnostics
     no_gpu = bool(placement) and not placement.get("gpus_visible")
     if no_gpu:  # the script pins its model to /gpu:0 for GPU machines: on this one that is no mistake to report
         placement["fallbacks"] = []
         from tfguard.runtime.judge.gpu_op_on_cpu import DIAGNOSTIC as GPU_OP_ON_CPU
 
-        diagnostics = [d for d in diagnostics if d["code"] != GPU_OP_ON_CPU.code]
+        diagnostics = [d for d in diagnostics if d.code != GPU_OP_ON_CPU.code]
         shown.pop("gpu", None)
     from tfguard.runtime.output.fit import terminal_width, wrap_lines
 
-    notes = [line for d in diagnostics for line in wrap_lines("%s  %s" % (d["code"], _demo_relative(d["message"])),
+    notes = [line for d in diagnostics for line in wrap_lines("%s  %s" % (d.code, _demo_relative(d.one_line)),
                                                               terminal_width(), indent="  ", subsequent="    ")]
     blocks = device_blocks(shown)
     if no_gpu:

@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict
+from typing import Any
 
 from tfguard.cli import cluster_report
 from tfguard.cli.errors import UsageError
@@ -36,9 +36,11 @@ def add_parser(commands: Any) -> None:
     cluster_report.add_arguments(report)
 
 
-def load_document(path: str) -> Dict[str, Any]:
-    """Read and check a saved report; bad files raise a one-line UsageError."""
-    from tfguard.runtime.output.report import REPORT_VERSION, Report
+def load_document(path: str) -> Any:
+    """Read and check a saved report, into its run verdict (an earlier version converted); bad files raise a
+    one-line UsageError."""
+    from tfguard.runtime.judge.judgement import completed
+    from tfguard.runtime.verdict import DOCUMENT_VERSION, READS, RunVerdict
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -49,13 +51,20 @@ def load_document(path: str) -> Dict[str, Any]:
         raise UsageError("cannot read %s: %s" % (path, getattr(exc, "strerror", None) or exc)) from None
     except ValueError as exc:
         raise UsageError("%s is not JSON: %s" % (path, exc)) from None
-    if not isinstance(data, dict) or data.get("version") not in (REPORT_VERSION,) + Report.READS:
-        raise UsageError("%s is not a tfguard runtime report (version %s)" % (path, REPORT_VERSION))
-    needed = ("runs", "signatures", "growth_sites", "diagnostics")
-    if "mode" in data and not all(key in data for key in needed):
-        raise UsageError("%s is not a complete tfguard runtime report (missing %s)" % (
-            path, ", ".join(k for k in needed if k not in data)))
-    return data
+    if not isinstance(data, dict) or data.get("version") not in (DOCUMENT_VERSION,) + READS:
+        raise UsageError("%s is not a tfguard runtime report (version %s)" % (path, DOCUMENT_VERSION))
+    # A session's own document (or an earlier version's run) has its figures and diagnostics at the top.
+    sessions = [data] if "mode" in data else data.get("sessions") or []
+    needed = ("runs", "signatures", "growth_sites", "diagnostics") if "mode" in data else \
+        ("runs", "signatures", "growth_sites")
+    for session in sessions:
+        missing = [k for k in needed if k not in session] if isinstance(session, dict) else ["its sessions"]
+        if missing:
+            raise UsageError("%s is not a complete tfguard runtime report (missing %s)" % (path, ", ".join(missing)))
+    try:
+        return completed(RunVerdict.from_document(data))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise UsageError("%s is not a complete tfguard runtime report (%s)" % (path, exc)) from None
 
 
 def _check_plot_folder(plot: str) -> None:
@@ -87,14 +96,14 @@ def run_command(args: argparse.Namespace) -> int:
     if cluster_report.is_cluster(args.file) or args.cluster or args.compare:
         return cluster_report.run_several(args, load_document, width)
     args.file = args.file[0]
-    document = load_document(args.file)
-    if args.plot and "mode" not in document:
+    verdict = load_document(args.file)
+    if args.plot and not verdict.sessions:
         raise UsageError("%s has no session to plot" % args.file)
     if args.plot:
         _check_plot_folder(args.plot)
-    print(FORMATS["text"].render(document, width))
+    print(FORMATS["text"].render(verdict, width))
     if args.html:
-        write_html(args.html, lambda: deliver("html", document, args.html))
+        write_html(args.html, lambda: deliver("html", verdict, args.html))
     if args.plot:
-        _plot(lambda: deliver("plot", document, args.plot), args.plot)
+        _plot(lambda: deliver("plot", verdict, args.plot), args.plot)
     return 0

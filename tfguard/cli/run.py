@@ -340,41 +340,37 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
             fail_on: Dict[str, str], tasks: Any) -> Optional[int]:
     """Print and write the run's report; the exit status it decides (None: the program's)."""
     from tfguard.runtime.output.formats import FORMATS, deliver
-    from tfguard.runtime.run.runner import fired_codes, run_document
+    from tfguard.runtime.run.runner import run_verdict
 
     command = (["-m"] if args.module else []) + list(args.target)
     if watcher.stopped_by_max_steps:
         print("tfguard: stopped after %d steps (--max-steps)" % max_steps, file=sys.stderr)
     if watcher.setup_error:
         print("tfguard: could not watch sessions: %s" % watcher.setup_error, file=sys.stderr)
-    document = run_document(command, watcher, sessions, status)
-    functions = getattr(watcher, "functions", None)
-    if functions is not None and functions.available:  # TF 2.13+: TFG908 (on TF 1.15 the document is as it was)
-        document["functions"] = functions.report().to_dict()
-    program = getattr(watcher, "program", None)
-    part = program.document_part() if program is not None else None
-    if part is not None:  # TF 2.x: TFG910-TFG912
-        document["program"] = part
+    # TF 2.13+: the tf.functions too (TFG908); TF 2.x: the Keras calls, callbacks and host syncs (TFG910-TFG912);
+    # on TF 1.15 the verdict has neither
+    verdict = run_verdict(command, watcher, sessions, status, getattr(watcher, "functions", None),
+                          getattr(watcher, "program", None))
     if not args.quiet:
-        print(FORMATS["text"].render(document, 0 if args.wide else None), file=sys.stderr)
+        print(FORMATS["text"].render(verdict, 0 if args.wide else None), file=sys.stderr)
     if args.json:
         try:
-            deliver("json", document, args.json)
+            deliver("json", verdict, args.json)
         except OSError as exc:
             print("tfguard: error: cannot write %s: %s" % (args.json, exc.strerror or exc), file=sys.stderr)
             return status or 2
     if args.html:
         try:
-            write_html(args.html, lambda: deliver("html", document, args.html), quiet=args.quiet)
+            write_html(args.html, lambda: deliver("html", verdict, args.html), quiet=args.quiet)
         except UsageError as exc:
             print("tfguard: error: %s" % exc, file=sys.stderr)
             return status or 2
-    if tasks is not None and not tasks.write(document, quiet=args.quiet):
+    if tasks is not None and not tasks.write(verdict, quiet=args.quiet):
         return status or 2
     if status == 0 and fail_on and watcher.setup_error:  # the gate could not look: never pass it unseen
         return 2
     if status == 0 and fail_on:
-        fired = fired_codes(document)
+        fired = verdict.fired_codes()
         failing = [name for name, code in fail_on.items() if code in fired]
         if failing:
             print("tfguard: failing (--fail-on): %s" % ", ".join(

@@ -1,8 +1,9 @@
-"""One test's verdict: the ``@pytest.mark.tfguard(...)`` budgets and ``--tfguard-fail-on`` checked on its reports.
+"""One test's verdict: the ``@pytest.mark.tfguard(...)`` budgets and ``--tfguard-fail-on`` checked on its run.
 
-Works on the public Report only (fields, ``diagnostics``), so that a verdict here says what the runtime's own
-report says. The verdict is plain JSON-ready data: it travels from an xdist worker to the controller on the
-test's report.
+``--tfguard-fail-on`` reads the test's run verdict (runtime/verdict.py: its sessions, across them and its
+tf.functions, judged once), so that a test fails on what the runtime's own report says; the budgets read each
+session's figures. The test's verdict is plain JSON-ready data: it travels from an xdist worker to the controller
+on the test's report.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Optional, Sequence
 
-from tfguard.integrations.guarded_test import DEFAULT_WARMUP_RUNS
+from tfguard.integrations.guarded import DEFAULT_WARMUP_RUNS
 from tfguard.integrations.tf2_budgets import TF2_BUDGETS, check_tf2_budgets, tf2_budget_value
 from tfguard.runtime.document import display_path
 from tfguard.runtime.judge import code_of
+from tfguard.runtime.verdict import FUNCTION, SESSION, Diagnostic, RunVerdict
 
 #: The marker's keyword arguments, all optional.
 BUDGET_NAMES = ("max_new_ops", "warmup_runs", "max_step_ms", "max_input_bound") + TF2_BUDGETS
@@ -106,7 +108,7 @@ def session_record(guarded: Any) -> Dict[str, Any]:
                          for path, line, ops, _events, kind in report.growth_sites if kind != "setup"][:3],
         "repeated_growth": [["%s:%d" % (display_path(path), line), ops]
                             for path, line, ops, _events, kind in report.growth_sites if kind == "repeated"][:3],
-        "diagnostics": [list(d) for d in report.diagnostics],
+        "diagnostics": [[d.code, d.severity, d.headline] for d in report.findings],
     }
 
 
@@ -132,39 +134,49 @@ def _grew(record: Dict[str, Any]) -> str:
     return "graph grew by %s at %s" % (_plural(sum(ops for _, ops in sites), "op"), sites[0][0])
 
 
-def _cause(code: str, message: str, record: Dict[str, Any]) -> str:
+#: A cause in pytest's one-line summary says this much of a headline.
+_CAUSE_CHARS = 100
+
+
+def _cause(diagnostic: Diagnostic, record: Optional[Dict[str, Any]]) -> str:
     """The short cause of a failing diagnostic, for pytest's one-line summary: what, where, then the code."""
-    if code == DEFAULT_FAIL_ON["growth"] and _grew(record):
+    code = diagnostic.code
+    if record is not None and code == DEFAULT_FAIL_ON["growth"] and _grew(record):
         return "%s (%s)" % (_grew(record), code)
-    return "%s (%s)" % (message.split(" — ")[0].split("; ")[0], code)
+    if diagnostic.scope == FUNCTION and diagnostic.blamed is not None:
+        return "`%s` keeps retracing, called from %s:%d (%s)" % (
+            diagnostic.evidence.get("function"), display_path(diagnostic.blamed.path), diagnostic.blamed.line, code)
+    headline = diagnostic.headline
+    return "%s (%s)" % (headline if len(headline) <= _CAUSE_CHARS else headline[:_CAUSE_CHARS - 3] + "...", code)
 
 
-def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: Dict[str, str],
-            fail_on_given: bool = True, functions: Optional[List[Dict[str, Any]]] = None,
-            tf2: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """The test's verdict from its sessions' records, its tf.functions' TFG908 diagnostics (`functions`) and its TF2
-    facts (`tf2`: steps, functions, TFG910-TFG912, guarded_test.tf2_facts):
-    totals, failures (one line each), their short causes (``causes``, for pytest's summary line) and a short
-    label. `fail_on_given`: `fail_on` came from ``--tfguard-fail-on`` (said in the failure), not the default."""
+def _where(diagnostic: Diagnostic, sessions: List[Dict[str, Any]]) -> str:
+    """``, session created at x.py:3`` for a session's diagnostic, `` (across sessions)`` for another scope's but
+    a tf.function's ("" for that)."""
+    if diagnostic.scope == SESSION:
+        return ", session %s" % sessions[diagnostic.session - 1]["origin"]
+    return "" if diagnostic.scope == FUNCTION else " (%s)" % diagnostic.scope.replace("-", " ")
+
+
+def verdict(run: RunVerdict, sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: Dict[str, str],
+            fail_on_given: bool = True, tf2: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The test's verdict from its run verdict (`run`, its sessions numbered from 1) and its sessions' records
+    (`sessions`, in that order): totals, failures (one line each), their short causes (``causes``, for pytest's
+    summary line) and a short label. `fail_on_given`: `fail_on` came from ``--tfguard-fail-on`` (said in the
+    failure), not the default. `tf2`: the test's TF2 facts (guarded.tf2_facts), for its row and TF2 budgets."""
     failures: List[str] = []
     causes: List[str] = []
     codes = set(fail_on.values())
-    functions = list(functions or [])
-    program = list((tf2 or {}).get("diagnostics") or [])
-    for diagnostic in functions + program:
-        code, level = diagnostic["code"], diagnostic["severity"]
-        if code in codes and level != "info":
-            name = next(n for n, c in fail_on.items() if c == code)
+    functions = run.of_scope(FUNCTION)
+    # The tf.functions' first (a retracing step is what a test most often trips on), then in the verdict's order.
+    for diagnostic in functions + [d for d in run.diagnostics if d.scope != FUNCTION]:
+        if diagnostic.code in codes and diagnostic.fails:
+            name = next(n for n, c in fail_on.items() if c == diagnostic.code)
             given = " (--tfguard-fail-on %s)" % name if fail_on_given else ""
-            failures.append("%s %s%s: %s" % (code, level, given, diagnostic["message"]))
-            causes.append(_tf2_cause(diagnostic))
-    for record in sessions:
-        for code, severity, message in record["diagnostics"]:
-            if code in codes and severity != "info":
-                name = next(n for n, c in fail_on.items() if c == code)
-                given = " (--tfguard-fail-on %s)" % name if fail_on_given else ""
-                failures.append("%s %s%s, session %s: %s" % (code, severity, given, record["origin"], message))
-                causes.append(_cause(code, message, record))
+            failures.append("%s %s%s%s: %s" % (diagnostic.code, diagnostic.severity, given,
+                                               _where(diagnostic, sessions), diagnostic.one_line))
+            record = sessions[diagnostic.session - 1] if diagnostic.scope == SESSION else None
+            causes.append(_cause(diagnostic, record))
     if budget is not None:
         budget_failures = _budget_failures(sessions, budget)
         failures += budget_failures
@@ -172,9 +184,8 @@ def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: D
         tf2_failures = check_tf2_budgets(tf2, budget.tf2)
         failures += tf2_failures
         causes += tf2_failures
-    errors = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "error"})
-    warnings = sorted({code for r in sessions for code, severity, _ in r["diagnostics"] if severity == "warning"}
-                      | {d["code"] for d in functions + program if d["severity"] == "warning"})
+    errors = sorted({d.code for d in run.diagnostics if d.severity == "error"})
+    warnings = sorted({d.code for d in run.diagnostics if d.severity == "warning"})
     known_new = [r["new_ops_after_warmup"] for r in sessions if r["new_ops_after_warmup"] is not None]
     steps = [r["step_s"] for r in sessions if r["step_s"] is not None]
     hosts = [r["host_fraction"] for r in sessions if r["host_fraction"] is not None]
@@ -196,9 +207,8 @@ def verdict(sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: D
         "step_s": max(steps) if steps else None,
         "host_fraction": max(hosts) if hosts else None,
         "slowdown": max(slowdowns) if slowdowns else None,
-        "codes": sorted({code for r in sessions for code, _, _ in r["diagnostics"]}
-                        | {d["code"] for d in functions + program}),
-        "functions": functions,
+        "codes": sorted({d.code for d in run.diagnostics}),
+        "functions": [d.to_dict() for d in functions],
         "tf2": tf2,
         "failures": failures,
         "causes": causes,

@@ -19,7 +19,7 @@ from typing import Any, Dict, Iterator, List, Optional
 import pytest
 
 from tfguard.integrations.budgets import DEFAULT_FAIL_ON, Budget, BudgetError, session_record, verdict
-from tfguard.integrations.guarded_test import DEFAULT_WARMUP_RUNS, TestGuard
+from tfguard.integrations.guarded import DEFAULT_WARMUP_RUNS, TestGuard
 
 MARKER = "tfguard"
 #: The attribute of a test's "call" report that carries its verdict (plain data, so xdist serialises it).
@@ -107,7 +107,7 @@ class TfguardPlugin:
         self.fail_on_given = fail_on_given
         #: Verdicts of the tests of this run (from this process's tests, or from xdist workers' reports).
         self.verdicts: List[Dict[str, Any]] = []
-        self.guarded_tests = 0
+        self.guardeds = 0
 
     def pytest_collection_modifyitems(self, items: List[Any]) -> None:
         """Check every marker's arguments before any test runs (a bad one is a usage error)."""
@@ -157,10 +157,10 @@ class TfguardPlugin:
         state = item.stash.get(_GUARD, None)
         if state is None:
             return
-        self.guarded_tests += 1
+        self.guardeds += 1
         records = [session_record(guarded) for guarded in state.finish()]
-        result = verdict(records, item.stash.get(_BUDGET, None), self.fail_on, self.fail_on_given,
-                         state.function_diagnostics, state.tf2)
+        result = verdict(state.run_verdict(), records, item.stash.get(_BUDGET, None), self.fail_on,
+                         self.fail_on_given, state.tf2)
         result["nodeid"] = item.nodeid
         result["budgets"] = item.stash[_BUDGET].asserted() if item.stash.get(_BUDGET, None) else []
         if state.setup_error:
@@ -192,7 +192,7 @@ class TfguardPlugin:
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """The per-test table, like pytest-benchmark's, when any test was guarded."""
-        if not self.verdicts and not (self.everywhere or self.guarded_tests):
+        if not self.verdicts and not (self.everywhere or self.guardeds):
             return
         terminalreporter.write_sep("-", "tfguard")
         try:
@@ -256,7 +256,7 @@ def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
 def _ran_tf2(verdict: Dict[str, Any]) -> bool:
     """Whether a test ran TF2 steps or traced tf.functions (its row then speaks of those, not of sessions)."""
     facts = verdict.get("tf2") or {}
-    return bool(facts.get("steps") or facts.get("functions") or facts.get("diagnostics"))
+    return bool(facts.get("steps") or facts.get("functions") or verdict.get("codes"))
 
 
 def _tf2_row(verdict: Dict[str, Any]) -> List[Any]:

@@ -8,7 +8,7 @@ cost, diagnostics. Two flags, each with its margin printed:
 - costly chief: the chief, when the time its hooks cost (Saver.save, plus summary runs' time over plain
   steps) is at least ``hook_margin`` of its wall time and more than any other task's.
 
-A task's own diagnostics are its report's; nothing here re-judges them.
+A task's own diagnostics are its run verdict's (every scope); nothing here re-judges them.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from tabulate import tabulate
 
 from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS
 from tfguard.runtime.document import display_path, format_seconds
-from tfguard.runtime.judge.summary_cost import summary_cost
 from tfguard.runtime.output.fit import fit_table, widest, wrap_lines
 from tfguard.runtime.output.report import Report
+from tfguard.runtime.verdict import RunVerdict
 
 _FILE_TASK = re.compile(r"^(?P<job>[A-Za-z_][A-Za-z0-9_]*)-(?P<index>\d+)$")
 _CHIEF_JOBS = ("chief", "master")
@@ -31,24 +31,24 @@ _CHIEF_JOBS = ("chief", "master")
 CLUSTER_JOBS = ("chief", "master", "worker", "ps", "evaluator")
 
 
-def is_cluster_task(path: str, document: Dict[str, Any]) -> bool:
+def is_cluster_task(path: str, verdict: RunVerdict) -> bool:
     """Whether a report is a cluster task's: it has the ``task`` entry `tfguard run --json-dir` writes for a
     known task (TF_CONFIG or a tf.distribute.Server), or its file is named ``<job>-<index>.json`` after a
     cluster job (``worker-1.json``). A process that was no known task (``<host>-<pid>.json``, ``task: null``)
     is a separate run."""
-    if isinstance(document.get("task"), dict):
+    if isinstance(verdict.facts.get("task"), dict):
         return True
     match = _FILE_TASK.match(os.path.splitext(os.path.basename(path))[0])
     return bool(match) and match.group("job") in CLUSTER_JOBS
 
 
 class Task:
-    """One task's report and the facts the cluster view compares."""
+    """One task's run verdict and the facts the cluster view compares (its busiest session's figures)."""
 
-    def __init__(self, path: str, document: Dict[str, Any]) -> None:
+    def __init__(self, path: str, verdict: RunVerdict) -> None:
         self.path = path
-        self.document = document
-        task = document.get("task") if isinstance(document.get("task"), dict) else None
+        self.verdict = verdict
+        task = verdict.facts.get("task") if isinstance(verdict.facts.get("task"), dict) else None
         stem = os.path.splitext(os.path.basename(path))[0]
         match = _FILE_TASK.match(stem)
         if task is not None:
@@ -60,9 +60,9 @@ class Task:
         self.name = "%s-%d" % (self.job, self.index) if self.job is not None else stem
         self.declared_chief: Optional[bool] = task.get("chief") if task is not None else None
         self.chief = False  # settled by the cluster (see _mark_chief)
-        # A `tfguard run` document is its busiest session's report.to_dict() plus the run's facts.
-        self.report = Report.from_dict(document) if "mode" in document else None
-        series = document.get("all_runs_series") if self.report is not None else None
+        busiest = verdict.busiest
+        self.report = Report(busiest, verdict.of_session(busiest.number)) if busiest is not None else None
+        series = busiest.get("all_runs_series") if busiest is not None else None
         self._intervals = sorted(point[1] for point in series["points"]) if isinstance(series, dict) else []
 
     @property
@@ -107,7 +107,7 @@ class Task:
         FileWriter time; None when there is no like step to compare with and no writer time)."""
         if self.report is None:
             return 0.0, 0.0
-        cost = summary_cost(self.report.to_dict())
+        cost = self.report.summary_cost
         if not cost["runs"]:
             return self.report.save_s, 0.0
         if not cost["pairs"] and not cost["writer_calls"]:
@@ -208,7 +208,7 @@ class ClusterView:
         save_s, _ = task.hook_seconds()
         share = task.hook_share()
         sites = task.repeated_sites()
-        codes = sorted({code for code, severity, _ in report.diagnostics if severity != "info"})
+        codes = sorted(task.verdict.fired_codes())
         return [task.name, role, task.steps, format_seconds(task.step_time("median")),
                 format_seconds(task.step_time("p95")),
                 "-" if report.host_fraction is None else "%.0f%%" % (report.host_fraction * 100),
@@ -253,8 +253,8 @@ class ClusterView:
         lines = []
         for path, line, ops, events, _kind in task.repeated_sites()[:5]:
             lines.append("  graph growth: %s:%d, %d ops in %d growth events" % (display_path(path), line, ops, events))
-        for code, severity, message in task.report.diagnostics:
-            lines.append("  %s %s: %s" % (code, severity, message))
+        for diagnostic in task.verdict.diagnostics:
+            lines.append("  %s %s: %s" % (diagnostic.code, diagnostic.severity, diagnostic.one_line))
         return ["%s (%s)" % (task.name, task.path)] + lines if lines else []
 
 

@@ -15,6 +15,7 @@ import sys
 from typing import Any, Dict, Optional
 
 from tfguard.runtime.run.cluster_task import ServerWatch, task_from_tf_config
+from tfguard.runtime.verdict import RunVerdict
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -48,10 +49,10 @@ class TaskNaming:
         """The task of this process: TF_CONFIG's, else the Server's, else None."""
         return task_from_tf_config(os.environ) or self._servers.task
 
-    def write(self, document: Dict[str, Any], quiet: bool = False) -> bool:
-        """Write `document` (with its task) into the folder; False after printing a one-line error."""
+    def write(self, verdict: RunVerdict, quiet: bool = False) -> bool:
+        """Write the run's document (with its task) into the folder; False after printing a one-line error."""
         task = self.task
-        document = dict(document, task=task)
+        document = dict(verdict.to_document(), task=task)
         path = os.path.join(self.folder, task_file_name(task, socket.gethostname(), os.getpid()))
         try:
             os.makedirs(self.folder, exist_ok=True)

@@ -4,18 +4,18 @@ Each diagnostic is declared once, in its judge module under ``tfguard/runtime/ju
 RuntimeDiagnostic(...)``), the way a static rule declares itself in its class: code, name, severity, summary, the
 ``tfguard run --fail-on`` name, and the function that judges it. ``tfguard.runtime.judge.all_diagnostics()``
 collects them; ``--fail-on``, the pytest plugin's budgets, ``tfguard rules``/``rule``, the docs pages
-(``rules/<code>-<name>/README.md``) and the report read that registry. Pure data here: nothing is judged.
+(``rules/<code>-<name>/README.md``) and the report read that registry. Every judge reads one typed input,
+``judge(evidence)`` (record/evidence.py), and returns typed diagnostics (verdict.py). Pure data here: nothing is
+judged.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, NamedTuple, Optional
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence
+
+from tfguard.runtime.verdict import BLAMED, NAMED, Diagnostic, Site
 
 SEVERITIES = ("error", "warning", "info")
-#: What a judge reads: the typed recording of one guard (record/recording.py), the placement data of one
-#: traced step (devices/placement.py), the FunctionRecords of a tf.function watch (record/functions.py), or the
-#: ProgramRecord of a TF2 program's Keras calls, callbacks and host syncs (record/keras_calls.py).
-INPUTS = ("recording", "placement", "functions", "program")
 
 
 class RuntimeDiagnostic(NamedTuple):
@@ -27,10 +27,8 @@ class RuntimeDiagnostic(NamedTuple):
     summary: str
     #: The ``tfguard run --fail-on`` (and ``--tfguard-fail-on``) name, "" when it never fails a run.
     fail_on: str
-    #: ``judge(recording, slowdown)`` -> findings (``"recording"``), ``judge(placement_data)`` (``"placement"``), or
-    #: ``judge(function_records)`` (``"functions"``), ``judge(program_record)`` (``"program"``).
-    judge: Callable[..., Any]
-    reads: str = "recording"
+    #: ``judge(evidence)`` -> the findings (record/evidence.py: one typed input, whatever the scope).
+    judge: Callable[[Any], List[Diagnostic]]
 
     @property
     def slug(self) -> str:
@@ -42,9 +40,13 @@ class RuntimeDiagnostic(NamedTuple):
         """The diagnostic's page in the repository, ``rules/TFG901-graph-growth/README.md``."""
         return "rules/%s/README.md" % self.slug
 
-    def finding(self, message: str, severity: Optional[str] = None, path: Optional[str] = None,
-                line: Optional[int] = None, **evidence: Any) -> Dict[str, Any]:
-        """One diagnostic of the JSON document: code, severity, message, the source line it blames (``path``,
-        ``line``; None when it blames no line) and its evidence as fields."""
-        return {"code": self.code, "severity": severity or self.severity, "message": message,
-                "path": path, "line": line, "evidence": evidence}
+    def finding(self, headline: str, severity: Optional[str] = None, path: Optional[str] = None,
+                line: Optional[int] = None, help: str = "", named: Sequence[Site] = (),  # noqa: A002
+                **evidence: Any) -> Diagnostic:
+        """One diagnostic: its headline, severity (default: the declared one), the source line it blames
+        (``path``, ``line``; None when it blames none), its help (what to do, shown on its own line), more
+        lines it names, and its evidence (figures by name). Its scope is set by the judgement that called the
+        judge."""
+        sites = [Site(path, line, BLAMED)] if path is not None and line is not None else []
+        sites += [Site(s.path, s.line, NAMED) for s in named]
+        return Diagnostic(self.code, severity or self.severity, headline, help, sites, evidence)

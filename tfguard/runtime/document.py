@@ -1,14 +1,12 @@
-"""Reports kept as plain JSON-ready data: the guard's report and the placement report share this shape."""
+"""Plain JSON-ready reports (the placement report) and the number, time and path formatting every output shares.
+
+The run's document and its version are verdict.py's."""
 
 from __future__ import annotations
 
 import json
 import os
 from typing import Any, ClassVar, Dict, Optional, Tuple
-
-#: The version of the guard's JSON document (``tfguard run --json``, ``Report.to_dict()``); its JSON Schema is
-#: output/run-report.schema.json. 3: each diagnostic has ``path``, ``line`` and ``evidence``.
-REPORT_VERSION = 3
 
 
 class DataReport:

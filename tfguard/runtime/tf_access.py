@@ -145,12 +145,6 @@ def function_key(python_function: Any) -> Any:
     return getattr(target, "__code__", python_function)
 
 
-def call_key(function: Any) -> Any:
-    """The key of a `tf.function` object's calls, the same as `function_key` of its Python function."""
-    key = getattr(function, "_key_for_call_stats", None)
-    return key if key is not None else function_key(getattr(function, "_python_function", function))
-
-
 def traced_parameters(function_type: Any) -> Sequence[Tuple[str, Any]]:
     """(name, trace type) of each parameter of a traced `FunctionType` (the arguments' TraceTypes)."""
     parameters = getattr(function_type, "parameters", None) or {}

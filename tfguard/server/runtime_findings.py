@@ -1,8 +1,9 @@
 """The last ``tfguard run --json`` report's findings, on the lines they blame, until those files change.
 
 The report is the one the ``runtime-report`` setting names (``[tool.tfguard]``, relative to the configuration
-file). Each diagnostic is placed on the line the run document says it blames (its ``path`` and ``line``); a
-diagnostic that blames no line is not shown (silence rather than a guess).
+file), read into its run verdict (runtime/verdict.py; an earlier version converted). Every diagnostic of the run,
+of every scope, is placed on the line it blames (its blamed site); one that blames no line is not shown (silence
+rather than a guess).
 
 A finding is shown only while its file is as it was when the run made it: the file on disk is not newer than
 the report and the buffer has no unsaved edit (so the blamed line is the one the run saw).
@@ -16,6 +17,8 @@ import json
 import os
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from tfguard.runtime.verdict import Diagnostic, RunVerdict
 
 #: Where the diagnostics come from, in the editor's problem list.
 SOURCE = "tfguard run"
@@ -88,29 +91,23 @@ def _unchanged_since(path: str, text: str, report_mtime_ns: int) -> bool:
 
 
 def placed_findings(document: Dict[str, Any], folders: List[str]) -> Iterable[RuntimeFinding]:
-    """Yield the findings of a run document (and of the other sessions it reports) placed on source lines."""
-    reports = [document] + [other["report"] for other in document.get("other_sessions") or []
-                            if isinstance(other, dict) and isinstance(other.get("report"), dict)]
+    """Yield the findings of a run document's verdict placed on source lines (each once)."""
     seen = set()
-    for report in reports:
-        functions = (report.get("functions") or {}).get("diagnostics") or []  # TFG908: located at the call
-        for diagnostic in list(report.get("diagnostics") or []) + list(report.get("across_sessions") or []) + \
-                list(functions):
-            for found in _place(diagnostic, folders):
-                key = (found.path, found.line, found.code, found.message)
-                if key not in seen:
-                    seen.add(key)
-                    yield found
+    for diagnostic in RunVerdict.from_document(document).diagnostics:
+        for found in _place(diagnostic, folders):
+            key = (found.path, found.line, found.code, found.message)
+            if key not in seen:
+                seen.add(key)
+                yield found
 
 
-def _place(diagnostic: Dict[str, Any], folders: List[str]) -> Iterable[RuntimeFinding]:
-    # Every diagnostic of the run document says the line it blames (``path``/``line``, null when it blames none:
-    # the schema requires both); one that blames no line is not shown (silence rather than a guess).
-    if diagnostic.get("path") and isinstance(diagnostic.get("line"), int):
-        path = _resolve(diagnostic["path"], folders)
+def _place(diagnostic: Diagnostic, folders: List[str]) -> Iterable[RuntimeFinding]:
+    # One that blames no line is not shown (silence rather than a guess).
+    blamed = diagnostic.blamed
+    if blamed is not None and isinstance(blamed.line, int):
+        path = _resolve(blamed.path, folders)
         if path is not None:
-            yield RuntimeFinding(path, diagnostic["line"], diagnostic["code"], diagnostic["severity"],
-                                 diagnostic["message"])
+            yield RuntimeFinding(path, blamed.line, diagnostic.code, diagnostic.severity, diagnostic.one_line)
 
 
 def _resolve(path: str, folders: List[str]) -> Optional[str]:

@@ -25,6 +25,7 @@ from tfguard.runtime.devices.placement import (
 )
 from tfguard.runtime.judge.input_bound import DIAGNOSTIC as INPUT_BOUND
 from tfguard.runtime.record.signature import describe_fetches, feed_keys, fetch_key
+from tfguard.runtime.verdict import Diagnostic
 
 #: The keyword arguments of `Session.run` the traced call passes on (anything else: left untraced).
 _RUN_KEYWORDS = frozenset(("feed_dict", "options", "run_metadata"))
@@ -148,19 +149,17 @@ class DeviceWatch:
         self.take(graph, metadata, fetches, feed_dict, perf_counter() - t0, devices)
 
     # -- the guard's report ---------------------------------------------------------------------
-    def contribute(self, data: Dict[str, Any]) -> None:
-        """Add `placement`, `gpu`, TFG906/TFG907 and the GPU's share in TFG903 to a report's data."""
-        data["placement"] = self.placement
-        data["placement_at"] = self.placement_at
-        data["gpu"] = self.sampler.summary() if self.sampler is not None else None
-        diagnostics = data["diagnostics"]
-        if self.placement is not None:
-            diagnostics.extend(dict(d) for d in self.placement["diagnostics"])
-        busy = busy_phrase(data["gpu"])
-        if busy:
-            for diagnostic in diagnostics:
-                if diagnostic["code"] == INPUT_BOUND.code:
-                    diagnostic["message"] += "; meanwhile %s" % busy
+    def contribute(self, figures: Dict[str, Any], diagnostics: List[Diagnostic]) -> List[Diagnostic]:
+        """Add `placement` and `gpu` to a session's figures; the diagnostics with the GPU's share in TFG903.
+        (TFG906/TFG907 are judged on the placement data with the rest: judge/judgement.py.)"""
+        figures["placement"] = self.placement
+        figures["placement_at"] = self.placement_at
+        figures["gpu"] = self.sampler.summary() if self.sampler is not None else None
+        busy = busy_phrase(figures["gpu"])
+        if not busy:
+            return diagnostics
+        return [d.with_headline(d.headline + "; meanwhile %s" % busy) if d.code == INPUT_BOUND.code else d
+                for d in diagnostics]
 
 
 def device_blocks(data: Dict[str, Any]) -> List[str]:

@@ -253,7 +253,9 @@ def read_step(graph: Any, metadata: Any, label: str = "", session_devices: Optio
         "variables": _variables(graph, trace),
         "copies_threshold": copies_threshold,
     }
-    data["diagnostics"] = judge_placement(data)
+    # The placement document keeps its diagnostics as it always did (message, path, line, evidence).
+    data["diagnostics"] = [{"code": d.code, "severity": d.severity, "message": d.one_line, "path": d.path,
+                            "line": d.line, "evidence": d.evidence} for d in judge_placement(data)]
     return PlacementReport(data)
 
 

@@ -12,7 +12,9 @@ import pkgutil
 from functools import lru_cache
 from typing import Any, Dict, List
 
-from tfguard.runtime.diagnostics import INPUTS, SEVERITIES, RuntimeDiagnostic
+from tfguard.runtime.diagnostics import SEVERITIES, RuntimeDiagnostic
+from tfguard.runtime.record.evidence import Evidence
+from tfguard.runtime.verdict import Diagnostic
 
 
 @lru_cache(maxsize=None)
@@ -25,8 +27,8 @@ def all_diagnostics() -> Dict[str, RuntimeDiagnostic]:
             continue
         if declared.code in found:
             raise RuntimeError("runtime diagnostic %s is declared twice" % declared.code)
-        if declared.severity not in SEVERITIES or declared.reads not in INPUTS:
-            raise RuntimeError("runtime diagnostic %s has an unknown severity or input" % declared.code)
+        if declared.severity not in SEVERITIES:
+            raise RuntimeError("runtime diagnostic %s has an unknown severity" % declared.code)
         found[declared.code] = declared
     return dict(sorted(found.items()))
 
@@ -50,11 +52,12 @@ def fail_on_name(word: str) -> str:
     return word.lower()
 
 
-def judge_placement(data: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """The findings of the diagnostics that read one traced step's placement data, in code order."""
-    return [finding for d in all_diagnostics().values() if d.reads == "placement" for finding in d.judge(data)]
+def judge_evidence(evidence: Evidence) -> List[Diagnostic]:
+    """Every judge's findings on `evidence`, in code order, each with the evidence's scope (and session)."""
+    return [finding.scoped(evidence.scope, evidence.session) for d in all_diagnostics().values()
+            for finding in d.judge(evidence)]
 
 
-def judge_program(record: Any) -> List[Dict[str, Any]]:
-    """The findings of the diagnostics that read a TF2 program's ProgramRecord (TFG910-TFG912), in code order."""
-    return [finding for d in all_diagnostics().values() if d.reads == "program" for finding in d.judge(record)]
+def judge_placement(data: Dict[str, Any]) -> List[Diagnostic]:
+    """The findings on one traced step's placement data alone (a `tfguard.placement` report), in code order."""
+    return judge_evidence(Evidence(placement=data))

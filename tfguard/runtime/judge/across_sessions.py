@@ -5,41 +5,56 @@ A program that makes a new Session and imports its model again (`import_meta_gra
 default graph, then shows N sessions with "setup" ops each while the graph grows without end. Judged per graph:
 ops that a session's set-up adds to a graph an earlier session had already run are growth, named by the line
 that added them. The same line adding ops in `REPEATED_EVENTS` or more such sessions is the bug (TFG901 error);
-fewer is information (a second session built for evaluation once). Pure functions over session records (plain
-dicts), so that the verdict is tested without TensorFlow.
-
-A session record: ``{"number", "created_at", "graph", "ran_before", "runs", "nodes_start", "nodes_end",
-"growth_sites"}`` (the sites as in a report).
+fewer is information (a second session built for evaluation once). Pure functions over session records
+(record/evidence.SessionRecord), so that the verdict is tested without TensorFlow; graph_growth.py declares the
+diagnostic and makes its findings.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, NamedTuple, Tuple
 
-from tfguard.runtime.judge.graph_growth import DIAGNOSTIC as GRAPH_GROWTH
+from tfguard.runtime.record.evidence import SessionRecord
 from tfguard.runtime.record.growth import REPEATED_EVENTS, SETUP, UNATTRIBUTED, site_text, what_grew
+from tfguard.runtime.verdict import SessionVerdict
 
 #: Sites named in the message.
 _TOP_SITES = 3
 
 
-def graph_groups(records: List[Dict[str, Any]]) -> List[List[Dict[str, Any]]]:
+class GraphGrowth(NamedTuple):
+    """Growth of one graph across its sessions: what TFG901 says about it (graph_growth.py makes the finding)."""
+
+    headline: str
+    severity: str
+    graph: int
+    sessions: List[int]
+    #: The top sites, merged across the sessions (a site's ``sessions`` counts them).
+    sites: List[Dict[str, Any]]
+
+    @property
+    def top(self) -> Dict[str, Any]:
+        """The site blamed: the one added in most sessions."""
+        return self.sites[0] if self.sites else {}
+
+
+def graph_groups(records: List[SessionRecord]) -> List[List[SessionRecord]]:
     """The records by graph, in the order each graph was first run; sessions in creation order."""
-    groups: Dict[Any, List[Dict[str, Any]]] = {}
-    for record in sorted(records, key=lambda r: r["number"]):
-        groups.setdefault(record["graph"], []).append(record)
+    groups: Dict[Any, List[SessionRecord]] = {}
+    for record in sorted(records, key=lambda r: r.number):
+        groups.setdefault(record.graph, []).append(record)
     return list(groups.values())
 
 
-def growth_across_sessions(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """TFG901 diagnostics (``code``, ``severity``, ``message``, ``sites``) for graphs whose later sessions'
-    set-up added ops after an earlier session had run the graph (see the module docstring)."""
+def growth_across_sessions(records: List[SessionRecord]) -> List[GraphGrowth]:
+    """Graphs whose later sessions' set-up added ops after an earlier session had run the graph (see the module
+    docstring)."""
     found = []
     for group in graph_groups(records):
-        later = [r for r in group if r["ran_before"]]
+        later = [r for r in group if r.ran_before]
         sites: Dict[Tuple[str, int], Dict[str, Any]] = {}
         for record in later:
-            for site in record["growth_sites"]:
+            for site in record.growth_sites:
                 if site["kind"] != SETUP or (site["path"], site["line"]) == UNATTRIBUTED:
                     continue
                 merged = sites.get((site["path"], site["line"]))
@@ -55,38 +70,34 @@ def growth_across_sessions(records: List[Dict[str, Any]]) -> List[Dict[str, Any]
         parts = ["%s: %s added in %d session%s (%d ops; static rule %s)" % (
             site_text(s), what_grew(s), s["sessions"], "" if s["sessions"] == 1 else "s", s["ops_added"], s["rule"])
             for s in (repeated or ranked)[:_TOP_SITES]]
-        size = "%d -> %d ops" % (first["nodes_start"], last["nodes_end"])
+        size = "%d -> %d ops" % (first.nodes_start, last.nodes_end)
         if repeated:
             message = ("the graph keeps growing across sessions: %d sessions ran one graph (first created at %s), "
                        "and %d of them added ops to it before their first run after an earlier session had run it "
-                       "(%s): %s" % (len(group), first["created_at"], len(later), size, "; ".join(parts)))
+                       "(%s): %s" % (len(group), first.created_at, len(later), size, "; ".join(parts)))
             severity = "error"
         else:
             message = ("the graph grew across sessions: a later session added ops to a graph an earlier session "
                        "had run (%s): %s. Fine when it is meant to happen once; one graph per session, or building "
                        "it once, makes that explicit" % (size, "; ".join(parts)))
             severity = "info"
-        top = ranked[0] if ranked else {}
-        found.append(dict(GRAPH_GROWTH.finding(message, severity, top.get("path"), top.get("line"),
-                                               sessions=[r["number"] for r in group]),
-                          graph=first["graph"], sessions=[r["number"] for r in group], sites=ranked[:_TOP_SITES]))
+        found.append(GraphGrowth(message, severity, first.graph, [r.number for r in group], ranked[:_TOP_SITES]))
     return found
 
 
-def folded_sessions(records: List[Dict[str, Any]], shown: int) -> Dict[int, List[Dict[str, Any]]]:
+def folded_sessions(records: List[SessionRecord], shown: int) -> Dict[int, List[SessionRecord]]:
     """Sessions reported once: for each graph run by more than `shown` sessions, the number of its busiest
     session -> the other sessions of that graph, whose tables are left out (one line says how many)."""
     folded = {}
     for group in graph_groups(records):
         if len(group) > shown:
-            busiest = max(group, key=lambda r: (r["runs"], -r["number"]))
-            folded[busiest["number"]] = [r for r in group if r is not busiest]
+            busiest = max(group, key=lambda r: (r.runs, -r.number))
+            folded[busiest.number] = [r for r in group if r is not busiest]
     return folded
 
 
-def session_record(report: Dict[str, Any], facts: Dict[str, Any]) -> Dict[str, Any]:
-    """A session as across_sessions.py reads it."""
-    return {"number": facts.get("session_number", 0), "created_at": facts.get("created_at"),
-            "graph": facts.get("graph_number", 0), "ran_before": facts.get("graph_ran_before", False),
-            "runs": report["runs"], "nodes_start": report["nodes_start"], "nodes_end": report["nodes_end"],
-            "growth_sites": report["growth_sites"]}
+def session_record(session: SessionVerdict) -> SessionRecord:
+    """A session of a run verdict as this module reads it."""
+    figures = session.figures
+    return SessionRecord(session.number, session.created_at, session.graph_number, session.graph_ran_before,
+                         figures["runs"], figures["nodes_start"], figures["nodes_end"], figures["growth_sites"])

@@ -1,6 +1,6 @@
 """TFG908 function-retracing: does a `tf.function` keep retracing as calls go by, or did it trace a bounded handful?
 
-Reads the FunctionRecords of a function watch (record/functions.py) only (`reads="functions"`). A function
+Reads the FunctionRecords of a function watch (record/functions.py: `Evidence.functions`) only. A function
 *keeps retracing* (warning) when all hold:
 
 1. it traced in at least `RETRACE_THRESHOLD` different calls;
@@ -19,11 +19,13 @@ conditions hold at that moment.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional
+from typing import List, Optional
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.document import display_path, format_seconds
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.functions import FunctionRecord
+from tfguard.runtime.verdict import Diagnostic, Site
 
 #: Traced calls that can make a function one that keeps retracing (TensorFlow's own detector warns at 5 traces
 #: within 10 calls).
@@ -113,11 +115,17 @@ def message(record: FunctionRecord, level: str) -> str:
     if record.objects > 1:
         counts += " of %d tf.function objects" % record.objects
     if level == "warning":
-        advice = _ADVICE.get(record.top_changes()[0].kind, "") if record.top_changes() else ""
-        return "%s keeps retracing: %s, the last in call %d; what changed: %s; %s%s" % (
-            head, counts, last, _changes_text(record), _cost(record), "; " + advice if advice else "")
+        return "%s keeps retracing: %s, the last in call %d; what changed: %s; %s" % (
+            head, counts, last, _changes_text(record), _cost(record))
     return "%s traced a bounded handful: %s, the last in call %d; what changed: %s; %s" % (
         head, counts, last, _changes_text(record), _cost(record))
+
+
+def advice(record: FunctionRecord, level: str) -> str:
+    """What to write instead, for a function that keeps retracing ("" for a bounded handful)."""
+    if level != "warning" or not record.top_changes():
+        return ""
+    return _ADVICE.get(record.top_changes()[0].kind, "")
 
 
 def alert_message(record: FunctionRecord) -> str:
@@ -128,25 +136,28 @@ def alert_message(record: FunctionRecord) -> str:
         ", called from %s" % where(*site) if site else "", _changes_text(record, 1))
 
 
-def judge(records: List[FunctionRecord]) -> List[Dict[str, Any]]:
+def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG908 findings of the functions that traced in 2 calls or more, warnings first; each is located at the
-    user's calling line (`path`/`line`), else at the definition, with its figures as evidence."""
+    user's calling line (`path`/`line`), else at the definition (a NAMED site when both), with its figures as
+    evidence."""
     found = []
-    for record in records:
+    for record in evidence.functions:
         level = severity(record)
         if level is None:
             continue
         site = record.top_site() or (record.path, record.line)
         found.append(DIAGNOSTIC.finding(
-            message(record, level), level, site[0], site[1], function=record.name, definition_path=record.path,
+            message(record, level), level, site[0], site[1], help=advice(record, level),
+            named=[Site(record.path, record.line)] if (record.path, record.line) != tuple(site) else [],
+            function=record.name, definition_path=record.path,
             definition_line=record.line, traces=record.traced_call_count, calls=record.calls,
             objects=record.objects, trace_seconds=record.trace_seconds,
             run_seconds=max(0.0, record.call_seconds - record.trace_seconds),
             changes=[change.to_dict() for change in record.top_changes()[:3]]))
-    found.sort(key=lambda d: (d["severity"] != "warning", -d["evidence"]["traces"]))
+    found.sort(key=lambda d: (d.severity != "warning", -d.evidence["traces"]))
     return found
 
 
 DIAGNOSTIC = RuntimeDiagnostic(
     "TFG908", "function-retracing", "warning", "A `tf.function` keeps retracing as calls go by (warning), or traced "
-    "a bounded handful of times (info).", "retracing", judge, reads="functions")
+    "a bounded handful of times (info).", "retracing", judge)

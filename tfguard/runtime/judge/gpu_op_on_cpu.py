@@ -8,6 +8,8 @@ from typing import Any, Dict, Iterable, List, Tuple
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.document import display_path
+from tfguard.runtime.record.evidence import Evidence
+from tfguard.runtime.verdict import Diagnostic, Site
 
 #: Lines named in one message.
 TOP = 3
@@ -34,8 +36,11 @@ def fallback_sites(fallbacks: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return ordered
 
 
-def judge(data: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """TFG906 from one traced step's placement data (devices/placement.py)."""
+def judge(evidence: Evidence) -> List[Diagnostic]:
+    """TFG906 from one traced step's placement data (devices/placement.py), when a step was traced."""
+    data = evidence.placement
+    if data is None:
+        return []
     fallbacks = data["fallbacks"]
     if not fallbacks:
         return []
@@ -46,12 +51,13 @@ def judge(data: Dict[str, Any]) -> List[Dict[str, Any]]:
     why = ("no GPU is visible to the session, so soft placement put them on the CPU"
            if not data["gpus_visible"] else
            "soft placement moved them: these op types have no GPU kernel for their dtypes")
-    return [DIAGNOSTIC.finding("%d op%s pinned to a GPU ran on a CPU: %s — %s" % (
-        len(fallbacks), "" if len(fallbacks) == 1 else "s", "; ".join(parts), why), None,
-        sites[0]["path"], sites[0]["line"], ops=len(fallbacks), gpus_visible=bool(data["gpus_visible"]),
+    return [DIAGNOSTIC.finding("%d op%s pinned to a GPU ran on a CPU: %s" % (
+        len(fallbacks), "" if len(fallbacks) == 1 else "s", "; ".join(parts)), None,
+        sites[0]["path"], sites[0]["line"], help=why, named=[Site(s["path"], s["line"]) for s in sites[1:TOP]],
+        ops=len(fallbacks), gpus_visible=bool(data["gpus_visible"]),
         sites=[{"path": s["path"], "line": s["line"], "ops": s["ops"], "types": s["types"]} for s in sites])]
 
 
 DIAGNOSTIC = RuntimeDiagnostic(
     "TFG906", "gpu-op-on-cpu", "warning", "Ops pinned to a GPU ran on a CPU in the traced step (`--placement`).",
-    "cpu-fallback", judge, reads="placement")
+    "cpu-fallback", judge)

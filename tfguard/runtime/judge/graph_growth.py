@@ -5,6 +5,8 @@ Graph growth is the one judgement made while the program runs, since it is certa
 that grew the graph after `growth.REPEATED_EVENTS` different runs of the loop, and still did in the second half
 of the loop so far, gets one GraphGrowthWarning (`growth_alert`); the site stays *repeated* in the final report
 (`GrowthSite.alerted`), so the final report never contradicts the alert.
+
+Across the sessions of a run (ACROSS_SESSIONS evidence), growth is judged per graph: across_sessions.py.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from typing import Any, Dict, List
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.document import after_run, after_runs
+from tfguard.runtime.judge.across_sessions import growth_across_sessions
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.growth import site_text, what_grew
 from tfguard.runtime.record.recording import Recording
+from tfguard.runtime.verdict import Diagnostic, Site
 
 #: Sites named in one message (the JSON document has them all under growth_sites).
 TOP_SITES = 3
@@ -28,8 +33,19 @@ def growth_alert(record: Dict[str, Any], step: int) -> str:
                 record["fix"]))
 
 
-def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """TFG901 error (repeated sites or blocked changes) and TFG901 info (one-time sites) of one recording."""
+def judge(evidence: Evidence) -> List[Diagnostic]:
+    """TFG901 of one session's recording, or across the sessions of a run."""
+    if evidence.recording is not None:
+        return _judge_session(evidence.recording)
+    return [DIAGNOSTIC.finding(g.headline, g.severity, g.top.get("path"), g.top.get("line"),
+                               named=[Site(s["path"], s["line"]) for s in g.sites[1:]],
+                               graph=g.graph, sessions=g.sessions, sites=g.sites)
+            for g in growth_across_sessions(evidence.sessions)]
+
+
+def _judge_session(recording: Recording) -> List[Diagnostic]:
+    """TFG901 error (repeated sites or blocked changes) and TFG901 info (one-time sites) of one recording; the
+    error's help is the first repeated site's fix."""
     found = []
     repeated, one_time, violations = recording.repeated, recording.one_time, recording.frozen_violations
     if repeated or violations:
@@ -46,6 +62,8 @@ def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]
         blamed = repeated[0] if repeated else violations[0]
         found.append(DIAGNOSTIC.finding(
             message + ": " + "; ".join(parts), "error", blamed.path, blamed.line,
+            help=repeated[0].fix if repeated else "",
+            named=[Site(s.path, s.line) for s in (repeated[:TOP_SITES] + violations[:TOP_SITES]) if s is not blamed],
             sites=[{"path": s.path, "line": s.line, "ops_added": s.ops_added, "runs_that_grew_it": s.events_in_loop,
                     "last_run": s.last_step, "rule": s.rule} for s in repeated],
             blocked=[{"path": v.path, "line": v.line, "after_run": v.step, "api": v.api, "rule": v.rule}
@@ -62,6 +80,7 @@ def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]
                        "explicit" % "; ".join(parts))
         found.append(DIAGNOSTIC.finding(
             message, "info", one_time[0].path, one_time[0].line,
+            named=[Site(s.path, s.line) for s in one_time[1:TOP_SITES]],
             sites=[{"path": s.path, "line": s.line, "ops_added": s.ops_added, "first_run": s.first_step,
                     "last_run": s.last_step} for s in one_time]))
     return found

@@ -1,11 +1,11 @@
 """TFG912 host-syncs-per-step: a user line copies a tensor's value to the host on every step.
 
-Reads the ProgramRecord of a TF2 run (record/keras_calls.py, `reads="program"`). `.numpy()`, `float(t)`,
-`int(t)` and printing a tensor wait for the device to finish everything queued before the value, then copy it:
-on a GPU the Python loop stops feeding the device at that line on every step, and a short step loses much of its
-overlap. A line is judged when it synced at least once per step (`PER_STEP`) over at least `MIN_STEPS` steps
-(the steps as the record counts them: calls of the most called tf.function outside predict, or Keras train
-batches; a program with no step is not judged). It is:
+Reads the ProgramRecord of a TF2 run (record/keras_calls.py; the `program` scope's evidence). `.numpy()`,
+`float(t)`, `int(t)` and printing a tensor wait for the device to finish everything queued before the value, then
+copy it: on a GPU the Python loop stops feeding the device at that line on every step, and a short step loses much
+of its overlap. A line is judged when it synced at least once per step (`PER_STEP`) over at least `MIN_STEPS` steps
+(the steps as the record counts them: calls of the most called tf.function outside predict, or Keras train batches;
+a program with no step is not judged). It is:
 
 - a warning when the synced tensors live on a GPU or TPU, the first was a float scalar (a loss or a metric read
   for logging), and a step is short (`SHORT_STEP_S` or less): there the stall is a large share of the step;
@@ -16,11 +16,13 @@ batches; a program with no step is not judged). It is:
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Dict, List, Tuple
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.document import display_path, format_seconds
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.keras_calls import HostSyncSite, ProgramRecord
+from tfguard.runtime.verdict import Diagnostic
 
 #: Steps a run must have for its syncs to be judged.
 MIN_STEPS = 10
@@ -28,6 +30,8 @@ MIN_STEPS = 10
 PER_STEP = 1.0
 #: A step this short or shorter loses much to a stall.
 SHORT_STEP_S = 0.05
+#: What to do instead (a warning's help).
+HELP = "keep the value on the device (a `tf.keras.metrics.Mean`, a tf.Variable) and read it every N steps"
 
 #: What the user wrote, per patched method.
 _WRITTEN = {"numpy": ".numpy()", "__float__": "float(t)", "__int__": "int(t)", "__str__": "print(t)",
@@ -63,20 +67,20 @@ def _lines(record: ProgramRecord) -> List[Tuple[HostSyncSite, List[str]]]:
 
 
 def message(site: HostSyncSite, written: List[str], record: ProgramRecord, why: str) -> str:
-    """The finding's one-line message."""
+    """The finding's headline: the figures, then why it is information (a warning's help is `HELP`)."""
     head = "%s at %s:%d copies a tensor to the host %.1f times per step (%d syncs in %d steps of `%s`, %s each, " \
            "on %s)" % (" and ".join(written), display_path(site.path), site.line, site.count / record.steps,
                        site.count, record.steps, record.step_name, format_seconds(record.step_seconds),
                        site.device.rsplit("device:", 1)[-1] or "an unknown device")
     if why:
         return "%s; %s" % (head, why)
-    return ("%s: each waits for the device to finish the step's queued work; keep the value on the device (a "
-            "`tf.keras.metrics.Mean`, a tf.Variable) and read it every N steps" % head)
+    return "%s: each waits for the device to finish the step's queued work" % head
 
 
-def judge(record: ProgramRecord) -> List[Dict[str, Any]]:
+def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG912 findings, one per user line that synced at least once per step (module docstring)."""
-    if record.steps < MIN_STEPS:
+    record = evidence.program
+    if record is None or record.steps < MIN_STEPS:
         return []
     found = []
     for site, written in sorted(_lines(record), key=lambda item: -item[0].count):
@@ -86,14 +90,15 @@ def judge(record: ProgramRecord) -> List[Dict[str, Any]]:
         why = _why_info(site, record)
         found.append(DIAGNOSTIC.finding(
             message(site, written, record, why), "info" if why else "warning", site.path, site.line,
+            help="" if why else HELP,
             syncs=site.count, steps=record.steps, per_step=per_step, step=record.step_name,
             step_seconds=record.step_seconds, device=site.device, dtype=site.dtype, size=site.size,
             written=written))
-    found.sort(key=lambda d: d["severity"] != "warning")
+    found.sort(key=lambda d: d.severity != "warning")
     return found
 
 
 DIAGNOSTIC = RuntimeDiagnostic(
     "TFG912", "host-syncs-per-step", "warning", "A line copies a tensor to the host (`.numpy()`, `float(t)`, "
     "printing) on every step; a warning where a short GPU step stalls on it, information otherwise.",
-    "host-syncs", judge, reads="program")
+    "host-syncs", judge)

@@ -5,14 +5,16 @@ It blames the line where the sampled host time went most (record/host_time.py), 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import List
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.judge.graph_growth import DIAGNOSTIC as GRAPH_GROWTH
 from tfguard.runtime.judge.shares import judged
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.host_time import advice, describe
 from tfguard.runtime.record.recorder import KERAS_PREDICT
 from tfguard.runtime.record.recording import Recording
+from tfguard.runtime.verdict import Diagnostic, Site
 
 
 def input_advice(recording: Recording) -> str:
@@ -34,17 +36,20 @@ def input_advice(recording: Recording) -> str:
     return "move input to tf.data with prefetch"
 
 
-def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]]:
+def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG903 when the share of the loop's wall time outside sess.run reaches the `host_threshold` option."""
+    recording = evidence.recording
+    if recording is None:
+        return []
     host, options = recording.host_fraction, recording.options
     if host is None or recording.runs < options["min_runs"] or host < options["host_threshold"]:
         return []
     lines = (recording.host_time or {}).get("lines") or []
     top = lines[0] if lines else {}
     return judged([DIAGNOSTIC.finding(
-        "input-bound: the device waits on Python for %d%% of the time — %s" % (
-            round(host * 100), input_advice(recording)), None, top.get("path"), top.get("line"),
-        host_fraction=host, runs=recording.runs)], recording)
+        "input-bound: the device waits on Python for %d%% of the time" % round(host * 100), None, top.get("path"),
+        top.get("line"), help=input_advice(recording),
+        named=[Site(e["path"], e["line"]) for e in lines[1:]], host_fraction=host, runs=recording.runs)], recording)
 
 
 DIAGNOSTIC = RuntimeDiagnostic(

@@ -3,22 +3,26 @@ over `min_saves` saves at least (one final save is not "too often")."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import List
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.judge.shares import judged
-from tfguard.runtime.record.recording import Recording
+from tfguard.runtime.record.evidence import Evidence
+from tfguard.runtime.verdict import Diagnostic
 
 
-def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]]:
+def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG905 when Saver.save's share of the wall time reaches the threshold."""
+    recording = evidence.recording
+    if recording is None:
+        return []
     wall, options = recording.wall_s, recording.options
     if wall <= 0 or recording.saves < options["min_saves"] or recording.save_s / wall < options["save_threshold"]:
         return []
     share = recording.save_s / wall
-    return judged([DIAGNOSTIC.finding("Saver.save took %d%% of wall time (%d saves) — save less often" % (
-        round(100 * share), recording.saves), None, None, None, save_share=share, saves=recording.saves,
-        save_s=recording.save_s)], recording)
+    return judged([DIAGNOSTIC.finding("Saver.save took %d%% of wall time (%d saves)" % (
+        round(100 * share), recording.saves), None, None, None, help="save less often", save_share=share,
+        saves=recording.saves, save_s=recording.save_s)], recording)
 
 
 DIAGNOSTIC = RuntimeDiagnostic(

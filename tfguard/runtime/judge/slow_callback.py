@@ -1,9 +1,10 @@
 """TFG911 slow-callback: a user's Keras callback whose train-batch hooks take a large share of each batch.
 
-Reads the ProgramRecord of a TF2 run (record/keras_calls.py, `reads="program"`). `fit` runs every callback's
-`on_train_batch_begin`/`on_train_batch_end` between its steps, on the same thread: their time adds to every
-batch. Keras' own check warns "Callback method `on_train_batch_end` is slow compared to the batch time" without
-saying which callback; this names its class and the line it is defined on. One finding per callback class when:
+Reads the ProgramRecord of a TF2 run (record/keras_calls.py; the `program` scope's evidence). `fit` runs every
+callback's `on_train_batch_begin`/`on_train_batch_end` between its steps, on the same thread: their time adds to
+every batch. Keras' own check warns "Callback method `on_train_batch_end` is slow compared to the batch time"
+without saying which callback; this names its class and the line it is defined on. One finding per callback class
+when:
 
 1. `fit` ran at least `MIN_BATCHES` train batches;
 2. the class's batch hooks took, per batch, at least `WARNING_SHARE` of the median batch (a batch: its begin
@@ -16,11 +17,13 @@ the summaries' and the checkpoints' (TFG904, TFG905). A user's subclass of them 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import List
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.document import display_path, format_seconds
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.keras_calls import CallbackTime, ProgramRecord
+from tfguard.runtime.verdict import Diagnostic
 
 #: Train batches a run must have for its callbacks to be judged.
 MIN_BATCHES = 5
@@ -28,6 +31,8 @@ MIN_BATCHES = 5
 WARNING_SHARE = 0.25
 #: ... and for information.
 INFO_SHARE = 0.10
+#: What to do instead.
+HELP = "do its work every N batches (count them in the hook) or in on_epoch_end"
 
 
 def _hooks_text(callback: CallbackTime, batches: int) -> str:
@@ -36,17 +41,18 @@ def _hooks_text(callback: CallbackTime, batches: int) -> str:
 
 
 def message(callback: CallbackTime, record: ProgramRecord, share: float) -> str:
-    """The finding's one-line message."""
+    """The finding's headline (its help is `HELP`)."""
     batches = record.train_batches
     return ("callback `%s` (defined at %s:%d) took %.0f%% of each training batch: %s, over %d batches of "
-            "%s each (median); do its work every N batches (count them in the hook) or in on_epoch_end" % (
+            "%s each (median)" % (
                 callback.name, display_path(callback.path), callback.line, 100 * share,
                 _hooks_text(callback, batches), batches, format_seconds(record.batch_median_seconds)))
 
 
-def judge(record: ProgramRecord) -> List[Dict[str, Any]]:
+def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG911 findings, one per user callback class above `INFO_SHARE` (module docstring), the costliest first."""
-    if record.train_batches < MIN_BATCHES or record.batch_median_seconds <= 0:
+    record = evidence.program
+    if record is None or record.train_batches < MIN_BATCHES or record.batch_median_seconds <= 0:
         return []
     found = []
     for callback in sorted(record.callbacks, key=lambda c: -c.seconds):
@@ -55,7 +61,7 @@ def judge(record: ProgramRecord) -> List[Dict[str, Any]]:
             continue
         level = "warning" if share >= WARNING_SHARE else "info"
         found.append(DIAGNOSTIC.finding(
-            message(callback, record, share), level, callback.path, callback.line, callback=callback.name,
+            message(callback, record, share), level, callback.path, callback.line, help=HELP, callback=callback.name,
             hooks=dict(callback.hooks), seconds=callback.seconds, batches=record.train_batches,
             batch_median_seconds=record.batch_median_seconds, batch_share=share))
     return found
@@ -63,4 +69,4 @@ def judge(record: ProgramRecord) -> List[Dict[str, Any]]:
 
 DIAGNOSTIC = RuntimeDiagnostic(
     "TFG911", "slow-callback", "warning", "A Keras callback's per-batch hooks take a large share of every training "
-    "batch; names the callback's class and where it is defined.", "slow-callback", judge, reads="program")
+    "batch; names the callback's class and where it is defined.", "slow-callback", judge)

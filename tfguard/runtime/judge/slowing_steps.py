@@ -17,8 +17,10 @@ from tfguard.runtime.judge.slowdown import (
     PYTHON_WORK,
     growing_in_window,
 )
+from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.growth import site_text, what_grew
-from tfguard.runtime.record.recording import Recording, SiteRecord
+from tfguard.runtime.record.recording import SiteRecord
+from tfguard.runtime.verdict import Diagnostic, Site
 
 #: The slowdown verdict's figures a TFG902 finding carries as its evidence.
 EVIDENCE = ("slowdown", "slowdown_shape", "slowdown_cause", "slowdown_measure", "dominant_signature",
@@ -66,16 +68,20 @@ def slowdown_message(verdict: Dict[str, Any], sites: Sequence[SiteRecord], runs:
                           verdict["cpu_per_run_growth"] or 0.0))
 
 
-def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]]:
+def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG902 when the slowdown verdict is significant; it blames the top growing line when growth is the cause."""
-    if not slowdown["slowdown_significant"]:
+    recording, slowdown = evidence.recording, evidence.slowdown
+    if recording is None:
         return []
-    blamed = None
+    if not slowdown.get("slowdown_significant"):
+        return []
+    growing: List[SiteRecord] = []
     if slowdown.get("slowdown_cause") == GRAPH_GROWTH:
         growing = growing_in_window(recording.growth_sites, slowdown.get("loop_start", 0), recording.runs)
-        blamed = growing[0] if growing else None
+    blamed = growing[0] if growing else None
     return [DIAGNOSTIC.finding(slowdown_message(slowdown, recording.growth_sites, recording.runs), None,
                                blamed.path if blamed else None, blamed.line if blamed else None,
+                               named=[Site(s.path, s.line) for s in growing[1:TOP_SITES]],
                                **{name: slowdown.get(name) for name in EVIDENCE})]
 
 

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import List
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.document import format_seconds
 from tfguard.runtime.judge.shares import judged
 from tfguard.runtime.judge.summary_cost import summary_cost
-from tfguard.runtime.record.recording import Recording
+from tfguard.runtime.record.evidence import Evidence
+from tfguard.runtime.verdict import Diagnostic
 
 
 def percent(share: float) -> str:
@@ -17,8 +18,11 @@ def percent(share: float) -> str:
     return "<1%" if 0 < share < 0.005 else "%d%%" % round(100 * share)
 
 
-def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]]:
+def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG904 when summary-fetching runs make up the `summary_share` option of the runs or more."""
+    recording = evidence.recording
+    if recording is None:
+        return []
     runs, options = recording.runs, recording.options
     fetching = [s for s in recording.signatures if s.summary_ops]
     count = sum(s.count for s in fetching)
@@ -45,8 +49,8 @@ def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]
     else:
         measured = "cost not measured (no run of the same step without them to compare with)"
     return judged([DIAGNOSTIC.finding(
-        "summary ops (%s) fetched on %d of %d runs %s — fetch them every N steps instead" % (
-            ", ".join(ops), count, runs, measured), None, None, None,
+        "summary ops (%s) fetched on %d of %d runs %s" % (", ".join(ops), count, runs, measured), None, None,
+        None, help="fetch them every N steps instead",
         summary_ops=ops, runs_fetching=count, runs=runs, seconds=cost["seconds"],
         seconds_lower_bound=bool(cost["unmatched_runs"]))], recording)
 

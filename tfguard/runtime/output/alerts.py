@@ -21,7 +21,7 @@ from typing import Callable, Optional, Type
 
 from tfguard.runtime.errors import GuardWarning
 from tfguard.runtime.output.fit import resolve_width, wrap_lines
-from tfguard.runtime.record.tracebacks import is_library_file
+from tfguard.runtime.record.tracebacks import user_stacklevel
 
 #: Called before an alert is written to stderr: `tfguard run`'s progress line erases itself there.
 before_write: Optional[Callable[[], None]] = None
@@ -37,7 +37,7 @@ def emit(message: str, category: Type[GuardWarning], through_warnings: bool = Tr
         _to_stderr(message, category)
         return
     try:
-        warnings.warn(message, category, stacklevel=_user_stacklevel())
+        warnings.warn(message, category, stacklevel=user_stacklevel())
     except GuardWarning:
         if asked_for_errors(category, message):
             raise
@@ -63,14 +63,3 @@ def _to_stderr(message: str, category: Type[GuardWarning]) -> None:
         sys.stderr.write("\n".join(lines) + "\n")
     except Exception:  # a closed or odd stderr must not break the program either
         pass
-
-
-def _user_stacklevel() -> int:
-    """`stacklevel` for a `warnings.warn` made here that names the first frame outside
-    TensorFlow and this runtime (1, this function's caller, if there is none)."""
-    frame = sys._getframe(2)  # emit's caller, stacklevel 2 of the warnings.warn in emit
-    level = 2
-    while frame is not None and is_library_file(frame.f_code.co_filename):
-        frame = frame.f_back
-        level += 1
-    return level if frame is not None else 1

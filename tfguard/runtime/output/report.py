@@ -1,4 +1,4 @@
-"""The guard's report: plain data, JSON round-trip, table and diagnostics text."""
+"""A guard's report: one session of a run verdict (its figures and its diagnostics), its JSON document and text."""
 
 from __future__ import annotations
 
@@ -8,42 +8,73 @@ from tabulate import tabulate
 
 from tfguard.runtime.devices.devicewatch import device_blocks
 from tfguard.runtime.document import (
-    REPORT_VERSION,
-    DataReport,
     after_run,
     after_runs,
     display_path,
     format_seconds,
     significant,
 )
-from tfguard.runtime.judge.graph_growth import DIAGNOSTIC as GRAPH_GROWTH
 from tfguard.runtime.output.fit import fit_records, fit_table, resolve_width, wrap_lines
+from tfguard.runtime.verdict import DOCUMENT_VERSION, SESSION, Diagnostic, RunVerdict, SessionVerdict
 
 #: Signatures and growth sites shown in the table; the JSON report has them all.
 _TOP_SIGNATURES = 5
 _TABLE_ROWS = 10
 
 
-class Report(DataReport):
-    """What a guard recorded. Build it with `Report.from_dict`; every field is in `to_dict()`."""
+class Report:
+    """What one guard recorded and what was judged on it: a session's figures (read as attributes,
+    `report.runs`) and its diagnostics. `to_dict()` is the session's document (its facts and figures, as a run
+    document's ``sessions`` entry, with its diagnostics); `Report.from_dict` reads one back, or the first session
+    of a run document (any version `RunVerdict.from_document` reads)."""
 
-    VERSION = REPORT_VERSION
-    READS = (2,)
+    def __init__(self, session: SessionVerdict, findings: List[Diagnostic]) -> None:
+        self.session = session
+        #: The session's diagnostics, typed (verdict.Diagnostic).
+        self.findings = list(findings)
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Report":
+        """The first session of a document (ValueError for another version, or a document with no session)."""
+        verdict = RunVerdict.from_document(data)
+        if not verdict.sessions:
+            raise ValueError("the tfguard report has no session")
+        session = verdict.sessions[0]
+        return cls(session, verdict.of_session(session.number))
+
+    @property
+    def verdict(self) -> RunVerdict:
+        """This session as a run verdict of its own."""
+        number = self.session.number
+        return RunVerdict({}, [self.session], None, [d.scoped(SESSION, number) for d in self.findings])
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The session's document: version, facts and figures, diagnostics (``tfguard report`` reads it)."""
+        data: Dict[str, Any] = {"version": DOCUMENT_VERSION}
+        data.update(self.session.to_dict())
+        data["diagnostics"] = [d.to_dict() for d in self.verdict.diagnostics]
+        return data
+
+    def __getattr__(self, name: str) -> Any:
+        session = self.__dict__.get("session")
+        if session is not None and name in session.figures:
+            return session.figures[name]
+        raise AttributeError(name)
 
     @property
     def growth_sites(self) -> List[Tuple[str, int, int, int, str]]:
         """[(path, line, ops_added, growth_events, kind)]: repeated sites first, then one-time, then setup."""
         return [(s["path"], s["line"], s["ops_added"], s["growth_events"], s["kind"])
-                for s in self._data["growth_sites"]]
+                for s in self.session.figures["growth_sites"]]
 
     @property
     def diagnostics(self) -> List[Tuple[str, str, str]]:
-        """[(code, severity, message)]."""
-        return [(d["code"], d["severity"], d["message"]) for d in self._data["diagnostics"]]
+        """[(code, severity, message)]: the message is the headline and its help in one line (`one_line`)."""
+        return [(d.code, d.severity, d.one_line) for d in self.findings]
 
     def signature(self, label_part: str) -> Optional[Dict[str, Any]]:
         """The first per-signature record whose label contains `label_part`."""
-        for sig in self._data["signatures"]:
+        for sig in self.session.figures["signatures"]:
             if label_part in sig["label"]:
                 return sig
         return None
@@ -53,10 +84,10 @@ class Report(DataReport):
         the evidence: the totals that say something, graph growth, blocked changes, the busiest signatures.
 
         Lines fit `width` columns (None: 80 or `COLUMNS`; 0: wide, nothing wrapped or shortened)."""
-        d = self._data
+        d = self.session.figures
         width = resolve_width(width)
         evidence = evidence_rows(d)
-        blocks = ["tfguard runtime report", diagnostics_block(d, width), "evidence\n" + tabulate(
+        blocks = ["tfguard runtime report", diagnostics_block(d, self.findings, width), "evidence\n" + tabulate(
             evidence, tablefmt="plain", maxcolwidths=[None, max(20, width - 2 - max(len(r[0]) for r in evidence))]
             if width else None)]
         sites = [s for s in d["growth_sites"] if s["kind"] != "setup"]
@@ -93,23 +124,22 @@ class Report(DataReport):
 
     def __repr__(self) -> str:
         return "Report(runs=%d, nodes_added=%d, diagnostics=%s)" % (
-            self._data["runs"], self._data["nodes_added"], [c for c, _, _ in self.diagnostics])
+            self.session.figures["runs"], self.session.figures["nodes_added"], [d.code for d in self.findings])
 
 
-def diagnostics_block(d: Dict[str, Any], width: int = 0) -> str:
-    """One line per diagnostic, ``CODE severity  message``; a repeated growth site's fix on a ``help:`` line.
+def diagnostics_block(d: Dict[str, Any], diagnostics: List[Diagnostic], width: int = 0) -> str:
+    """One line per diagnostic of a session, ``CODE severity  headline``; its help on a ``help:`` line.
 
-    A message longer than `width` columns (0: never) wraps under itself, at spaces."""
-    if not d["diagnostics"]:
+    A headline longer than `width` columns (0: never) wraps under itself, at spaces."""
+    if not diagnostics:
         return "diagnostics: none (%d runs watched)" % d["runs"]
-    column = max(len(x["code"]) + 1 + len(x["severity"]) for x in d["diagnostics"])
+    column = max(len(x.code) + 1 + len(x.severity) for x in diagnostics)
     lines = ["diagnostics"]
-    repeated = [s for s in d["growth_sites"] if s["kind"] == "repeated" and s.get("fix")]
     hang = " " * (column + 2)
-    for x in d["diagnostics"]:
-        lines += wrap_lines(x["message"], width, "%-*s  " % (column, x["code"] + " " + x["severity"]), hang)
-        if x["code"] == GRAPH_GROWTH.code and x["severity"] == "error" and repeated:
-            lines += wrap_lines("help: " + repeated[0]["fix"], width, hang, hang + "      ")
+    for x in diagnostics:
+        lines += wrap_lines(x.headline, width, "%-*s  " % (column, x.code + " " + x.severity), hang)
+        if x.help:
+            lines += wrap_lines("help: " + x.help, width, hang, hang + "      ")
     return "\n".join(lines)
 
 
@@ -140,8 +170,14 @@ def evidence_rows(d: Dict[str, Any]) -> List[List[str]]:
     if kinds:
         rows.append(["ops added", ", ".join(kinds)])
     if d["slowdown"] is not None:
-        rows.append(["slowdown (%s)" % _measure(d), _ratio(d)])
+        rows.append(["slowdown (%s)" % _measure(d), _ratio(d)])  # slowdown_phrase says it the same way
     return rows
+
+
+def slowdown_phrase(d: Dict[str, Any]) -> str:
+    """The slowdown as the evidence rows say it (``slowdown (step interval) x1.52 (significant trend)``), "" when
+    there is no ratio: the HTML chart's caption says it in the same words."""
+    return "" if d.get("slowdown") is None else "slowdown (%s) %s" % (_measure(d), _ratio(d))
 
 
 def _runs_span(site: Dict[str, Any]) -> str:

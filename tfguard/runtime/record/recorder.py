@@ -24,7 +24,7 @@ from tfguard.runtime.record.clocks import MIN_VERDICT_S, ClockMarks, feed_bytes
 from tfguard.runtime.record.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
 from tfguard.runtime.record.host_time import breakdown
 from tfguard.runtime.record.per_call import builds_per_call, run_frame
-from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, Trend, Violation
+from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, TrendSeries, Violation
 from tfguard.runtime.record.signature import describe_fetches, fetch_key, fetched_op_types, snapshot
 from tfguard.runtime.record.stats import (
     DEFAULT_SAMPLE_CAP,
@@ -171,12 +171,8 @@ class Recorder:
         self.pending: List[Any] = []
         #: Length of `pending` at which it is folded (about a second of runs).
         self.drain_at = RUN_FIELDS
-        #: The final report, once the guard ended and it was made (run/reporting.py keeps it here).
-        self.final_report: Any = None
         #: Called with (site record, runs so far) when a site first turns repeated while the program runs.
         self.on_repeated: Optional[Callable[[Dict[str, Any], int], None]] = None
-        #: The guard's DeviceWatch (placement, GPU sampling), added to the report when set.
-        self.devices: Any = None
         #: tfguard failed internally while guarding (safety.py): the session is no longer recorded.
         self.failed = False
         #: The guarding thread's sampled stacks between runs (host_sampler.py), when sampled.
@@ -513,7 +509,7 @@ class Recorder:
             all_runs_series=_series(self.all_series), host_gap_series=_series(self.gap_series),
             signatures=[SignatureRecord(**s.to_dict()) for s in unique], growth_sites=sites,
             frozen_violations=[Violation(**v) for v in self.violations], options=dict(self.options),
-            trend=Trend(label, measure, list(series.values), self.loop_start(), self.clock_marks.windows()))
+            trend=TrendSeries(label, measure, list(series.values), self.loop_start(), self.clock_marks.windows()))
 
 
 def _series(series: DecimatedSeries) -> Dict[str, Any]:

@@ -2,8 +2,8 @@
 
 `Recorder.recording()` makes one from a live recorder; `Recording.from_dict` makes one from a saved document
 (``tfguard run --json``) or from a test's synthetic figures, so that every judgement can be tested in
-milliseconds, without TensorFlow. `to_dict()` gives the document's recorded fields (the verdicts are added by
-judge/verdict.py), key for key as before the recording was typed.
+milliseconds, without TensorFlow. `to_dict()` gives a session's recorded figures (the slowdown verdict and the
+derived figures are added by judge/judgement.py), key for key as before the recording was typed.
 """
 
 from __future__ import annotations
@@ -28,10 +28,6 @@ class SignatureRecord:
     interval: Dict[str, Any] = field(default_factory=dict)
     series: Dict[str, Any] = field(default_factory=lambda: {"bucket": 1, "points": []})
     run_series: Dict[str, Any] = field(default_factory=lambda: {"bucket": 1, "points": []})
-
-    def median_run_time(self) -> Optional[float]:
-        """The median of its run times (None when not measured)."""
-        return self.run_time.get("median")
 
 
 @dataclass
@@ -66,8 +62,9 @@ class Violation:
 
 
 @dataclass
-class Trend:
-    """What the slowdown test measures: the dominant signature (or all runs), its measure and the series."""
+class TrendSeries:
+    """The series the slowdown test measures (its input; stats.Trend is its result): the dominant signature (or all
+    runs), its measure and the series."""
 
     label: Optional[str]
     measure: str
@@ -108,7 +105,7 @@ class Recording:
     growth_sites: List[SiteRecord] = field(default_factory=list)
     frozen_violations: List[Violation] = field(default_factory=list)
     options: Dict[str, Any] = field(default_factory=dict)
-    trend: Trend = field(default_factory=lambda: Trend(None, "step interval", [], 0))
+    trend: TrendSeries = field(default_factory=lambda: TrendSeries(None, "step interval", [], 0))
 
     def sites_of(self, kind: str) -> List[SiteRecord]:
         """The growth sites of one kind (REPEATED, ONE_TIME, SETUP), in report order."""
@@ -148,7 +145,7 @@ class Recording:
         values["signatures"] = [_typed(SignatureRecord, s) for s in data.get("signatures", [])]
         values["growth_sites"] = [_typed(SiteRecord, s) for s in data.get("growth_sites", [])]
         values["frozen_violations"] = [_typed(Violation, v) for v in data.get("frozen_violations", [])]
-        values["trend"] = Trend(data.get("dominant_signature"), data.get("slowdown_measure") or "step interval",
+        values["trend"] = TrendSeries(data.get("dominant_signature"), data.get("slowdown_measure") or "step interval",
                                 list(trend_values or []), data.get("loop_start") or 0)
         return cls(**values)
 

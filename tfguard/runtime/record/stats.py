@@ -6,7 +6,7 @@ import math
 from array import array
 from itertools import repeat
 from operator import add, truediv
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 # Exact samples kept per statistic before switching to a log-bucketed histogram.
 DEFAULT_SAMPLE_CAP = 4096
@@ -212,7 +212,8 @@ class DecimatedSeries:
 
 
 class Trend:
-    """Result of `step_trend`: the slowdown ratio, its shape, and whether it is significant."""
+    """Result of `step_trend` (on a recording.TrendSeries' values): the slowdown ratio, its shape, and whether it
+    is significant."""
 
     __slots__ = ("slowdown", "significant", "z", "points", "shape")
 
@@ -251,6 +252,31 @@ def warmup_points(count: int) -> int:
     return max(1, min(count // 10, 50))
 
 
+class TrendEdges(NamedTuple):
+    """Where the slowdown ratio takes its medians in a series: the warm-up it skips, then the first and the last
+    20% of the points after it (indices into the series, inclusive) and their medians."""
+
+    warmup: int
+    first_end: int
+    last_start: int
+    first: float
+    last: float
+
+
+def trend_edges(values: Sequence[float]) -> Optional[TrendEdges]:
+    """The edges of a series as `step_trend` takes them; None when too short for a ratio (or an edge is empty).
+    The one place they are computed: the slowdown ratio, the HTML chart and the A/B rows read them."""
+    skip = warmup_points(len(values))
+    body = list(values[skip:])
+    if len(body) < MIN_TREND_POINTS:
+        return None
+    edge = max(1, int(math.ceil(len(body) * 0.2)))
+    first, last = median_of(body[:edge]), median_of(body[-edge:])
+    if first is None or last is None:
+        return None
+    return TrendEdges(skip, skip + edge - 1, len(values) - edge, first, last)
+
+
 def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRESHOLD) -> Trend:
     """Slowdown of a step-time series and a robust test that it is a real, persisting trend.
 
@@ -263,12 +289,10 @@ def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRE
     raising it).
     """
     body = list(values[warmup_points(len(values)):])
-    if len(body) < MIN_TREND_POINTS:
+    edges = trend_edges(values)
+    if edges is None:
         return Trend(None, False, 0.0, len(body))
-    edge = max(1, int(math.ceil(len(body) * 0.2)))
-    first = median_of(body[:edge])
-    last = median_of(body[-edge:])
-    slowdown = last / first if first else None
+    slowdown = edges.last / edges.first if edges.first else None
     bins = _bin_means(body, _TREND_BINS)
     z = mann_kendall_z(bins)
     rising = (

@@ -14,15 +14,17 @@ before the program imports TensorFlow starts following when it does.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from tfguard.runtime.capture import function_calls
 from tfguard.runtime.capture.import_hook import OnTensorFlowImport
 from tfguard.runtime.errors import RetracingWarning
 from tfguard.runtime.judge import function_retracing as retracing
+from tfguard.runtime.judge.judgement import judge_functions
 from tfguard.runtime.output.alerts import emit
-from tfguard.runtime.output.function_report import render
+from tfguard.runtime.output.function_report import FunctionReport
 from tfguard.runtime.record.functions import FunctionRecord, describe
+from tfguard.runtime.verdict import Diagnostic, FunctionsVerdict
 
 _IGNORED = object()
 
@@ -90,9 +92,13 @@ class FunctionWatch:
         """The functions that traced or were called, in the order first seen."""
         return [record for record in self._records.values() if record is not _IGNORED]
 
-    def report(self) -> "FunctionReport":
+    def judged(self) -> Tuple[FunctionsVerdict, List[Diagnostic]]:
+        """The functions so far and their diagnostics (judge/judgement.judge_functions)."""
+        return judge_functions(self.records, self.available, self.failed)
+
+    def report(self) -> FunctionReport:
         """The report so far (final after the block)."""
-        return FunctionReport.from_records(self.records, self.available, self.failed)
+        return FunctionReport(*self.judged())
 
 
 def _new_record(key: Any, python_function: Any = None, name: str = "") -> Any:
@@ -107,42 +113,6 @@ def _new_record(key: Any, python_function: Any = None, name: str = "") -> Any:
         line = key.co_firstlineno
         qualname = getattr(key, "co_qualname", key.co_name)
     return FunctionRecord(str(qualname).replace(".<locals>", ""), path, line)
-
-
-class FunctionReport:
-    """The JSON-ready report of a function watch: `to_dict()`, `diagnostics`, `table()`."""
-
-    def __init__(self, data: Dict[str, Any]) -> None:
-        self.data = data
-
-    @classmethod
-    def from_records(cls, records: List[FunctionRecord], available: Optional[bool], failed: bool = False
-                     ) -> "FunctionReport":
-        """Judge the records (retracing.py)."""
-        functions = sorted((record.to_dict() for record in records if record.traces),
-                           key=lambda f: -f["traced_calls"])
-        return cls({"available": bool(available), "failed": failed, "functions": functions,
-                    "diagnostics": retracing.DIAGNOSTIC.judge([r for r in records if r.traces])})
-
-    def to_dict(self) -> Dict[str, Any]:
-        """A copy of the report as plain data."""
-        import json
-
-        return json.loads(json.dumps(self.data))
-
-    @property
-    def diagnostics(self) -> List[Dict[str, Any]]:
-        """The diagnostics (dicts with code, severity, message, path, line and evidence)."""
-        return self.data["diagnostics"]
-
-    @property
-    def functions(self) -> List[Dict[str, Any]]:
-        """Each traced function's facts, the most traced first."""
-        return self.data["functions"]
-
-    def table(self, width: Optional[int] = None) -> str:
-        """The text report (see render)."""
-        return render(self.data, width)
 
 
 def watch_functions() -> FunctionWatch:

@@ -16,7 +16,7 @@ from tfguard.runtime.devices.devicewatch import DeviceWatch
 from tfguard.runtime.output.report import Report
 from tfguard.runtime.output.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.record.recorder import Recorder, validate_options
-from tfguard.runtime.run.reporting import alert_on_growth, report_of
+from tfguard.runtime.run.reporting import alert_on_growth, final_report, report_of
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import tf_v1
 
@@ -75,7 +75,6 @@ class Guard:
     def _enter(self) -> None:
         v1 = tf_v1()
         recorder = Recorder(self.graph, self.mode, get_ident(), self.options)
-        recorder.devices = self._devices
         alert_on_growth(recorder)
         self._recorder = recorder
         session = self.session
@@ -127,13 +126,13 @@ class Guard:
         finally:
             self._restore()
         if self._recorder is not None and not self._recorder.failed:
-            self._report = report_of(self._recorder)
+            self._report = final_report(self._recorder, self._devices)
             if self._tensorboard is not None:
                 self._write_tensorboard()
 
     def _write_tensorboard(self) -> None:
         try:
-            self._tensorboard.close(self._report.to_dict())
+            self._tensorboard.close(self._report.session.figures)
         except Exception as exc:  # losing the scalars must not hide the user's own outcome
             warnings.warn("tfguard: could not write TensorBoard scalars to %s: %s" % (
                 self._tensorboard.logdir, exc), RuntimeWarning, stacklevel=3)
@@ -162,7 +161,7 @@ class Guard:
             raise RuntimeError("no tfguard report: %s" % self.failed)
         if self._recorder is None:
             raise RuntimeError("the guard has not been entered yet")
-        return report_of(self._recorder)
+        return report_of(self._recorder, self._devices)
 
 
 def frozen(session: Any, logdir: Optional[str] = None, tensorboard_every: Optional[int] = None,

@@ -17,7 +17,7 @@ from tfguard.runtime.devices.placement import session_devices
 from tfguard.runtime.output.report import Report
 from tfguard.runtime.record.recorder import Recorder, validate_options
 from tfguard.runtime.record.signature import feed_keys
-from tfguard.runtime.run.reporting import alert_on_growth, report_of
+from tfguard.runtime.run.reporting import alert_on_growth, final_report, report_of
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import tf_v1
 
@@ -102,7 +102,6 @@ class GuardHook(_v1.train.SessionRunHook):
         if self._devices is not None:
             self._devices.stop()
         self._devices = DeviceWatch(self._placement_at, self._sample_gpu)
-        self._recorder.devices = self._devices
         alert_on_growth(self._recorder)
         self._devices.start(self._recorder.thread)
         self._attached = (GraphPatch.attach(self._recorder.graph, self._recorder), self._recorder)
@@ -193,7 +192,7 @@ class GuardHook(_v1.train.SessionRunHook):
         self._recorder.finish()
         self._devices.stop()
         self._detach()
-        self._report = report_of(self._recorder)
+        self._report = final_report(self._recorder, self._devices)
         if self.log:
             _v1.logging.info("tfguard GuardHook report:\n%s", self._report.table())
 
@@ -206,4 +205,4 @@ class GuardHook(_v1.train.SessionRunHook):
             raise RuntimeError("no tfguard report: %s" % self._failed)
         if self._recorder is None:
             raise RuntimeError("GuardHook has not been used by a session yet")
-        return report_of(self._recorder)
+        return report_of(self._recorder, self._devices)

@@ -1,19 +1,20 @@
 """`tfguard run`'s watch of a TF2 program's Keras calls, callbacks and host syncs (TFG910-TFG912).
 
 It attaches a `KerasCallRecorder` (record/keras_calls.py) to capture/keras_calls.py once the program imports
-TensorFlow, and at the end judges its record (`judge.judge_program`) into the document's `program` part.
+TensorFlow, and at the end judges its record (`judgement.judge_program`) into the run verdict's `program` scope.
 TensorFlow is never imported here; on TensorFlow 1.15 (no eager tensors, no Keras 3) nothing is followed.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from tfguard.runtime import tf_access
 from tfguard.runtime.capture import keras_calls
 from tfguard.runtime.capture.import_hook import OnTensorFlowImport
-from tfguard.runtime.judge import judge_program
+from tfguard.runtime.judge.judgement import judge_program
 from tfguard.runtime.record.keras_calls import KerasCallRecorder
+from tfguard.runtime.verdict import Diagnostic
 
 
 class ProgramWatch:
@@ -48,10 +49,9 @@ class ProgramWatch:
             keras_calls.attach(self.recorder)
             self._attached = True
 
-    def document_part(self) -> Optional[Dict[str, Any]]:
-        """The document's `program` part: the record and its TFG910-TFG912 findings; None when nothing was
-        followed (TensorFlow 1.15, not loaded) or tfguard failed while following."""
+    def judged(self) -> Optional[Tuple[Dict[str, Any], List[Diagnostic]]]:
+        """The record's figures and its TFG910-TFG912 diagnostics; None when nothing was followed (TensorFlow
+        1.15, not loaded) or tfguard failed while following."""
         if not self.available or self.failed:
             return None
-        record = self.recorder.recording()
-        return dict(record.to_dict(), diagnostics=judge_program(record))
+        return judge_program(self.recorder.recording())

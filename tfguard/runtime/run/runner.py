@@ -6,7 +6,11 @@ import os
 import runpy
 import sys
 import traceback
-from typing import Any, Dict, List, Sequence
+from dataclasses import replace
+from typing import Any, List, Sequence
+
+from tfguard.runtime.judge.judgement import judge_run
+from tfguard.runtime.verdict import RunVerdict
 
 EXIT_INTERRUPTED = 130
 # Frames of the runner itself, trimmed from the top of the program's traceback.
@@ -64,42 +68,19 @@ def _frame_file(filename: str) -> str:
     return filename if filename.startswith("<") else os.path.abspath(filename)
 
 
-def run_document(command: List[str], watcher: Any, sessions: List[Any], status: int) -> Dict[str, Any]:
-    """The JSON document of a run: the busiest session's `report.to_dict()` plus the run's facts."""
-    from tfguard.runtime.document import REPORT_VERSION
-
+def run_verdict(command: List[str], watcher: Any, sessions: List[Any], status: int,
+                functions: Any = None, program: Any = None) -> RunVerdict:
+    """The verdict of a run: its facts, every watched session (`report`: its final Report) as an equal, the growth
+    across sessions and, when the tf.function watch could follow them (`functions`, TF 2.13+), the functions, and
+    the program's Keras calls, callbacks and host syncs when its watch followed them (`program`, TF 2.x)."""
     failed = [s.failed for s in sessions if s.report is None and s.failed]
     sessions = [s for s in sessions if s.report is not None]  # tfguard failed on the others (safety.py)
     facts = {"command": command, "tensorflow_version": watcher.tensorflow_version, "exit_status": status,
-             "stopped_by_max_steps": watcher.stopped_by_max_steps, "session_count": len(sessions),
-             "freeze_after": watcher.freeze_after, "unguarded_sessions": failed}
-    if not sessions:
-        return dict(version=REPORT_VERSION, **facts)
-    from tfguard.runtime.judge.across_sessions import growth_across_sessions, session_record
-
-    main = max(sessions, key=lambda s: s.report.runs)
-    document = main.report.to_dict()
-    document.update(facts)
-    document.update(_session_facts(main))
-    document["other_sessions"] = [dict(_session_facts(s), report=s.report.to_dict())
-                                  for s in sessions if s is not main]
-    document["across_sessions"] = growth_across_sessions(
-        [session_record(s.report.to_dict(), _session_facts(s)) for s in sessions])
-    return document
-
-
-def _session_facts(watched: Any) -> Dict[str, Any]:
-    return {"created_at": watched.created_at, "session_number": watched.number,
-            "graph_number": getattr(watched, "graph_number", 0),
-            "graph_ran_before": getattr(watched, "graph_ran_before", False)}
-
-
-def fired_codes(document: Dict[str, Any]) -> set:
-    """Codes of the error and warning diagnostics of every session and tf.function in a run document (information,
-    such as one-time graph growth, never fails a run)."""
-    diagnostics = list(document.get("diagnostics", [])) + list(document.get("across_sessions", []))
-    diagnostics += (document.get("functions") or {}).get("diagnostics", [])  # TFG908
-    diagnostics += (document.get("program") or {}).get("diagnostics", [])  # TFG910-TFG912
-    for other in document.get("other_sessions", []):
-        diagnostics += other["report"]["diagnostics"]
-    return {d["code"] for d in diagnostics if d["severity"] != "info"}
+             "stopped_by_max_steps": watcher.stopped_by_max_steps, "freeze_after": watcher.freeze_after,
+             "unguarded_sessions": failed}
+    judged = [(replace(s.report.session, number=s.number, created_at=s.created_at,
+                       graph_number=getattr(s, "graph_number", 0),
+                       graph_ran_before=getattr(s, "graph_ran_before", False)), s.report.findings)
+              for s in sessions]
+    traced = functions.judged() if functions is not None and functions.available else None
+    return judge_run(facts, judged, traced, program.judged() if program is not None else None)

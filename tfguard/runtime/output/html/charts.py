@@ -1,4 +1,4 @@
-"""The report's charts, each drawn from the run document alone: step time with the verdict's trend, graph size,
+"""The report's charts, each drawn from one session's figures alone: step time with the verdict's trend, graph size,
 host share, and where the wall time went (sess.run, summaries, Saver.save, outside sess.run).
 
 Every function returns the chart's SVG, or None when the document has too little to draw (the page says so).
@@ -6,16 +6,15 @@ Every function returns the chart's SVG, or None when the document has too little
 
 from __future__ import annotations
 
-import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.document import significant
 from tfguard.runtime.judge.input_bound import DIAGNOSTIC as INPUT_BOUND
-from tfguard.runtime.judge.summary_cost import summary_cost
 from tfguard.runtime.output.html.downsample import bucketed, is_flat
 from tfguard.runtime.output.html.svg import Plot, stacked_bar
 from tfguard.runtime.record.series import host_fraction_series, trend_series
-from tfguard.runtime.record.stats import MIN_TREND_POINTS, median_of, warmup_points
+from tfguard.runtime.record.stats import trend_edges
+from tfguard.runtime.verdict import RunVerdict
 
 #: CSS classes of the runs of a comparison, in order (A, B, ...).
 RUN_CLASSES = ("run-a", "run-b", "run-c", "run-d")
@@ -42,20 +41,6 @@ def trend_x_name(document: Dict[str, Any]) -> str:
     return "run (all runs)" if label == "(all runs)" else "run of the training step"
 
 
-def verdict_edges(values: Sequence[float]) -> Optional[Tuple[int, int, int, float, float]]:
-    """(warm-up points, first-edge end, last-edge start, first median, last median) of a step series, as the
-    slowdown ratio takes them (stats.step_trend: the medians of the first and last 20% after warm-up)."""
-    skip = warmup_points(len(values))
-    body = list(values[skip:])
-    if len(body) < MIN_TREND_POINTS:
-        return None
-    edge = max(1, int(math.ceil(len(body) * 0.2)))
-    first, last = median_of(body[:edge]), median_of(body[-edge:])
-    if first is None or last is None:
-        return None
-    return skip, skip + edge - 1, len(values) - edge, first, last
-
-
 def step_time_chart(document: Dict[str, Any], slowdown_text: str = "") -> Optional[str]:
     """Step time over the run: the series the slowdown verdict judged (mean per bucket, min/max band), the warm-up
     it skips, the medians of its first and last fifth joined by the trend they give, and where the loop started."""
@@ -65,7 +50,7 @@ def step_time_chart(document: Dict[str, Any], slowdown_text: str = "") -> Option
     xs = [s + 1 for s in series.steps]
     values = [v * 1e3 for v in series.values]
     buckets = bucketed(xs, values)
-    edges = verdict_edges(values)
+    edges = trend_edges(values)
     # The scale fits the points the verdict judged: a slow first step (start-up, autotuning) would flatten the
     # rest; it is drawn cut at the top, its height said in the warm-up span's tooltip.
     judged = [b.high for b in buckets if edges is None or b.x >= xs[edges[0]]] or [b.high for b in buckets]
@@ -142,7 +127,7 @@ def time_parts(document: Dict[str, Any]) -> List[Tuple[str, float, str]]:
     wall = float(document.get("wall_s") or 0.0)
     run = float(document.get("run_s") or 0.0)
     save = float(document.get("save_s") or 0.0)
-    cost = summary_cost(document)
+    cost = document["summary_cost"]
     extra = cost["extra_run_s"] or 0.0
     writer = cost["writer_s"]
     parts = [("in sess.run", max(0.0, run - extra), "run"), ("summaries", extra + writer, "summaries"),
@@ -157,13 +142,14 @@ def cost_bar(document: Dict[str, Any]) -> Optional[str]:
     return stacked_bar(time_parts(document), wall, "where the wall time went") or None
 
 
-def comparison_charts(runs: Sequence[Tuple[str, Dict[str, Any]]]) -> List[Tuple[str, str]]:
-    """[(caption, svg)]: the runs' step times and graph sizes on shared axes (their training steps from 1)."""
+def comparison_charts(runs: Sequence[Tuple[str, RunVerdict]]) -> List[Tuple[str, str]]:
+    """[(caption, svg)]: the runs' step times and graph sizes (their busiest sessions') on shared axes (their
+    training steps from 1)."""
     step_lines = []
-    for name, document in runs:
-        if "mode" not in document:
+    for name, verdict in runs:
+        if verdict.busiest is None:
             continue
-        series = trend_series(document)
+        series = trend_series(verdict.busiest.figures)
         xs = [s + 1 for s in series.steps]
         if len(xs) >= 2:
             step_lines.append((name, bucketed(xs, [v * 1e3 for v in series.values]),

@@ -4,10 +4,11 @@ load nothing from anywhere (opened from disk, mailed, attached to a CI run: it s
 from __future__ import annotations
 
 import os
-from html import escape
-from typing import Any, Dict
 
-from tfguard.runtime.output.html import evidence, verdict
+from tfguard.runtime.output.html import evidence
+from tfguard.runtime.output.html.markup import esc
+from tfguard.runtime.output.html.verdict import diagnostics_section, verdict_lines
+from tfguard.runtime.verdict import RunVerdict
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 #: Nothing but the page's own inline style and script: any image, font, frame or request is refused.
@@ -33,24 +34,38 @@ def html_page(title: str, subtitle: str, body: str) -> str:
             '<body><main><header><h1>%s</h1><p class="sub">%s</p></header>%s'
             '<footer>Written by tfguard from the run\'s JSON report; every figure on this page is in it.</footer>'
             '</main><script>%s</script></body></html>\n' % (
-                CSP, escape(title), _WATCH, _asset("style.css"), escape(title), escape(subtitle), body,
+                CSP, esc(title), _WATCH, _asset("style.css"), esc(title), esc(subtitle), body,
                 _asset("page.js")))
 
 
-def report_body(document: Dict[str, Any]) -> str:
-    """One run's sections, from its verdict down to its other sessions."""
-    parts = ['<section class="verdicts">%s</section>' % verdict.verdict_lines(document)]
-    parts.append(verdict.diagnostics_section(document))
-    if "mode" in document:
-        parts += [evidence.step_section(document), evidence.host_section(document),
-                  evidence.costs_section(document), evidence.traces_section(document)]
-    parts.append(evidence.facts_section(document))
-    if "mode" in document:
-        parts += [evidence.devices_section(document), evidence.sessions_section(document)]
+def report_body(verdict: RunVerdict) -> str:
+    """One run's sections, from its verdict down to its sessions: the charts and tables are its busiest
+    session's, the diagnostics and the tf.functions the whole run's."""
+    parts = ['<section class="verdicts">%s</section>' % verdict_lines(verdict), diagnostics_section(verdict)]
+    busiest = verdict.busiest
+    if busiest is not None:
+        figures = busiest.figures
+        parts += [evidence.step_section(figures), evidence.host_section(figures), evidence.costs_section(figures)]
+    parts += [evidence.traces_section(verdict), evidence.facts_section(verdict)]
+    if busiest is not None:
+        parts += [evidence.devices_section(busiest.figures), evidence.sessions_section(verdict)]
     return "".join(parts)
 
 
-def title_of(document: Dict[str, Any]) -> str:
-    """``tfguard run train.py --steps 5`` for a run document, else ``tfguard runtime report``."""
-    command = document.get("command")
-    return "tfguard run " + " ".join(command) if command else "tfguard runtime report"
+def title_of(verdict: RunVerdict) -> str:
+    """``tfguard run train.py --steps 5`` for a run of ``tfguard run``, else ``tfguard runtime report``."""
+    return "tfguard run " + verdict.command if verdict.command else "tfguard runtime report"
+
+
+def render_report(verdict: RunVerdict) -> str:
+    """The HTML page of one run verdict."""
+    busiest = verdict.busiest
+    subtitle = "TensorFlow %s, %s" % (verdict.facts.get("tensorflow_version") or "?", "%d runs watched" % busiest[
+        "runs"] if busiest is not None else "no session watched")
+    return html_page(title_of(verdict), subtitle, report_body(verdict))
+
+
+def write_page(path: str, html: str) -> None:
+    """Write `html` to `path` (UTF-8); OSError when it cannot."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(html)

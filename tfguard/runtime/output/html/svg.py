@@ -7,10 +7,10 @@ Coordinates are rounded to a tenth of a unit of the view box: the page stays sma
 from __future__ import annotations
 
 import math
-from html import escape
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.output.html.downsample import Bucket
+from tfguard.runtime.output.html.markup import esc
 
 WIDTH, HEIGHT = 520, 210
 LEFT, RIGHT, TOP, BOTTOM = 58, 14, 16, 30
@@ -81,7 +81,7 @@ class Plot:
             previous = y
         if coords:
             self.marks.append('<polyline class="series %s" data-label="%s" points="%s"/>' % (
-                css, escape(label), " ".join(coords)))
+                css, esc(label), " ".join(coords)))
 
     def vline(self, x: float, text: str, css: str = "marker") -> None:
         """A vertical marker line at data position `x` with a label at its top."""
@@ -92,7 +92,7 @@ class Plot:
         shift = -3 if anchor == "end" else 3
         self.marks.append('<line class="%s" x1="%s" x2="%s" y1="%d" y2="%d"/><text class="note" x="%s" y="%d" '
                           'text-anchor="%s">%s</text>' % (css, _n(px), _n(px), TOP, HEIGHT - BOTTOM,
-                                                          _n(px + shift), TOP + 10, anchor, escape(text)))
+                                                          _n(px + shift), TOP + 10, anchor, esc(text)))
 
     def segment(self, x0: float, x1: float, y: float, text: str, css: str = "verdict") -> None:
         """A horizontal segment at value `y` from `x0` to `x1` (a median over a span) with a label above it."""
@@ -103,7 +103,7 @@ class Plot:
         self.marks.append('<line class="%s" x1="%s" x2="%s" y1="%s" y2="%s"/><text class="note %s" x="%s" '
                           'y="%s" text-anchor="%s">%s</text>' % (
                               css, _n(left), _n(right), _n(py), _n(py), css, _n(x), _n(max(TOP + 10, py - 5)),
-                              anchor, escape(text)))
+                              anchor, esc(text)))
 
     def shade(self, x0: float, x1: float, text: str, css: str = "warmup") -> None:
         """A shaded span of data positions with a label at its bottom."""
@@ -111,12 +111,12 @@ class Plot:
         if right <= left:
             return
         self.marks.append('<rect class="%s" x="%s" y="%d" width="%s" height="%d"><title>%s</title></rect>' % (
-            css, _n(left), TOP, _n(right - left), HEIGHT - TOP - BOTTOM, escape(text)))
+            css, _n(left), TOP, _n(right - left), HEIGHT - TOP - BOTTOM, esc(text)))
 
     def dot(self, x: float, y: float, text: str, css: str = "site") -> None:
         """A point with a tooltip (a growth site where it first grew)."""
         self.marks.append('<circle class="%s" cx="%s" cy="%s" r="4"><title>%s</title></circle>' % (
-            css, _n(self.sx(x)), _n(self.sy(y)), escape(text)))
+            css, _n(self.sx(x)), _n(self.sy(y)), esc(text)))
 
     def _axes(self) -> str:
         parts = []
@@ -124,7 +124,7 @@ class Plot:
             py = self.sy(tick)
             parts.append('<line class="grid" x1="%d" x2="%d" y1="%s" y2="%s"/><text class="tick" x="%d" y="%s" '
                          'text-anchor="end">%s</text>' % (LEFT, WIDTH - RIGHT, _n(py), _n(py), LEFT - 4,
-                                                          _n(py + 4), escape(self.y_format(tick))))
+                                                          _n(py + 4), esc(self.y_format(tick))))
         for tick in nice_ticks(self.x0, self.x1, 6):
             if self.x0 <= tick <= self.x1:
                 px = self.sx(tick)
@@ -133,15 +133,15 @@ class Plot:
         parts.append('<line class="axis" x1="%d" x2="%d" y1="%d" y2="%d"/>' % (
             LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, HEIGHT - BOTTOM))
         parts.append('<text class="tick" x="%d" y="%d" text-anchor="end">%s</text>' % (
-            WIDTH - RIGHT, HEIGHT - 3, escape(self.x_name)))
+            WIDTH - RIGHT, HEIGHT - 3, esc(self.x_name)))
         return "".join(parts)
 
     def svg(self, label: str) -> str:
         """The chart; `label` is what a screen reader says for it."""
         return ('<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="%s" data-x0="%r" data-x1="%r" '
                 'data-y0="%r" data-y1="%r" data-unit="%s" data-xname="%s" data-box="%d %d %d %d">%s%s</svg>' % (
-                    WIDTH, HEIGHT, escape(label), self.x0, self.x1, self.y0, self.y1, escape(self.unit),
-                    escape(self.x_name), LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM, self._axes(),
+                    WIDTH, HEIGHT, esc(label), self.x0, self.x1, self.y0, self.y1, esc(self.unit),
+                    esc(self.x_name), LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM, self._axes(),
                     "".join(self.marks)))
 
 
@@ -156,7 +156,7 @@ def stacked_bar(parts: Sequence[Tuple[str, float, str]], total: float, label: st
             continue
         w = width * min(value, total) / total
         rects.append('<rect class="part %s" x="%s" y="0" width="%s" height="%d"><title>%s: %.1f%%</title>'
-                     '</rect>' % (css, _n(x), _n(w), height, escape(name), 100 * value / total))
+                     '</rect>' % (css, _n(x), _n(w), height, esc(name), 100 * value / total))
         x += w
     return '<svg class="bar" viewBox="0 0 520 %d" role="img" aria-label="%s" preserveAspectRatio="none">%s</svg>' % (
-        height, escape(label), "".join(rects))
+        height, esc(label), "".join(rects))

@@ -1,126 +1,100 @@
-"""The top of a report page: the verdict lines, then each diagnostic with the source lines it blames and its help."""
+"""The top of a report page: the verdict lines (one per diagnostic of the run, every scope), then each diagnostic
+with the source lines it names and its help, as the run verdict holds them (nothing is read out of its words)."""
 
 from __future__ import annotations
 
-import re
-from html import escape
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List
 
 from tfguard.catalog import rule_page_url
 from tfguard.runtime.document import display_path
-from tfguard.runtime.judge.graph_growth import DIAGNOSTIC as GRAPH_GROWTH
+from tfguard.runtime.output.html.markup import esc
+from tfguard.runtime.verdict import ACROSS_SESSIONS, FUNCTION, PROGRAM, Diagnostic, RunVerdict
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-# Where a message's headline ends: its advice (" — "), its next clause ("; ") or the sites it lists (": a.py:3").
-_HEADLINE_END = re.compile(r" \u2014 |; |: (?=\S+\.py:\d+)")
+#: A verdict line shows the headline up to this many characters (the card below has it whole).
 _HEADLINE_CHARS = 160
+_SCOPE_WORDS = {ACROSS_SESSIONS: "across sessions", FUNCTION: "tf.function", PROGRAM: "program"}
 
 
-def all_diagnostics(document: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """The run's diagnostics, the main session's and those across sessions, most severe first."""
-    found = list(document.get("diagnostics") or []) + [
-        dict(d, across_sessions=True) for d in document.get("across_sessions") or []]
-    return sorted(found, key=lambda d: _SEVERITY_ORDER.get(d.get("severity"), 3))
+def ordered(verdict: RunVerdict) -> List[Diagnostic]:
+    """The run's diagnostics, most severe first (the verdict's order among equals)."""
+    return sorted(verdict.diagnostics, key=lambda d: _SEVERITY_ORDER.get(d.severity, 3))
 
 
-def headline(message: str) -> str:
-    """The first clause of a diagnostic's message: what is wrong, without the sites and advice after it."""
-    match = _HEADLINE_END.search(message)
-    text = message[:match.start()] if match else message
-    return text if len(text) <= _HEADLINE_CHARS else text[:_HEADLINE_CHARS - 1].rstrip() + "\u2026"
+def short(headline: str) -> str:
+    """A headline cut to a verdict line's length."""
+    return headline if len(headline) <= _HEADLINE_CHARS else headline[:_HEADLINE_CHARS - 1].rstrip() + "\u2026"
+
+
+def scope_words(verdict: RunVerdict, diagnostic: Diagnostic) -> str:
+    """Where a diagnostic was judged, when the page must say it: ``across sessions``, ``session 2`` (a run of
+    several sessions), ``tf.function``, ``program``; "" for the session of a one-session run."""
+    if diagnostic.scope in _SCOPE_WORDS:
+        return _SCOPE_WORDS[diagnostic.scope]
+    return "session %s" % diagnostic.session if len(verdict.sessions) > 1 else ""
 
 
 def _code_link(code: str) -> str:
     href = rule_page_url(code)
     if href is None:
-        return '<span class="code">%s</span>' % escape(code)
-    return '<a class="code" href="%s">%s</a>' % (escape(href), escape(code))
+        return '<span class="code">%s</span>' % esc(code)
+    return '<a class="code" href="%s">%s</a>' % (esc(href), esc(code))
 
 
-def verdict_lines(document: Dict[str, Any]) -> str:
-    """One line per diagnostic (code, severity, headline), or one line saying the run is clean."""
-    if "mode" not in document:
-        return '<p class="verdict none">%s created no TensorFlow session: nothing to report</p>' % escape(
-            " ".join(document.get("command") or []) or "the program")
-    found = all_diagnostics(document)
+def verdict_lines(verdict: RunVerdict) -> str:
+    """One line per diagnostic (code, severity, headline, scope), or one line saying the run is clean."""
+    found = ordered(verdict)
+    if not found and not verdict.sessions:
+        return '<p class="verdict none">%s created no TensorFlow session: nothing to report</p>' % esc(
+            verdict.command or "the program")
     if not found:
-        grew = document.get("nodes_added")
-        return ('<p class="verdict ok"><span class="sev ok">ok</span> no diagnostics: %d runs watched, %s</p>'
-                % (document["runs"], "the graph grew by %d ops before the loop" % grew if grew
-                   else "the graph did not grow (%d ops)" % document["nodes_end"]))
-    return "\n".join('<p class="verdict %s">%s <span class="sev %s">%s</span> %s%s</p>' % (
-        escape(d["severity"]), _code_link(d["code"]), escape(d["severity"]), escape(d["severity"]),
-        escape(headline(d["message"])), " (across sessions)" if d.get("across_sessions") and "across sessions"
-        not in headline(d["message"]) else "") for d in found)
+        figures = verdict.busiest.figures if verdict.busiest else {}
+        grew = figures.get("nodes_added")
+        return ('<p class="verdict ok"><span class="sev ok">ok</span> no diagnostics: %s runs watched, %s</p>'
+                % (esc(figures.get("runs", 0)), esc("the graph grew by %d ops before the loop" % grew if grew
+                                                    else "the graph did not grow (%s ops)" % figures.get("nodes_end"))))
+    lines = []
+    for d in found:
+        where = scope_words(verdict, d)
+        lines.append('<p class="verdict %s">%s <span class="sev %s">%s</span> %s%s</p>' % (
+            esc(d.severity), _code_link(d.code), esc(d.severity), esc(d.severity), esc(short(d.headline)),
+            esc(" (%s)" % where) if where else ""))
+    return "\n".join(lines)
 
 
-def _places(document: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """Every source line the document knows the text of: growth sites, blocked changes, host-time lines."""
-    places = list(document.get("growth_sites") or []) + list(document.get("frozen_violations") or [])
-    places += list((document.get("host_time") or {}).get("lines") or [])
-    return places
+def _code_of_lines(verdict: RunVerdict) -> Dict[tuple, str]:
+    """(path, line) -> the source text the sessions recorded for it (growth sites, blocked changes, host lines)."""
+    known: Dict[tuple, str] = {}
+    for session in verdict.sessions:
+        places = list(session.get("growth_sites") or []) + list(session.get("frozen_violations") or [])
+        places += list((session.get("host_time") or {}).get("lines") or [])
+        for place in places:
+            if place.get("code"):
+                known.setdefault((display_path(place["path"]), place["line"]), place["code"])
+    return known
 
 
-def blamed_lines(document: Dict[str, Any], diagnostic: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """The source lines a diagnostic blames: its own ``path``/``line`` when it has them, and every known place
-    (growth site, blocked change, host-time line) its message names as ``path:line``; each once."""
-    message = diagnostic.get("message", "")
-    found: List[Dict[str, Any]] = []
-    seen = set()
-    if diagnostic.get("path") and diagnostic.get("line"):
-        found.append({"path": diagnostic["path"], "line": diagnostic["line"], "code": diagnostic.get("source")})
-        seen.add((display_path(diagnostic["path"]), diagnostic["line"]))
-    for place in _places(document):
-        key = (display_path(place["path"]), place["line"])
-        if key in seen or not place.get("line"):
-            continue
-        if "%s:%d" % key in message or "%s:%d" % (place["path"], place["line"]) in message:
-            seen.add(key)
-            found.append(place)
-    for entry in found:  # the text of a line given by path/line alone, when a place has it
-        if not entry.get("code"):
-            for place in _places(document):
-                if (display_path(place["path"]), place["line"]) == (display_path(entry["path"]), entry["line"]):
-                    entry["code"] = place.get("code")
-    return found
+def _source(path: str, line: int, code: Any) -> str:
+    text = (code or "").strip()
+    return '<li><span class="where">%s:%s</span>%s</li>' % (
+        esc(display_path(path)), esc(line), ' <code class="src">%s</code>' % esc(text) if text else "")
 
 
-def message_and_help(document: Dict[str, Any], diagnostic: Dict[str, Any]) -> Tuple[str, Optional[str]]:
-    """The message to show and what to do: its own ``help`` field when it has one, a repeated growth site's fix for
-    graph growth, else the advice after the message's dash (then left out of the message shown, not said twice)."""
-    message = diagnostic["message"]
-    if diagnostic.get("help"):
-        return message, diagnostic["help"]
-    if diagnostic["code"] == GRAPH_GROWTH.code and diagnostic["severity"] == "error":
-        for site in document.get("growth_sites") or []:
-            if site.get("kind") == "repeated" and site.get("fix"):
-                return message, site["fix"]
-    head, dash, advice = message.partition(" \u2014 ")
-    return (head, advice) if dash else (message, None)
-
-
-def _source(place: Dict[str, Any]) -> str:
-    where = "%s:%d" % (display_path(place["path"]), place["line"])
-    code = (place.get("code") or "").strip()
-    return '<li><span class="where">%s</span>%s</li>' % (
-        escape(where), ' <code class="src">%s</code>' % escape(code) if code else "")
-
-
-def diagnostics_section(document: Dict[str, Any]) -> str:
-    """Each diagnostic in full: code (linked to its rule page), severity, message, source lines, help."""
-    found = all_diagnostics(document)
+def diagnostics_section(verdict: RunVerdict) -> str:
+    """Each diagnostic in full: code (linked to its rule page), severity, scope, headline, its sites, help."""
+    found = ordered(verdict)
     if not found:
         return ""
+    known = _code_of_lines(verdict)
     cards = []
-    for diagnostic in found:
-        lines = blamed_lines(document, diagnostic)
-        message, advice = message_and_help(document, diagnostic)
+    for d in found:
+        where = scope_words(verdict, d)
+        sources = "".join(_source(s.path, s.line, known.get((display_path(s.path), s.line))) for s in d.sites)
         cards.append(
             '<article class="diagnostic %s"><h3>%s <span class="sev %s">%s</span>%s</h3><p class="message">%s</p>'
             '%s%s</article>' % (
-                escape(diagnostic["severity"]), _code_link(diagnostic["code"]), escape(diagnostic["severity"]),
-                escape(diagnostic["severity"]), " across sessions" if diagnostic.get("across_sessions") else "",
-                escape(message),
-                '<ul class="sources">%s</ul>' % "".join(_source(p) for p in lines) if lines else "",
-                '<p class="help"><b>help:</b> %s</p>' % escape(advice) if advice else ""))
+                esc(d.severity), _code_link(d.code), esc(d.severity), esc(d.severity),
+                esc(" " + where) if where else "", esc(d.headline),
+                '<ul class="sources">%s</ul>' % sources if sources else "",
+                '<p class="help"><b>help:</b> %s</p>' % esc(d.help) if d.help else ""))
     return '<section id="diagnostics"><h2>Diagnostics</h2>%s</section>' % "".join(cards)

@@ -11,9 +11,12 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from typing import Any, Dict, List, Optional
+from dataclasses import replace
+from typing import Any, Dict, List, Optional, Tuple
 
 from tfguard.runtime.document import display_path
+from tfguard.runtime.judge.judgement import judge_run
+from tfguard.runtime.verdict import Diagnostic, FunctionsVerdict, RunVerdict
 
 #: Default of the marker's ``warmup_runs``: what the first run builds (lazily made ops) is set-up.
 DEFAULT_WARMUP_RUNS = 1
@@ -105,8 +108,7 @@ def tf2_facts(program: Dict[str, Any], functions: List[Any]) -> Dict[str, Any]:
     """What a TF2 test's row and budgets read: its steps (calls of its most called tf.function, or Keras train
     batches), the tf.functions it called or traced (`functions`: FunctionRecords) and their traces, the most host
     syncs one line made per step, the largest share of a batch one callback took, the most small-input
-    predict/evaluate calls one line made, and the TFG910-TFG912 diagnostics (the document's `program` part,
-    run/program_watch.py)."""
+    predict/evaluate calls one line made (from the program's figures, run/program_watch.py)."""
     from tfguard.runtime.judge.predict_in_loop import SMALL_ROWS
 
     steps = program["steps"]
@@ -123,7 +125,6 @@ def tf2_facts(program: Dict[str, Any], functions: List[Any]) -> Dict[str, Any]:
         if batches and batch > 0 else 0.0,
         "predict_calls": max((c["calls"] for c in program["model_calls"]
                               if c["median_rows"] is not None and c["median_rows"] <= SMALL_ROWS), default=0),
-        "diagnostics": program["diagnostics"],
     }
 
 
@@ -139,12 +140,13 @@ class TestGuard:
         self._explicit: List[Any] = []  # (block, mark, session id) of tfguard_guard blocks
         self.sessions: Optional[List[GuardedSession]] = None
         self.setup_error: Optional[str] = None
-        #: The test's tf.function watch (TFG908) and, once finished, its TFG908 diagnostics.
+        #: The test's tf.function watch (TFG908) and, once finished, its functions judged.
         self._functions: Any = None
-        self.function_diagnostics: List[Dict[str, Any]] = []
-        #: The test's watch of Keras calls, callbacks and host syncs (TFG910-TFG912) and, once finished, its
-        #: TF2 facts (`tf2_facts`): steps, tf.functions, and those diagnostics.
+        self._functions_judged: Optional[Tuple[FunctionsVerdict, List[Diagnostic]]] = None
+        #: The test's watch of Keras calls, callbacks and host syncs (TFG910-TFG912), once finished its figures and
+        #: diagnostics, and the TF2 facts its row and budgets read (`tf2_facts`).
         self._program: Any = None
+        self._program_judged: Optional[Tuple[Dict[str, Any], List[Diagnostic]]] = None
         self.tf2: Optional[Dict[str, Any]] = None
 
     def start(self) -> None:
@@ -177,13 +179,13 @@ class TestGuard:
         if functions is not None:
             functions.stop()
             if functions.available and not functions.failed:
-                self.function_diagnostics = functions.report().diagnostics
+                self._functions_judged = functions.judged()
                 called = [record for record in functions.records if record.calls or record.traces]
         if program is not None:
             program.stop()
-            part = program.document_part()
-            if part is not None:
-                self.tf2 = tf2_facts(part, called)
+            self._program_judged = program.judged()
+            if self._program_judged is not None:
+                self.tf2 = tf2_facts(self._program_judged[0], called)
         found = []
         explicit_ids = set()
         for block in self._explicit:
@@ -205,6 +207,13 @@ class TestGuard:
             self.setup_error = watcher.setup_error
         self.sessions = found
         return found
+
+    def run_verdict(self) -> RunVerdict:
+        """The test's run verdict (after `finish`): its guarded sessions (numbered from 1 in `finish`'s order,
+        created where their origin says), the growth across them and its tf.functions, judged once."""
+        sessions = [(replace(guarded.report.session, number=number, created_at=guarded.origin), guarded.report.findings)
+                    for number, guarded in enumerate(self.finish(), 1)]
+        return judge_run({}, sessions, self._functions_judged, self._program_judged)
 
 
 class ExplicitGuard:
