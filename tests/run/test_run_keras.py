@@ -122,7 +122,13 @@ def _run(tmp_path, source, keras, *args):
 
 
 def _findings(document):
-    return {d["code"]: d for d in document["program"]["diagnostics"]}
+    """The program scope's diagnostics by code, each with its blamed line as `path`/`line`."""
+    found = {}
+    for d in document["diagnostics"]:
+        if d["scope"] == "program":
+            (blamed,) = [site for site in d["sites"] if site["role"] == "blamed"]
+            found[d["code"]] = dict(d, path=blamed["path"], line=blamed["line"])
+    return found
 
 
 @pytest.mark.parametrize("keras", list(KERASES))
@@ -138,14 +144,15 @@ def test_each_cost_is_named_on_its_line_in_the_text_and_the_json(tmp_path, keras
     assert (predict["severity"], predict["line"]) == ("warning", _line(BAD, "# PREDICT PER SAMPLE"))
     assert predict["evidence"]["calls"] == 30 and predict["evidence"]["median_rows"] == 1
     assert predict["evidence"]["model_seconds_per_call"] > 0
-    assert "TFG910 warning: `Sequential.predict` called 30 times from train.py:%d on 1 row per call" % (
+    assert "TFG910 warning (program): `Sequential.predict` called 30 times from train.py:%d on 1 row per call" % (
         predict["line"]) in text
     assert (callback["severity"], callback["line"]) == ("warning", _line(BAD, "# SLOW CALLBACK"))
-    assert "TFG911 warning: callback `SlowLogger` (defined at train.py:%d)" % callback["line"] in text
+    assert "TFG911 warning (program): callback `SlowLogger` (defined at train.py:%d)" % callback["line"] in text
+    assert "help: do its work every N batches" in text
     assert callback["evidence"]["batches"] == 16
     # On the CPU a sync costs only its copy: information, and the report says why.
     assert (sync["severity"], sync["line"], sync["evidence"]["syncs"]) == ("info", _line(BAD, "# HOST SYNC"), 30)
-    assert "TFG912 info: float(t) at train.py:%d copies a tensor to the host 1.0 times per step" % (
+    assert "TFG912 info (program): float(t) at train.py:%d copies a tensor to the host 1.0 times per step" % (
         sync["line"]) in text and "on the CPU" in text
     assert all(d["path"] == str(tmp_path / "train.py") for d in found.values())
 
@@ -166,6 +173,6 @@ def test_the_fixed_twin_is_silent(tmp_path, keras):
         pytest.importorskip("tf_keras")
     guarded, document = _run(tmp_path, GOOD, keras)
     assert guarded.returncode == 0 and guarded.stdout.endswith("done True True\n")
-    assert document["program"]["diagnostics"] == []
+    assert _findings(document) == {}
     assert "TFG91" not in guarded.stderr
     assert document["program"]["steps"]["count"] == 30
