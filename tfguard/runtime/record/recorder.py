@@ -6,7 +6,7 @@ tenth of a second of runs, where fetch signatures are worked out and timings sum
 iteration over the batch, and (about every tenth of a second) the clocks are marked
 (clocks.py). Attribution of graph growth runs only when the graph actually grew. The recorder
 only records: `recording()` is what it recorded, typed (recording.py), and every judgement, live or final, is in
-judge/; a repeated growth site is handed to `on_repeated` (set by the guard: the live alert, output/alerts.py).
+judge/; a repeated growth site is handed to `on_repeated` (the guard's, given at construction: the live alert).
 """
 
 from __future__ import annotations
@@ -125,7 +125,8 @@ class SignatureStats:
 class Recorder:
     """Accumulates runs, graph growth and Saver.save time for one guard or hook."""
 
-    def __init__(self, graph: Any, mode: str, thread: int, options: Dict[str, Any]) -> None:
+    def __init__(self, graph: Any, mode: str, thread: int, options: Dict[str, Any],
+                 on_repeated: Optional[Callable[[Dict[str, Any], int], None]] = None) -> None:
         self.graph = graph
         self.mode = mode
         self.thread = thread
@@ -147,8 +148,6 @@ class Recorder:
         self.unattributed_ops = 0
         #: Clock marks about every tenth of a second: the program's own work against contention (clocks.py).
         self.clock_marks = ClockMarks()
-        #: False under `tfguard run`: live alerts go to stderr, never through the warnings machinery.
-        self.alerts_through_warnings = True
         #: What finalized the graph for this recorder ("tfguard.frozen block", "tfguard run
         #: --freeze-after"), None when it was finalized by someone else or not at all.
         self.finalized_by: Optional[str] = None
@@ -171,8 +170,9 @@ class Recorder:
         self.pending: List[Any] = []
         #: Length of `pending` at which it is folded (about a second of runs).
         self.drain_at = RUN_FIELDS
-        #: Called with (site record, runs so far) when a site first turns repeated while the program runs.
-        self.on_repeated: Optional[Callable[[Dict[str, Any], int], None]] = None
+        #: Called with (site record, runs so far) when a site first turns repeated while the program runs: the
+        #: guard's live alert, given once at construction (the recorder only records; it says nothing itself).
+        self.on_repeated = on_repeated
         #: tfguard failed internally while guarding (safety.py): the session is no longer recorded.
         self.failed = False
         #: The guarding thread's sampled stacks between runs (host_sampler.py), when sampled.

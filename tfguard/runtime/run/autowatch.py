@@ -268,7 +268,7 @@ class SessionWatcher:
             watched.guard, watched.failed = None, guard.failed
             self.sessions.append(watched)
             return
-        guard._recorder.alerts_through_warnings = False  # the program's behaviour must not change
+        guard.alerts_through_warnings = False  # the program's behaviour must not change
         guard._recorder.follow_busiest_thread = True  # a training loop on a worker thread
         watched = WatchedSession(number, created_at, guard)
         watched.graph_number = self._graph_number(session.graph)

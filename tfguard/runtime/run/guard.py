@@ -16,7 +16,7 @@ from tfguard.runtime.devices.devicewatch import DeviceWatch
 from tfguard.runtime.output.report import Report
 from tfguard.runtime.output.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.record.recorder import Recorder, validate_options
-from tfguard.runtime.run.reporting import alert_on_growth, final_report, report_of
+from tfguard.runtime.run.reporting import final_report, growth_alerts, report_of
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import tf_v1
 
@@ -53,6 +53,8 @@ class Guard:
         self._devices = DeviceWatch(placement_at, sample_gpu)
         self._recorder: Optional[Recorder] = None
         self._report: Optional[Report] = None
+        #: False under `tfguard run`: live alerts go to stderr, never through the warnings machinery.
+        self.alerts_through_warnings = True
         self._undo: list = []
         self._finalized_here = False
         self._tap = None
@@ -74,8 +76,8 @@ class Guard:
 
     def _enter(self) -> None:
         v1 = tf_v1()
-        recorder = Recorder(self.graph, self.mode, get_ident(), self.options)
-        alert_on_growth(recorder)
+        recorder = Recorder(self.graph, self.mode, get_ident(), self.options,
+                            growth_alerts(lambda: self.alerts_through_warnings))
         self._recorder = recorder
         session = self.session
         try:
@@ -126,7 +128,7 @@ class Guard:
         finally:
             self._restore()
         if self._recorder is not None and not self._recorder.failed:
-            self._report = final_report(self._recorder, self._devices)
+            self._report = final_report(self._recorder, self._devices, self.alerts_through_warnings)
             if self._tensorboard is not None:
                 self._write_tensorboard()
 

@@ -17,7 +17,7 @@ from tfguard.runtime.devices.placement import session_devices
 from tfguard.runtime.output.report import Report
 from tfguard.runtime.record.recorder import Recorder, validate_options
 from tfguard.runtime.record.signature import feed_keys
-from tfguard.runtime.run.reporting import alert_on_growth, final_report, report_of
+from tfguard.runtime.run.reporting import final_report, growth_alerts, report_of
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import tf_v1
 
@@ -97,12 +97,13 @@ class GuardHook(_v1.train.SessionRunHook):
         """Start recording on the default graph of the session being created; time Saver.save
         (CheckpointSaverHook's saves too) on that graph until end()."""
         self._detach()
-        self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
+        # A GuardHook alerts through the warnings machinery, as tfguard.watch does.
+        self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options,
+                                  growth_alerts(lambda: True))
         self._report = None
         if self._devices is not None:
             self._devices.stop()
         self._devices = DeviceWatch(self._placement_at, self._sample_gpu)
-        alert_on_growth(self._recorder)
         self._devices.start(self._recorder.thread)
         self._attached = (GraphPatch.attach(self._recorder.graph, self._recorder), self._recorder)
         SaverPatch.attach(_v1.train.Saver)

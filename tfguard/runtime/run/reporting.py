@@ -8,7 +8,7 @@ slowdown is never warned about before the end.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from tfguard.runtime.devices.devicewatch import DeviceWatch
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
@@ -21,12 +21,13 @@ from tfguard.runtime.record.recorder import Recorder
 from tfguard.runtime.verdict import SessionVerdict
 
 
-def alert_on_growth(recorder: Recorder) -> None:
-    """Have `recorder` alert live (GraphGrowthWarning) when a growth site turns repeated."""
+def growth_alerts(through_warnings: Callable[[], bool]) -> Callable[[Dict[str, Any], int], None]:
+    """The live alert (GraphGrowthWarning) of a growth site that turns repeated, for a Recorder's `on_repeated`;
+    `through_warnings()` says, when it fires, whether it goes through the warnings machinery (else to stderr)."""
     def on_repeated(site: Dict[str, Any], step: int) -> None:
-        emit(growth_alert(site, step), GraphGrowthWarning, recorder.alerts_through_warnings)
+        emit(growth_alert(site, step), GraphGrowthWarning, through_warnings())
 
-    recorder.on_repeated = on_repeated
+    return on_repeated
 
 
 def report_of(recorder: Recorder, devices: Optional[DeviceWatch] = None) -> Report:
@@ -37,11 +38,11 @@ def report_of(recorder: Recorder, devices: Optional[DeviceWatch] = None) -> Repo
     return Report(SessionVerdict(figures=figures), findings)
 
 
-def final_report(recorder: Recorder, devices: Optional[DeviceWatch] = None) -> Report:
+def final_report(recorder: Recorder, devices: Optional[DeviceWatch] = None, through_warnings: bool = True) -> Report:
     """The report of a finished recorder (its guard keeps it): `report_of`, and the SlowdownWarning of a
-    significant slowdown."""
+    significant slowdown (through the warnings machinery, or to stderr under `tfguard run`)."""
     report = report_of(recorder, devices)
     if recorder.options["warn"] and report.slowdown_significant:
         message = next(d.headline for d in report.findings if d.code == SLOWING_STEPS.code)
-        emit("tfguard: " + message, SlowdownWarning, recorder.alerts_through_warnings)
+        emit("tfguard: " + message, SlowdownWarning, through_warnings)
     return report
