@@ -1,4 +1,4 @@
-"""Every code the runtime guard prints (TFG901-TFG909) has a page and a row, as ruff documents every code."""
+"""Every code the runtime guard prints (TFG901-TFG912) has a page and a row, as ruff documents every code."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ import pytest
 from tests.catalog_paths import RULES_DIR, runtime_folders
 from tests.console import tfguard_script
 from tfguard.runtime.devices.placement import DEFAULT_COPIES_THRESHOLD
-from tfguard.runtime.judge import all_diagnostics, eager_training_step, function_retracing
+from tfguard.runtime.judge import (
+    all_diagnostics,
+    eager_training_step,
+    function_retracing,
+    host_syncs_per_step,
+    predict_in_loop,
+    slow_callback,
+)
 from tfguard.runtime.record.growth import REPEATED_EVENTS
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 
@@ -32,6 +39,12 @@ THRESHOLDS = {
                f"CALLS_PER_NEW_TRACE = {function_retracing.CALLS_PER_NEW_TRACE}",
                f"ALERT_TRACES = {function_retracing.ALERT_TRACES}"],
     "TFG909": [f"MIN_EAGER_STEPS = {eager_training_step.MIN_EAGER_STEPS}"],
+    "TFG910": [f"LOOP_CALLS = {predict_in_loop.LOOP_CALLS}", f"SMALL_ROWS = {predict_in_loop.SMALL_ROWS}",
+               f"OVERHEAD_RATIO = {predict_in_loop.OVERHEAD_RATIO}", f"RUN_SHARE = {predict_in_loop.RUN_SHARE}"],
+    "TFG911": [f"MIN_BATCHES = {slow_callback.MIN_BATCHES}", f"WARNING_SHARE = {slow_callback.WARNING_SHARE}",
+               f"INFO_SHARE = {slow_callback.INFO_SHARE}"],
+    "TFG912": [f"MIN_STEPS = {host_syncs_per_step.MIN_STEPS}", f"PER_STEP = {host_syncs_per_step.PER_STEP}",
+               f"SHORT_STEP_S = {host_syncs_per_step.SHORT_STEP_S}"],
 }
 
 

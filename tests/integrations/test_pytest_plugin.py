@@ -188,7 +188,8 @@ def test_a_bad_marker_argument_is_a_usage_error(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*test_bad.py::test_x: @pytest.mark.tfguard unknown argument max_new_op (known: "
-                                 "max_new_ops, warmup_runs, max_step_ms, max_input_bound)"])
+                                 "max_new_ops, warmup_runs, max_step_ms, max_input_bound, max_host_syncs_per_step, "
+                                 "max_callback_share, max_predict_calls)"])
 
 
 KINDS = HELPERS + '''

@@ -369,6 +369,9 @@ def test_each_diagnostic_declares_its_name_severity_and_fail_on_name():
         "TFG907": ("cross-device-copies", "info", ""),
         "TFG908": ("function-retracing", "warning", "retracing"),
         "TFG909": ("eager-training-step", "warning", "eager-step"),
+        "TFG910": ("predict-in-loop", "warning", "predict-in-loop"),
+        "TFG911": ("slow-callback", "warning", "slow-callback"),
+        "TFG912": ("host-syncs-per-step", "warning", "host-syncs"),
     }
     assert all(d.summary and d.page == "rules/%s-%s/README.md" % (code, d.name)
                for code, d in all_diagnostics().items())

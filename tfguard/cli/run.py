@@ -218,6 +218,7 @@ def run_command(args: argparse.Namespace) -> int:
         watcher.install()
         watcher.functions = _watch_functions()
         watcher.steps = _watch_steps(max_steps, MaxStepsReached)
+        watcher.program = _watch_program()
         if args.json_dir:
             from tfguard.reports.task_files import TaskNaming
 
@@ -318,11 +319,26 @@ def _watch_steps(max_steps: Optional[int], stop_type: type) -> Any:
         steps.stop()
         return None
     return steps
+def _watch_program() -> Any:
+    """The watch of the program's Keras calls, callbacks and host syncs (TFG910-TFG912); None when it could not
+    start."""
+    from tfguard.runtime import safety
+    from tfguard.runtime.run.program_watch import ProgramWatch
+
+    program = ProgramWatch()
+    try:
+        program.start()
+    except Exception as exc:
+        safety.internal_error("tfguard run's Keras watch", exc, "following Keras calls and host syncs")
+        program.stop()
+        return None
+    return program
 
 
 def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:
     """Take back what a failed set-up installed: the program then runs unguarded."""
-    for part in (tasks, getattr(watcher, "steps", None), getattr(watcher, "functions", None), watcher):
+    for part in (tasks, getattr(watcher, "steps", None), getattr(watcher, "functions", None),
+                 getattr(watcher, "program", None), watcher):
         try:
             if part is not None:
                 (part.stop if hasattr(part, "stop") else part.uninstall)()
@@ -344,6 +360,8 @@ def _finish(watcher: Any, tasks: Any) -> List[Any]:
             watcher.functions.stop()
         if getattr(watcher, "steps", None) is not None:
             watcher.steps.stop()
+        if getattr(watcher, "program", None) is not None:
+            watcher.program.stop()
         if watcher is not None:
             sessions = watcher.finish()
         if tasks is not None:
@@ -367,8 +385,10 @@ def _report(args: argparse.Namespace, watcher: Any, sessions: List[Any], status:
         print("tfguard: stopped after %d steps (--max-steps)" % max_steps, file=sys.stderr)
     if watcher.setup_error:
         print("tfguard: could not watch sessions: %s" % watcher.setup_error, file=sys.stderr)
-    # TF 2.13+: the tf.functions too (TFG908), and a TF2 training loop's steps; on TF 1.15 the verdict has neither
-    verdict = run_verdict(command, watcher, sessions, status, getattr(watcher, "functions", None), steps)
+    # TF 2.13+: the tf.functions too (TFG908), a TF2 training loop's steps, and the Keras calls, callbacks and host
+    # syncs (TFG910-TFG912); on TF 1.15 the verdict has none of them
+    verdict = run_verdict(command, watcher, sessions, status, getattr(watcher, "functions", None), steps,
+                          getattr(watcher, "program", None))
     if not args.quiet:
         print(FORMATS["text"].render(verdict, 0 if args.wide else None), file=sys.stderr)
     if args.json:

@@ -12,12 +12,13 @@ import math
 from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.integrations.guarded import DEFAULT_WARMUP_RUNS
+from tfguard.integrations.tf2_budgets import TF2_BUDGETS, check_tf2_budgets, tf2_budget_value
 from tfguard.runtime.document import display_path
 from tfguard.runtime.judge import code_of
 from tfguard.runtime.verdict import FUNCTION, SESSION, Diagnostic, RunVerdict
 
 #: The marker's keyword arguments, all optional.
-BUDGET_NAMES = ("max_new_ops", "warmup_runs", "max_step_ms", "max_input_bound")
+BUDGET_NAMES = ("max_new_ops", "warmup_runs", "max_step_ms", "max_input_bound") + TF2_BUDGETS
 #: What a guarded test fails on without --tfguard-fail-on: the graph keeps growing (graph-growth errors), a
 #: tf.function keeps retracing (function-retracing warnings).
 DEFAULT_FAIL_ON = {"growth": code_of("growth"), "retracing": code_of("retracing")}
@@ -36,6 +37,8 @@ class Budget:
         self.warmup_runs = warmup_runs
         self.max_step_ms = max_step_ms
         self.max_input_bound = max_input_bound
+        #: The TF2 budgets (tf2_budgets.TF2_BUDGETS) asserted, by name.
+        self.tf2: Dict[str, float] = {}
 
     @classmethod
     def from_marker(cls, args: Sequence[Any], kwargs: Dict[str, Any]) -> "Budget":
@@ -56,12 +59,18 @@ class Budget:
             budget.max_step_ms = _number(kwargs["max_step_ms"], "max_step_ms", low=0.0, high=math.inf)
         if kwargs.get("max_input_bound") is not None:
             budget.max_input_bound = _number(kwargs["max_input_bound"], "max_input_bound", low=0.0, high=1.0)
+        for name in TF2_BUDGETS:
+            if kwargs.get(name) is not None:
+                try:
+                    budget.tf2[name] = tf2_budget_value(name, kwargs[name])
+                except ValueError as exc:
+                    raise BudgetError(str(exc)) from None
         return budget
 
     def asserted(self) -> List[str]:
         """``["max_new_ops=0", ...]``: the budgets this test asserts."""
         return ["%s=%s" % (name, getattr(self, name)) for name in ("max_new_ops", "max_step_ms", "max_input_bound")
-                if getattr(self, name) is not None]
+                if getattr(self, name) is not None] + ["%s=%s" % item for item in self.tf2.items()]
 
 
 def _number(value: Any, name: str, low: float, high: float) -> float:
@@ -150,11 +159,11 @@ def _where(diagnostic: Diagnostic, sessions: List[Dict[str, Any]]) -> str:
 
 
 def verdict(run: RunVerdict, sessions: List[Dict[str, Any]], budget: Optional[Budget], fail_on: Dict[str, str],
-            fail_on_given: bool = True) -> Dict[str, Any]:
+            fail_on_given: bool = True, tf2: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """The test's verdict from its run verdict (`run`, its sessions numbered from 1) and its sessions' records
     (`sessions`, in that order): totals, failures (one line each), their short causes (``causes``, for pytest's
     summary line) and a short label. `fail_on_given`: `fail_on` came from ``--tfguard-fail-on`` (said in the
-    failure), not the default."""
+    failure), not the default. `tf2`: the test's TF2 facts (guarded.tf2_facts), for its row and TF2 budgets."""
     failures: List[str] = []
     causes: List[str] = []
     codes = set(fail_on.values())
@@ -172,6 +181,9 @@ def verdict(run: RunVerdict, sessions: List[Dict[str, Any]], budget: Optional[Bu
         budget_failures = _budget_failures(sessions, budget)
         failures += budget_failures
         causes += [_budget_cause(failure, sessions) for failure in budget_failures]
+        tf2_failures = check_tf2_budgets(tf2, budget.tf2)
+        failures += tf2_failures
+        causes += tf2_failures
     errors = sorted({d.code for d in run.diagnostics if d.severity == "error"})
     warnings = sorted({d.code for d in run.diagnostics if d.severity == "warning"})
     known_new = [r["new_ops_after_warmup"] for r in sessions if r["new_ops_after_warmup"] is not None]
@@ -183,7 +195,7 @@ def verdict(run: RunVerdict, sessions: List[Dict[str, Any]], budget: Optional[Bu
     elif errors or warnings:  # reported, not failing (--tfguard-fail-on does not name them)
         label = "; ".join(part for part in ("error: " + ", ".join(errors) if errors else "",
                                             "warning: " + ", ".join(warnings) if warnings else "") if part)
-    elif not any(r["runs"] for r in sessions) and not functions:
+    elif not any(r["runs"] for r in sessions) and not functions and not (tf2 or {}).get("steps"):
         label = "no runs"
     else:
         label = "ok"
@@ -197,10 +209,20 @@ def verdict(run: RunVerdict, sessions: List[Dict[str, Any]], budget: Optional[Bu
         "slowdown": max(slowdowns) if slowdowns else None,
         "codes": sorted({d.code for d in run.diagnostics}),
         "functions": [d.to_dict() for d in functions],
+        "tf2": tf2,
         "failures": failures,
         "causes": causes,
         "label": label,
     }
+
+
+def _tf2_cause(diagnostic: Dict[str, Any]) -> str:
+    """A TF2 diagnostic's short cause: a retracing function by name, the others by their message's head."""
+    where = "%s:%d" % (display_path(diagnostic["path"]), diagnostic["line"]) if diagnostic["path"] else "?"
+    if "function" in diagnostic["evidence"]:
+        return "`%s` keeps retracing, called from %s (%s)" % (diagnostic["evidence"]["function"], where,
+                                                              diagnostic["code"])
+    return "%s at %s (%s)" % (diagnostic["message"].split(": ")[0].split(" (")[0], where, diagnostic["code"])
 
 
 def _budget_cause(failure: str, sessions: List[Dict[str, Any]]) -> str:

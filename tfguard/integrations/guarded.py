@@ -104,6 +104,30 @@ def _watcher_class() -> type:
     return TestSessionWatcher
 
 
+def tf2_facts(program: Dict[str, Any], functions: List[Any]) -> Dict[str, Any]:
+    """What a TF2 test's row and budgets read: its steps (calls of its most called tf.function, or Keras train
+    batches), the tf.functions it called or traced (`functions`: FunctionRecords) and their traces, the most host
+    syncs one line made per step, the largest share of a batch one callback took, the most small-input
+    predict/evaluate calls one line made (from the program's figures, run/program_watch.py)."""
+    from tfguard.runtime.judge.predict_in_loop import SMALL_ROWS
+
+    steps = program["steps"]
+    per_line: Dict[Any, int] = {}
+    for site in program["host_syncs"]:
+        per_line[(site["path"], site["line"])] = per_line.get((site["path"], site["line"]), 0) + site["count"]
+    batch = program.get("batch_median_seconds") or 0.0
+    batches = program.get("train_batches") or 0
+    return {
+        "steps": steps["count"], "step_name": steps["name"], "step_s": steps["seconds"] if steps["count"] else None,
+        "functions": len(functions), "traces": sum(f.traced_call_count for f in functions),
+        "syncs_per_step": max(per_line.values()) / steps["count"] if per_line and steps["count"] else 0.0,
+        "callback_share": max((c["seconds"] / batches / batch for c in program["callbacks"]), default=0.0)
+        if batches and batch > 0 else 0.0,
+        "predict_calls": max((c["calls"] for c in program["model_calls"]
+                              if c["median_rows"] is not None and c["median_rows"] <= SMALL_ROWS), default=0),
+    }
+
+
 class TestGuard:
     """Everything tfguard guards in one test; ``finish()`` returns the guarded sessions."""
 
@@ -119,6 +143,11 @@ class TestGuard:
         #: The test's tf.function watch (TFG908) and, once finished, its functions judged.
         self._functions: Any = None
         self._functions_judged: Optional[Tuple[FunctionsVerdict, List[Diagnostic]]] = None
+        #: The test's watch of Keras calls, callbacks and host syncs (TFG910-TFG912), once finished its figures and
+        #: diagnostics, and the TF2 facts its row and budgets read (`tf2_facts`).
+        self._program: Any = None
+        self._program_judged: Optional[Tuple[Dict[str, Any], List[Diagnostic]]] = None
+        self.tf2: Optional[Dict[str, Any]] = None
 
     def start(self) -> None:
         """Watch every session created from now on (patches TensorFlow when the test imports it), and every
@@ -129,6 +158,10 @@ class TestGuard:
 
             self._functions = FunctionWatch(alerts_through_warnings=False)  # as its sessions: alerts on stderr
             self._functions.start()
+            from tfguard.runtime.run.program_watch import ProgramWatch
+
+            self._program = ProgramWatch()
+            self._program.start()
 
     def guard(self, session: Any, frozen: bool = False, **options: Any) -> "ExplicitGuard":
         """A ``with`` block guarding `session` (``tfguard.watch``, or ``tfguard.frozen`` with frozen=True)."""
@@ -141,10 +174,18 @@ class TestGuard:
         if self.sessions is not None:
             return self.sessions
         functions, self._functions = self._functions, None
+        program, self._program = self._program, None
+        called: List[Any] = []
         if functions is not None:
             functions.stop()
             if functions.available and not functions.failed:
                 self._functions_judged = functions.judged()
+                called = [record for record in functions.records if record.calls or record.traces]
+        if program is not None:
+            program.stop()
+            self._program_judged = program.judged()
+            if self._program_judged is not None:
+                self.tf2 = tf2_facts(self._program_judged[0], called)
         found = []
         explicit_ids = set()
         for block in self._explicit:
@@ -172,7 +213,7 @@ class TestGuard:
         created where their origin says), the growth across them and its tf.functions, judged once."""
         sessions = [(replace(guarded.report.session, number=number, created_at=guarded.origin), guarded.report.findings)
                     for number, guarded in enumerate(self.finish(), 1)]
-        return judge_run({}, sessions, self._functions_judged)
+        return judge_run({}, sessions, self._functions_judged, self._program_judged)
 
 
 class ExplicitGuard:

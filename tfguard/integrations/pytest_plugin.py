@@ -38,7 +38,8 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--tfguard-fail-on", metavar="NAMES", default=None,
                     help="fail a guarded test when these diagnostics fire as errors or warnings: "
                          "comma-separated names of `tfguard run --fail-on` (growth, slowdown, input-bound, "
-                         "summaries, saves, cpu-fallback, retracing), or `none` to only report (default: growth, "
+                         "summaries, saves, cpu-fallback, retracing, predict-in-loop, slow-callback, "
+                         "host-syncs), or `none` to only report (default: growth, "
                          "retracing)")
 
 
@@ -159,7 +160,7 @@ class TfguardPlugin:
         self.guardeds += 1
         records = [session_record(guarded) for guarded in state.finish()]
         result = verdict(state.run_verdict(), records, item.stash.get(_BUDGET, None), self.fail_on,
-                         self.fail_on_given)
+                         self.fail_on_given, state.tf2)
         result["nodeid"] = item.nodeid
         result["budgets"] = item.stash[_BUDGET].asserted() if item.stash.get(_BUDGET, None) else []
         if state.setup_error:
@@ -227,20 +228,44 @@ def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
     from tfguard.runtime.document import format_seconds
     from tfguard.runtime.output.fit import fit_records, terminal_width
 
-    used = [v for v in verdicts if v["sessions"] or v.get("functions")]
+    used = [v for v in verdicts if v["sessions"] or v.get("functions") or _ran_tf2(v)]
+    tf2 = [v for v in used if not v["sessions"]]
     rows = []
-    for v in sorted(used, key=lambda v: v["nodeid"]):
+    for v in sorted((v for v in used if v["sessions"]), key=lambda v: v["nodeid"]):
         new = v["new_ops_after_warmup"]
         rows.append([v["nodeid"], len(v["sessions"]), v["runs"], v["ops_added"], "-" if new is None else new,
                      format_seconds(v["step_s"]), "-" if v["host_fraction"] is None else "%.0f%%" % (
                          v["host_fraction"] * 100), "too short" if v["slowdown"] is None else "x%.2f" % v["slowdown"],
                      ", ".join(v["codes"]) or "-", v["label"]])
     failed = sum(1 for v in used if v["failures"])
-    lines = ["%d test%s guarded: %d used a TensorFlow session, %d failed its guard" % (
-        len(verdicts), "" if len(verdicts) == 1 else "s", len(used), failed)]
+    ran = ", %d ran TF2 steps or tf.functions" % len(tf2) if tf2 else ""
+    lines = ["%d test%s guarded: %d used a TensorFlow session%s, %d failed its guard" % (
+        len(verdicts), "" if len(verdicts) == 1 else "s", len(used) - len(tf2), ran, failed)]
     if rows:
         # 80 columns or COLUMNS, as the run report: too wide a table becomes one record per test
         lines += fit_records(rows, ["test", "sessions", "runs", "ops added", "after warm-up", "step median", "host",
                                     "slowdown", "diagnostics", "verdict"], terminal_width(),
                              disable_numparse=True).splitlines()
+    if tf2:
+        lines += fit_records([_tf2_row(v) for v in sorted(tf2, key=lambda v: v["nodeid"])],
+                             ["test", "steps", "step median", "functions", "traces", "syncs/step", "diagnostics",
+                              "verdict"], terminal_width(), disable_numparse=True).splitlines()
     return lines
+
+
+def _ran_tf2(verdict: Dict[str, Any]) -> bool:
+    """Whether a test ran TF2 steps or traced tf.functions (its row then speaks of those, not of sessions)."""
+    facts = verdict.get("tf2") or {}
+    return bool(facts.get("steps") or facts.get("functions") or verdict.get("codes"))
+
+
+def _tf2_row(verdict: Dict[str, Any]) -> List[Any]:
+    """A TF2 test's row: its steps (calls of its most called tf.function, or Keras train batches), their median
+    time, its traced tf.functions and their traces, the most host syncs one line made per step."""
+    from tfguard.runtime.document import format_seconds
+
+    facts = verdict.get("tf2") or {}
+    steps = facts.get("steps") or 0
+    return [verdict["nodeid"], "%d (%s)" % (steps, facts.get("step_name")) if steps else "-",
+            format_seconds(facts.get("step_s")), facts.get("functions", 0), facts.get("traces", 0),
+            "%.1f" % facts["syncs_per_step"] if steps else "-", ", ".join(verdict["codes"]) or "-", verdict["label"]]

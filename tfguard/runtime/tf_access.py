@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from types import FunctionType
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 #: The oldest TensorFlow the runtime guard supports: 1.15 has `tf.compat.v1`, `Operation.traceback` and
 #: the RunMetadata partition graphs the placement report reads.
@@ -244,3 +244,71 @@ def map_parallel_calls(args: Sequence[Any], kwargs: Any) -> Any:
     if "num_parallel_calls" in kwargs:
         return kwargs["num_parallel_calls"]
     return args[1] if len(args) > 1 else None
+#: Where each Keras keeps the classes `tfguard run` follows for TFG910/TFG911, by the module that defines them
+#: (patched when the program imports that module): the class whose `predict`/`evaluate` a model runs, and the
+#: `CallbackList` that `fit` calls each batch hook through. Keras 3 (`keras`, `tf.keras` on TF 2.16+) and tf_keras
+#: (Keras 2, `TF_USE_LEGACY_KERAS=1`) keep them in different places.
+KERAS_MODEL_CLASSES = {"keras.src.backend.tensorflow.trainer": "TensorFlowTrainer",
+                       "tf_keras.src.engine.training": "Model"}
+KERAS_CALLBACK_LISTS = {"keras.src.callbacks.callback_list": "CallbackList", "tf_keras.src.callbacks": "CallbackList"}
+#: The Keras methods that run a whole input through a model (TFG910).
+KERAS_MODEL_METHODS = ("predict", "evaluate")
+#: The train-batch hooks of a callback that `fit` calls every batch (TFG911); the `on_batch_*` aliases run inside
+#: them (Keras' default `on_train_batch_end` calls `on_batch_end`).
+KERAS_BATCH_HOOKS = ("on_train_batch_begin", "on_train_batch_end")
+
+
+def keras_class(module: Any, table: Dict[str, str]) -> Optional[type]:
+    """The class `table` names in a just-imported Keras `module` (None: another module, or a Keras that moved it)."""
+    name = table.get(getattr(module, "__name__", ""))
+    found = getattr(module, name, None) if name else None
+    return found if isinstance(found, type) else None
+
+
+def callbacks_of(callback_list: Any) -> List[Any]:
+    """The callbacks a Keras `CallbackList` calls (its `callbacks` attribute in both Kerases)."""
+    found = getattr(callback_list, "callbacks", None)
+    return list(found) if isinstance(found, (list, tuple)) else []
+
+
+def is_default_hook(method: Any) -> bool:
+    """Whether a callback's hook is Keras' own empty default (tf_keras marks them `_is_default`; Keras 3's base
+    `Callback` defines them), i.e. not worth timing."""
+    if getattr(method, "_is_default", False):
+        return True
+    function = getattr(method, "__func__", method)
+    module = getattr(function, "__module__", "") or ""
+    return module.startswith(("keras.", "tf_keras."))
+
+
+#: The class every eager tensor inherits its Python methods from (`EagerTensor` is made from it in C, and takes
+#: a change to its methods): the ones that copy a value to the host (TFG912).
+_EAGER_TENSOR_MODULE = "tensorflow.python.framework.ops"
+_EAGER_TENSOR_BASE = "_EagerTensorBase"
+#: Method -> what the user wrote: the host syncs TFG912 counts.
+HOST_SYNC_METHODS = {"numpy": ".numpy()", "__float__": "float(t)", "__int__": "int(t)", "__str__": "print(t)",
+                     "__repr__": "repr(t)", "__format__": "an f-string"}
+
+
+def eager_tensor_base() -> Optional[type]:
+    """The Python base class of eager tensors in the loaded TensorFlow 2.x, or None (1.15, another layout)."""
+    import sys
+
+    module = sys.modules.get(_EAGER_TENSOR_MODULE)
+    found = getattr(module, _EAGER_TENSOR_BASE, None) if module is not None else None
+    if not isinstance(found, type) or "numpy" not in vars(found):
+        return None
+    return found
+
+
+def tensor_facts(tensor: Any) -> Tuple[str, str, int]:
+    """(device, dtype name, number of elements) of an eager tensor, read once per syncing line."""
+    device = str(getattr(tensor, "device", "") or "")
+    dtype = getattr(getattr(tensor, "dtype", None), "name", "") or ""
+    try:
+        size = 1
+        for dim in tuple(tensor.shape):
+            size *= int(dim)
+    except Exception:  # an unknown dimension
+        size = -1
+    return device, str(dtype), size

@@ -176,6 +176,9 @@ class RunVerdict:
     sessions: List[SessionVerdict] = field(default_factory=list)
     functions: Optional[FunctionsVerdict] = None
     diagnostics: List[Diagnostic] = field(default_factory=list)
+    #: A TF2 program's Keras calls, callbacks, host syncs and steps as recorded (record/keras_calls.py's
+    #: `ProgramRecord.to_dict()`); None when they were not followed (TensorFlow 1.15, not `tfguard run`).
+    program: Optional[Dict[str, Any]] = None
 
     # -- reading ---------------------------------------------------------------------------------------
     def of_session(self, number: int) -> List[Diagnostic]:
@@ -214,6 +217,8 @@ class RunVerdict:
         document["sessions"] = [s.to_dict() for s in self.sessions]
         if self.functions is not None:
             document["functions"] = self.functions.to_dict()
+        if self.program is not None:
+            document["program"] = _plain(self.program)
         document["diagnostics"] = [d.to_dict() for d in self.diagnostics]
         return document
 
@@ -224,11 +229,11 @@ class RunVerdict:
         version = document.get("version") if isinstance(document, dict) else None
         if version == DOCUMENT_VERSION and "sessions" in document:
             facts = {k: v for k, v in document.items()
-                     if k not in ("version", "session_count", "sessions", "functions", "diagnostics")}
+                     if k not in ("version", "session_count", "sessions", "functions", "diagnostics", "program")}
             functions = document.get("functions")
             return cls(facts, [SessionVerdict.from_dict(s) for s in document["sessions"]],
                        _functions(functions) if functions is not None else None,
-                       [Diagnostic.from_dict(d) for d in document.get("diagnostics", [])])
+                       [Diagnostic.from_dict(d) for d in document.get("diagnostics", [])], document.get("program"))
         if version == DOCUMENT_VERSION or version in READS:
             return _converted(document)
         raise ValueError("unsupported tfguard report version: %r" % (version,))

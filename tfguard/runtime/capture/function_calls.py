@@ -46,6 +46,13 @@ _undo: List[Callable[[], None]] = []
 _serials: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
 _serial_count = [0]
 _call_code: List[Any] = []
+#: Traces of TensorFlow's own functions (tf.data's pipeline functions): not followed, only counted (TFG910).
+_library_trace_count = [0]
+
+
+def library_traces() -> int:
+    """How many traces of TensorFlow's own functions (tf.data's map and pipeline functions) ran so far."""
+    return _library_trace_count[0]
 
 
 def available() -> bool:
@@ -177,6 +184,7 @@ def _before_trace(function_type: Any, tracing_options: Any, tensorflow_dir: str)
     key = tf_access.function_key(python_function)
     filename = getattr(key, "co_filename", "")
     if filename and os.path.abspath(filename).startswith(tensorflow_dir):
+        _library_trace_count[0] += 1
         return None
     site, function = _caller(sys._getframe(2))
     serial = _serial_of(function)

@@ -19,6 +19,7 @@ from tfguard.runtime.judge.summary_cost import summary_cost
 from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.functions import FunctionRecord
 from tfguard.runtime.record.host_time import advice as host_advice
+from tfguard.runtime.record.keras_calls import ProgramRecord
 from tfguard.runtime.record.recording import Recording
 from tfguard.runtime.record.steps import StepRecord
 from tfguard.runtime.verdict import (
@@ -101,12 +102,17 @@ def judge_functions(records: Sequence[FunctionRecord], available: Optional[bool]
 def judge_steps(record: StepRecord) -> Tuple[Dict[str, Any], List[Diagnostic]]:
     """(a TF2 training loop's figures, every judge's findings on its steps, PROGRAM scope)."""
     return record.to_dict(), judge_evidence(Evidence(PROGRAM, steps=record))
+def judge_program(record: ProgramRecord) -> Tuple[Dict[str, Any], List[Diagnostic]]:
+    """A TF2 program's Keras calls, callbacks, host syncs and steps as figures, and their diagnostics
+    (TFG910-TFG912)."""
+    return record.to_dict(), judge_evidence(Evidence(PROGRAM, program=record))
 
 
 def judge_run(facts: Dict[str, Any], sessions: Sequence[Tuple[SessionVerdict, List[Diagnostic]]],
-              functions: Optional[Tuple[FunctionsVerdict, List[Diagnostic]]] = None) -> RunVerdict:
+              functions: Optional[Tuple[FunctionsVerdict, List[Diagnostic]]] = None,
+              program: Optional[Tuple[Dict[str, Any], List[Diagnostic]]] = None) -> RunVerdict:
     """The run verdict: each session with its own diagnostics (renumbered to the session), the growth across
-    the sessions of one graph, then the tf.functions' diagnostics."""
+    the sessions of one graph, then the tf.functions' diagnostics, then the program's (TFG910-TFG912)."""
     verdict = RunVerdict(dict(facts))
     for session, found in sessions:
         verdict.sessions.append(session)
@@ -117,4 +123,7 @@ def judge_run(facts: Dict[str, Any], sessions: Sequence[Tuple[SessionVerdict, Li
     if functions is not None:
         verdict.functions = functions[0]
         verdict.diagnostics += functions[1]
+    if program is not None:
+        verdict.program = program[0]
+        verdict.diagnostics += program[1]
     return verdict

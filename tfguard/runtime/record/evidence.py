@@ -2,8 +2,9 @@
 
 `Evidence` gathers what was recorded about one thing judged in one scope (verdict.SCOPES): a session (its
 `Recording`, the slowdown verdict judged on it first, its traced step's placement data), the sessions of a run
-(across sessions: `sessions`), the program's `tf.function`s (`functions`), or a TF2 training loop's steps
-(`steps`, PROGRAM scope: record/steps.py). Every judge is called with it as
+(across sessions: `sessions`), the program's `tf.function`s (`functions`), a TF2 training loop's steps (`steps`,
+PROGRAM scope: record/steps.py), or a TF2 program's Keras calls, callbacks and host syncs (`program`, PROGRAM
+scope: record/keras_calls.py). Every judge is called with it as
 ``judge(evidence)`` and returns its findings, or none when the evidence it reads is not there (a placement judge on
 a session with no traced step, a retracing judge on a session). A new kind of record is a new field here, with an
 empty default, filled where the run stage gathers the evidence; no judge signature changes.
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from tfguard.runtime.record.functions import FunctionRecord
+from tfguard.runtime.record.keras_calls import ProgramRecord
 from tfguard.runtime.record.recording import Recording
 from tfguard.runtime.record.steps import StepRecord
 from tfguard.runtime.verdict import SESSION
@@ -55,3 +57,5 @@ class Evidence:
     functions: List[FunctionRecord] = field(default_factory=list)
     #: A TF2 training loop's steps, input waits, checkpoints and summaries (PROGRAM scope).
     steps: Optional[StepRecord] = None
+    #: A TF2 program's Keras calls, callbacks, host syncs and steps (PROGRAM scope; record/keras_calls.py).
+    program: Optional[ProgramRecord] = None

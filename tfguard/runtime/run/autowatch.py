@@ -144,6 +144,8 @@ class SessionWatcher:
         self._graph_count = 0
         #: `tfguard run`'s watch of the program's tf.functions (function_watch.FunctionWatch), set by the CLI.
         self.functions: Optional[Any] = None
+        #: `tfguard run`'s watch of the program's Keras calls, callbacks and host syncs (program_watch.ProgramWatch).
+        self.program: Optional[Any] = None
 
     # -- installation ---------------------------------------------------------------
     def install(self) -> None:

@@ -104,9 +104,10 @@ def _frame_file(filename: str) -> str:
 
 
 def run_verdict(command: List[str], watcher: Any, sessions: List[Any], status: int,
-                functions: Any = None, steps: Any = None) -> RunVerdict:
+                functions: Any = None, steps: Any = None, program: Any = None) -> RunVerdict:
     """The verdict of a run: its facts, every watched session (`report`: its final Report) as an equal, the growth
-    across sessions and, when the tf.function watch could follow them (`functions`, TF 2.13+), the functions."""
+    across sessions and, when the tf.function watch could follow them (`functions`, TF 2.13+), the functions, and
+    the program's Keras calls, callbacks and host syncs when its watch followed them (`program`, TF 2.x)."""
     failed = [s.failed for s in sessions if s.report is None and s.failed]
     sessions = [s for s in sessions if s.report is not None]  # tfguard failed on the others (safety.py)
     facts = {"command": command, "tensorflow_version": watcher.tensorflow_version, "exit_status": status,
@@ -117,7 +118,7 @@ def run_verdict(command: List[str], watcher: Any, sessions: List[Any], status: i
                        graph_ran_before=getattr(s, "graph_ran_before", False)), s.report.findings)
               for s in sessions]
     traced = functions.judged() if functions is not None and functions.available else None
-    verdict = judge_run(facts, judged, traced)
+    verdict = judge_run(facts, judged, traced, program.judged() if program is not None else None)
     if steps is not None and steps.saw_training:  # a TF2 training loop (run/step_watch.py): its steps, its findings
         figures, found = steps.judged()
         verdict.facts["steps"] = figures
