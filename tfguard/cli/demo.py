@@ -32,7 +32,7 @@ _MESSAGE_WIDTH = 80
 
 def add_parser(commands: Any) -> None:
     """Register ``tfguard demo`` on the CLI's subcommand parsers."""
-    demo = commands.add_parser("demo", help="show the checker and the runtime guard on bundled seed scripts",
+    demo = commands.add_parser("demo", help="show the checker and the runtime guard on bundled scripts, TF 1 and TF 2",
                                description="Lint the bundled scripts that reproduce the field reports, then "
                                            "run seed 003 (a Saver built in the training loop) and its fixed "
                                            "twin under `tfguard run` and compare the two reports, then run "
