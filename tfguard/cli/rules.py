@@ -43,7 +43,7 @@ def rule_rows() -> List[dict]:
             rows.append(dict(code=code, name=runtime.name, default_enabled=True, severity=runtime.severity,
                              summary=runtime.summary, kind="runtime", fix="-"))
     for row in rows:
-        row["group"] = rule_group(row["code"])
+        row["group"] = rule_group(row["code"], row["kind"])
     return rows
 
 
@@ -106,7 +106,7 @@ def _group_starts(rows: Sequence[dict]) -> List[List[str]]:
     """For each row, the heading lines to print above it: the group's title where a new group starts."""
     starts, last = [], None
     for row in rows:
-        group = row.get("group", rule_group(row["code"]))
+        group = row.get("group", rule_group(row["code"], row.get("kind", "static")))
         starts.append([] if group == last else ([""] if last is not None else []) + [group_title(group) + ":"])
         last = group
     return starts

@@ -236,7 +236,7 @@ def summary_lines(verdicts: List[Dict[str, Any]]) -> List[str]:
                          v["host_fraction"] * 100), "too short" if v["slowdown"] is None else "x%.2f" % v["slowdown"],
                      ", ".join(v["codes"]) or "-", v["label"]])
     failed = sum(1 for v in used if v["failures"])
-    lines = ["%d test%s guarded: %d used TensorFlow (a session or a tf.function), %d failed its guard" % (
+    lines = ["%d test%s guarded: %d used TensorFlow, %d failed its guard" % (
         len(verdicts), "" if len(verdicts) == 1 else "s", len(used), failed)]
     if rows:
         # 80 columns or COLUMNS, as the run report: too wide a table becomes one record per test
