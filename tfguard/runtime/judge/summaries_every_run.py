@@ -17,6 +17,11 @@ def percent(share: float) -> str:
     return "<1%" if 0 < share < 0.005 else "%d%%" % round(100 * share)
 
 
+#: A measured cost under this share of wall time makes TFG904 information: the fetch is a habit that costs little
+#: in this run (a small model, or a writer that keeps few of the summaries), not what slows it.
+CHEAP_SHARE = 0.01
+
+
 def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]]:
     """TFG904 when summary-fetching runs make up the `summary_share` option of the runs or more."""
     runs, options = recording.runs, recording.options
@@ -44,9 +49,15 @@ def judge(recording: Recording, slowdown: Dict[str, Any]) -> List[Dict[str, Any]
                    "without them to compare with)" % (percent(cost["writer_s"] / wall), writer)
     else:
         measured = "cost not measured (no run of the same step without them to compare with)"
+    cheap = bool(cost["pairs"]) and not cost["unmatched_runs"] and wall > 0 and \
+        cost["seconds"] / wall < CHEAP_SHARE
+    advice = "fetch them every N steps instead"
+    if cheap:  # the habit, named as such: a warning whose own figure says <1% reads as a contradiction
+        advice = "cheap in this run; each fetch still evaluates every summary op, which costs on a larger model " \
+                 "or with more summaries: %s" % advice
     return judged([DIAGNOSTIC.finding(
-        "summary ops (%s) fetched on %d of %d runs %s — fetch them every N steps instead" % (
-            ", ".join(ops), count, runs, measured), None, None, None,
+        "summary ops (%s) fetched on %d of %d runs %s — %s" % (
+            ", ".join(ops), count, runs, measured, advice), "info" if cheap else None, None, None,
         summary_ops=ops, runs_fetching=count, runs=runs, seconds=cost["seconds"],
         seconds_lower_bound=bool(cost["unmatched_runs"]))], recording)
 
