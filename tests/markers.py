@@ -34,17 +34,16 @@ def read_markers(source: str) -> Markers:
     """Parse every marker comment of ``source``; a malformed code raises ValueError."""
     markers = Markers()
     for line_number, line in enumerate(source.splitlines(), start=1):
-        match = MARKER_RE.search(line)
-        if match is None:
-            continue
-        codes = [code.strip() for code in match.group("codes").split(",")]
-        for code in codes:
-            if not CODE_RE.fullmatch(code):
-                raise ValueError(
-                    f"line {line_number}: malformed marker code {code!r} in {line.strip()!r}"
-                )
-        target = markers.todo if match.group("todo") else markers.expected
-        target.update((line_number, code) for code in codes)
+        # A line may carry both kinds: `# expect: TFG204  # todo-expect: TFG903`.
+        for match in MARKER_RE.finditer(line):
+            codes = [code.strip() for code in match.group("codes").split(",")]
+            for code in codes:
+                if not CODE_RE.fullmatch(code):
+                    raise ValueError(
+                        f"line {line_number}: malformed marker code {code!r} in {line.strip()!r}"
+                    )
+            target = markers.todo if match.group("todo") else markers.expected
+            target.update((line_number, code) for code in codes)
     return markers
 
 

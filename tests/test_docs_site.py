@@ -57,3 +57,11 @@ def test_the_rule_table_and_the_changelog_are_on_the_site(site):
     assert all(f'href="../TFG{code[3:]}/"' in table or f'href="{code}/"' in table
                for code in (row["code"] for row in rule_rows()))
     assert (site / "changelog" / "index.html").is_file() and (site / "getting-started" / "index.html").is_file()
+
+
+def test_console_blocks_wrap_instead_of_hiding_their_ends(site):
+    """Output lines (a finding is 150 columns and more) wrap on the site instead of being cut at the right edge."""
+    home = (site / "getting-started" / "index.html").read_text(encoding="utf-8")
+    assert "stylesheets/extra.css" in home and "language-console" in home
+    css = (site / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    assert ".language-console pre > code" in css and "white-space: pre-wrap" in css

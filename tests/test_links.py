@@ -88,3 +88,14 @@ def test_no_code_span_in_a_table_shows_an_escaped_bar():
 def test_the_output_formats_page_explains_the_json_fields_it_points_to():
     text = (ROOT / "docs" / "checker" / "output-formats.md").read_text(encoding="utf-8")
     assert "(see above)" not in text and "## The JSON report" in text and "(#the-json-report)" in text
+
+
+def test_the_modules_and_names_the_config_comments_point_at_exist():
+    import importlib
+
+    for name in ("pyproject.toml", "mkdocs.yml"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        for path in re.findall(r"\btfguard/[\w/]+\.py\b", text):
+            assert (ROOT / path).is_file(), f"{name} names {path}, which does not exist"
+        for module, attribute in re.findall(r"\b(tfguard(?:\.\w+)*)\.([A-Z_]{3,})\b", text):
+            assert hasattr(importlib.import_module(module), attribute), f"{name} names {module}.{attribute}"

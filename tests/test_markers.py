@@ -39,6 +39,12 @@ def test_malformed_marker_is_an_error(line):
         read_markers(line + "\n")
 
 
+def test_a_line_may_carry_an_expect_and_a_todo_marker():
+    markers = read_markers("d = d.map(f)  # expect: TFG204  # todo-expect: TFG903\n")
+    assert markers.expected == Counter({(1, "TFG204"): 1})
+    assert markers.todo == Counter({(1, "TFG903"): 1})
+
+
 def test_restrict_keeps_only_the_given_codes():
     counts = Counter({(1, "TFG101"): 1, (2, "TFG201"): 1})
     assert restrict(counts, {"TFG101"}) == Counter({(1, "TFG101"): 1})

@@ -53,3 +53,32 @@ def rule_page_url(code: str, docs_url: str = "") -> Optional[str]:
     if not base:
         return (folder / "README.md").resolve().as_uri()
     return f"{base if base.endswith('/') else base + '/'}rules/{code}/"
+
+
+#: The groups of the rule list (`tfguard rules`, the README table, the docs nav): a static rule by its code's hundreds
+#: digit (a new code joins its family's group), every runtime diagnostic in the last. TF 1 graph code is sessions
+#: and graphs; TF 2 code is eager code, tf.function and Keras.
+RULE_GROUPS = (
+    ("0", "checker", "The checker itself"),
+    ("1", "tf1-graphs", "TF 1 graphs: ops, Savers, sessions built in the loop"),
+    ("2", "costs", "Training costs, TF 1 and TF 2: summaries, checkpoints, runs, tf.data"),
+    ("3", "tf1-devices", "TF 1 devices: session configs and GPU placement"),
+    ("4", "tf2-functions", "TF 2 functions and costs: tf.function, Keras, eager steps"),
+    ("", "runtime", "Runtime diagnostics: what `tfguard run` and the guard report"),
+)
+
+
+def rule_group(code: str, kind: str = "static") -> str:
+    """Return the group key of ``code`` (``TFG102`` -> ``tf1-graphs``; ``kind="runtime"``: ``runtime``); a static
+    code of no known family -> ``other``."""
+    if kind == "runtime":
+        return "runtime"
+    for digit, key, _title in RULE_GROUPS:
+        if digit and code[3:4] == digit:
+            return key
+    return "other"
+
+
+def group_title(key: str) -> str:
+    """Return the heading of a group of ``RULE_GROUPS`` (``other`` for a key of none)."""
+    return {k: title for _digit, k, title in RULE_GROUPS}.get(key, "Other codes")

@@ -60,12 +60,29 @@ def home_page() -> str:
     return text.replace("](CONTRIBUTING.md)", "](contributing.md)")
 
 
+def rules_nav() -> list:
+    """The Rules section of the nav: the rule list, then one sub-section per group of the registry's rows (TF 1
+    graphs, training costs, TF 2 functions and costs, runtime...), each page titled `CODE name`, marked
+    `(fixable)` when `--fix` fixes it (safe) or `(fixable, unsafe)` with `--unsafe-fixes`."""
+    from tfguard.catalog import group_title
+    from tfguard.cli import rule_rows
+
+    pages = {folder.name.split("-")[0] for folder in _rule_folders()}
+    sections: dict = {}
+    for row in rule_rows():
+        if row["code"] not in pages:
+            continue
+        mark = {"safe": " (fixable)", "unsafe": " (fixable, unsafe)"}.get(row["fix"], "")
+        title = group_title(row["group"]).split(":")[0]
+        sections.setdefault(title, []).append({f"{row['code']} {row['name']}{mark}": f"rules/{row['code']}.md"})
+    return ["rules/index.md", *({title: entries} for title, entries in sections.items())]
+
+
 def on_config(config, **kwargs):
-    """Put every rule page under the Rules section of the nav."""
-    pages = [f"rules/{folder.name.split('-')[0]}.md" for folder in _rule_folders()]
+    """Put every rule page under the Rules section of the nav, grouped."""
     for entry in config["nav"]:
         if isinstance(entry, dict) and "Rules" in entry:
-            entry["Rules"] = ["rules/index.md", *pages]
+            entry["Rules"] = rules_nav()
     return config
 
 

@@ -15,7 +15,7 @@ def test_rules_table_lists_builtin_and_registered_rules(test_rules, run):
     lines = out.splitlines()
     assert lines[0].split() in (["code", "name", "default", "severity", "fix", "summary"],
                                 ["code", "name", "default", "severity", "fix"])  # summaries under their rule
-    rows = {line.split()[0]: line.split()[:4] for line in lines[2:] if not line.startswith(" ")}
+    rows = {line.split()[0]: line.split()[:4] for line in lines[2:] if line.startswith("TFG")}
     assert rows["TFG000"] == ["TFG000", "parse-error", "on", "error"]
     assert rows["TFG901"] == ["TFG901", "test-bad-call", "on", "error"]
     assert rows["TFG951"] == ["TFG951", "test-rare-call", "off", "info"]
@@ -28,7 +28,8 @@ def test_rules_json(test_rules, run):
     rows = json.loads(out)
     assert [r["code"] for r in rows][:1] == ["TFG000"]
     assert {"code": "TFG951", "name": "test-rare-call", "default_enabled": False, "severity": "info",
-            "summary": "Every call to rare() (test rule, off by default).", "kind": "static", "fix": "-"} in rows
+            "summary": "Every call to rare() (test rule, off by default).", "kind": "static", "fix": "-",
+            "group": "other"} in rows
 
 
 def test_rule_prints_its_catalog_readme(test_rules, run, tmp_path, monkeypatch):
@@ -87,12 +88,30 @@ def test_keyboard_interrupt_exits_130(project, run, monkeypatch):
     assert run("check") == (130, "", "tfguard: interrupted\n")
 
 
+def test_rules_are_grouped_tf1_graphs_then_tf2_then_runtime(run, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")
+    out = run("rules")[1]
+    headings = [line for line in out.splitlines() if line and not line.startswith(("TFG", " ", "code", "-"))]
+    assert [h.split(":")[0] for h in headings] == ["The checker itself", "TF 1 graphs", "Training costs, TF 1 and TF 2",
+                                                   "TF 1 devices", "TF 2 functions and costs", "Runtime diagnostics"]
+    group_of, group = {}, None
+    for line in out.splitlines():
+        if line in headings:
+            group = line
+        elif line.startswith("TFG"):
+            group_of[line.split()[0]] = group.split(":")[0]
+    assert group_of["TFG102"] == "TF 1 graphs" and group_of["TFG401"] == "TF 2 functions and costs"
+    assert group_of["TFG204"] == "Training costs, TF 1 and TF 2" and group_of["TFG908"] == "Runtime diagnostics"
+    rows = json.loads(run("rules", "--format", "json")[1])
+    assert {r["code"]: r["group"] for r in rows}["TFG901"] == "runtime"
+
+
 def test_rules_fit_the_terminal_and_say_which_fix_each_has(run, monkeypatch):
     for columns in (80, 100, 160):
         monkeypatch.setenv("COLUMNS", str(columns))
         status, out, _ = run("rules")
         assert status == 0 and max(len(line) for line in out.splitlines()) <= columns, columns
-        rows = {line.split()[0]: line.split()[:5] for line in out.splitlines()[2:] if not line.startswith(" ")}
+        rows = {line.split()[0]: line.split()[:5] for line in out.splitlines()[2:] if line.startswith("TFG")}
         assert rows["TFG101"][4] == "safe" and rows["TFG107"][4] == "unsafe" and rows["TFG105"][4] == "-"
     monkeypatch.setenv("COLUMNS", "160")
     assert "graph op built inside a loop that runs the graph" in run("rules")[1]  # one line when it fits

@@ -142,7 +142,7 @@ def test_demo_part_one_runs_without_tensorflow(tmp_path):
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "seed003_saver_in_loop.py:52  TFG101" in done.stdout and "== 2." not in done.stdout
-    assert done.stderr.strip() == ("tfguard: parts 2 and 3 (the runtime guard) skipped: they run the scripts, "
+    assert done.stderr.strip() == ("tfguard: parts 2 to 4 (the runtime guard) skipped: they run the scripts, "
                                    "which needs TensorFlow (pip install tensorflow-cpu)")
 
 

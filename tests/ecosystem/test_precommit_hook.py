@@ -189,3 +189,65 @@ def test_the_hook_printed_by_a_plain_install_works_with_pre_commit(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
                           cwd=project, env=env, capture_output=True, text=True, timeout=540)
     assert done.returncode == 0 and "Passed" in done.stdout, done.stdout + done.stderr
+
+
+#: fixtures/projects/driver_script's agent, before and after a change: `sync` then builds an assign op on each call,
+#: so the loop of the driver that calls it grows the graph (TFG108, reported in drive.py, which is not staged).
+AGENT_CLEAN = """\
+import tensorflow as tf
+
+
+class Agent(object):
+    def __init__(self):
+        self.w = tf.Variable(0.0)
+        self.value = tf.placeholder(tf.float32)
+        self.update = tf.assign(self.w, self.value)
+        self.sess = tf.Session()
+
+    def sync(self, value):
+        self.sess.run(self.update, {self.value: value})
+"""
+AGENT_CHANGED = AGENT_CLEAN.replace("self.sess.run(self.update, {self.value: value})",
+                                    "self.sess.run(tf.assign(self.w, value))")
+DRIVER = """\
+from agent import Agent
+
+bot = Agent()
+for episode in range(1000):
+    bot.sync(float(episode))
+"""
+
+
+def test_a_staged_change_that_makes_a_caller_build_ops_fails_the_commit_at_the_caller(tmp_path):
+    """Issue 45: only agent.py is staged; the finding it causes in the loop of drive.py (not staged) fails the commit
+    at that loop, naming the staged line, with the docs' hook (`--callers`); the staged-only check never names it."""
+    from tests.console import console_script
+
+    script = console_script(tmp_path)
+    project = tmp_path / "project"
+    project.mkdir()
+    git(project, "init", "-q")
+    (project / ".pre-commit-config.yaml").write_text(docs_system_hook())
+    (project / "agent.py").write_text(AGENT_CLEAN)
+    (project / "drive.py").write_text(DRIVER)
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "a clean start")
+    (project / "agent.py").write_text(AGENT_CHANGED)
+    git(project, "add", "agent.py")
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PRE_COMMIT_COLOR="never",
+               PATH=os.pathsep.join([str(script.parent), os.environ.get("PATH", "")]), PYTHONPATH=str(REPO_ROOT))
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--color", "never"], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=540)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "drive.py:5:5: TFG108" in output, output  # at the caller, which is not staged
+    assert "(through agent.py:12 in Agent.sync, a file checked for this change)" in output
+    staged_only = subprocess.run([str(script), "check", "--force-exclude", "agent.py"], cwd=project, env=env,
+                                 capture_output=True, text=True, timeout=120)
+    assert "drive.py" not in staged_only.stdout  # the hook without --callers: agent.py's own findings only
+    git(project, "commit", "-q", "--no-verify", "-m", "the change")
+    (project / "notes.py").write_text("print('unrelated')\n")
+    git(project, "add", "notes.py")
+    unrelated = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--color", "never"], cwd=project,
+                               env=env, capture_output=True, text=True, timeout=540)
+    assert unrelated.returncode == 0, unrelated.stdout  # drive.py's finding is not notes.py's commit's

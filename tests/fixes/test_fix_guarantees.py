@@ -249,11 +249,41 @@ def test_autotune_is_spelled_with_the_module_s_tensorflow_alias():
             return tf1.data.TFRecordDataset(files).map(parse).prefetch(1)
     """)
     [finding] = check_source(source, "t.py", SAFE_ONLY)
+    # (a file of short lines: the argument goes on a line of its own, one indent step in, within 79 columns)
     assert finding.code == "TFG204" and finding.fix.edits[0].content == \
-        ", num_parallel_calls=tf1.data.experimental.AUTOTUNE"
+        ",\n        num_parallel_calls=tf1.data.experimental.AUTOTUNE"
     spelled = source.replace("prefetch(1)", "prefetch(tf1.data.AUTOTUNE)")
     [finding] = check_source(spelled, "t.py", SAFE_ONLY)
-    assert finding.fix.edits[0].content == ", num_parallel_calls=tf1.data.AUTOTUNE"
+    assert finding.fix.edits[0].content == ",\n        num_parallel_calls=tf1.data.AUTOTUNE"
+
+
+def test_tf2_code_gets_tf_data_autotune_within_its_google_style_line_length(tmp_path):
+    """Issue 45: TF 2 code gets `tf.data.AUTOTUNE` (TF 1.x code keeps `tf.data.experimental.AUTOTUNE`, the one it
+    has), the fixed line keeps the file's 80 columns and 2-space indent, and the message names no GPU."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+
+
+        def make_dataset(files, batch_size):
+          ds = tf.data.TFRecordDataset(files)
+          ds = ds.map(lambda record: tf.io.parse_single_example(record, FEATURES))
+          return ds.batch(batch_size).prefetch(1)
+
+
+        def train(model, files):
+          model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+          model.fit(make_dataset(files, 32), epochs=3)  # this module writes TF 2
+    """)
+    [finding] = check_source(source, "t.py", SAFE_ONLY)
+    assert finding.code == "TFG204" and "GPU" not in finding.message
+    assert "`num_parallel_calls=tf.data.AUTOTUNE`" in finding.message
+    fixed = _plan(tmp_path, source)[1].fixed
+    assert "  ds = ds.map(lambda record: tf.io.parse_single_example(record, FEATURES),\n" \
+           "              num_parallel_calls=tf.data.AUTOTUNE)\n" in fixed
+    assert max(len(line) for line in fixed.splitlines()) <= 80
+    graph_code = source.replace("model = tf.keras.Sequential([tf.keras.layers.Dense(1)])", "pass")
+    [finding] = check_source(graph_code, "t.py", SAFE_ONLY)
+    assert "tf.data.experimental.AUTOTUNE" in finding.fix.edits[0].content
 
 
 def test_a_python2_file_gets_no_fix_and_says_why():

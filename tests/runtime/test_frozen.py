@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import tfguard
@@ -26,7 +28,9 @@ def test_saver_in_loop_raises_with_line_api_and_step(tf, graph, sess):
     assert err.api == "tf.train.Saver"
     assert err.step == 1
     assert err.rule == "TFG101"
-    assert "%s:%d" % (__file__, err.line) in str(err)
+    # the message names the file as the report and the live alert do (relative to the working folder, issue 45);
+    # err.path stays absolute, for programs that read it
+    assert "%s:%d" % (os.path.relpath(__file__), err.line) in str(err)
     assert "Saver" in str(err) and "before the loop" in str(err)
     assert not g.finalized
 

@@ -77,3 +77,14 @@ def test_an_evaluation_step_without_a_like_step_makes_the_measured_share_a_lower
     message = {d.code: d for d in diagnose(_data(signatures, wall_s=4.0), dict(DEFAULT_OPTIONS,
                                                                                   summary_share=0.1))}["TFG904"]
     assert "fetched on 33 of 303 runs took at least 15% of wall time (600 ms:" in message.headline
+
+
+def test_tfg904_under_one_percent_is_information_that_says_so():
+    """Issue 45: a TFG904 warning whose own figure said "<1%" read as a contradiction; it is information now."""
+    signatures = [_sig(TRAIN_SUMMARY, 800, 0.0101, ["MergeSummary"]), _sig(TRAIN, 20, 0.010)]
+    found = {d.code: d for d in diagnose(_data(signatures, wall_s=40.0), DEFAULT_OPTIONS)}["TFG904"]
+    assert found.severity == "info", found
+    assert "took <1% of wall time" in found.headline and "cheap in this run" in found.help
+    costly = [_sig(TRAIN_SUMMARY, 800, 0.030, ["MergeSummary"]), _sig(TRAIN, 20, 0.010)]
+    assert {d.code: d for d in diagnose(_data(costly, wall_s=40.0), DEFAULT_OPTIONS)}["TFG904"].severity == \
+        "warning"

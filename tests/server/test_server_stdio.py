@@ -14,6 +14,7 @@ import pytest
 
 from tests.server.conftest import SERVER_COMMAND, TRAIN, TRAIN_LOOP_LINE, client_capabilities
 from tests.server.lsp_helpers import Buffers, apply_edits, only_edits, published
+from tfguard.server import hover as hover_module
 from tfguard.static.formats.sarif import rule_page_uri
 
 pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp (Python 3.10+) is the client of these tests")
@@ -117,7 +118,11 @@ async def test_hover_on_the_flagged_line_names_the_rule(client: LanguageClient, 
         text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(TRAIN_LOOP_LINE - 1,
                                                                                                  4)))
     assert "**TFG102** `op-in-session-loop`" in hover.contents.value
-    assert rule_page_uri("TFG102") in hover.contents.value
+    # no docs site: the page's "Why is this bad?" in the hover, not a link to a raw Markdown file (issue 45)
+    assert "A TF 1.x graph only grows." in hover.contents.value and "file://" not in hover.contents.value
+    assert "`tfguard rule TFG102` prints the whole page." in hover.contents.value
+    assert rule_page_uri("TFG102", "https://docs.example.com/") in hover_module.describe_codes(
+        ["TFG102"], "https://docs.example.com/")
     nothing = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(0, 0)))
     assert nothing is None

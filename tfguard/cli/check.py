@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
 from typing import Any, List, Optional, Sequence
 
-from tfguard.cli import adoption, fixing
+from tfguard.cli import adoption, callers, fixing
 from tfguard.cli.errors import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, PROG, UsageError
 from tfguard.cli.options import comma_list, flatten, jobs
 from tfguard.printable import printable
@@ -39,6 +40,11 @@ def add_parser(commands: Any) -> None:
                        help="folders and files to skip (replaces the default and configured list)")
     files.add_argument("--extend-exclude", action="append", type=comma_list, metavar="GLOBS",
                        help="folders and files to skip in addition to --exclude")
+    files.add_argument("--callers", action="store_true",
+                       help="check the whole project (the folder the command runs in) and report, besides the "
+                            "findings of the named files, those of other files whose chain of calls goes through "
+                            "a named file (the pre-commit hook: a staged change that makes a caller's loop build "
+                            "ops is reported at the caller)")
     files.add_argument("--force-exclude", action="store_true",
                        help="apply the exclusions to paths named on the command line too")
     files.add_argument("--stdin-filename", metavar="PATH",
@@ -178,6 +184,8 @@ def _reject_combinations(args: argparse.Namespace) -> None:
             if given:
                 raise UsageError(f"--add-noqa cannot be combined with {option}: it edits the checked files "
                                  "and prints no report")
+    if args.callers and (not args.paths or "-" in args.paths):
+        raise UsageError("--callers needs the files to check by name (it reports what they cause in the project)")
     if args.diff and args.output_file:
         raise UsageError("--diff prints the diff on stdout; it cannot be combined with --output-file")
 
@@ -328,6 +336,10 @@ def _check_once(args: argparse.Namespace) -> int:
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir(paths[0]))
 
     def check() -> ConfiguredRun:
+        if args.callers:  # the whole project, then what the named files are in or cause
+            run = check_configured(callers.project_paths(paths), resolver, force_exclude=args.force_exclude,
+                                   jobs=args.jobs, cache_dir=cache_dir)
+            return dataclasses.replace(run, result=callers.through_named(run.result, paths))
         return check_configured(paths, resolver, force_exclude=args.force_exclude, jobs=args.jobs,
                                 cache_dir=cache_dir)
 

@@ -13,6 +13,7 @@ This module runs on Python 3.7: keep it 3.7-valid.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -208,6 +209,38 @@ def build(python: Sequence[str], venv: str) -> None:
         stream.write(" ".join(python) + "\n")
 
 
+#: A checker environment not used for this many days is removed when another one is built (each tfguard install
+#: or Python gets its own, about 20 MB).
+UNUSED_DAYS = 30
+
+
+def quiet(argv: Sequence[str]) -> bool:
+    """Whether the command line asks for quiet output (``-q``, ``--quiet``, or ``-q`` among short flags)."""
+    return any(arg == "--quiet" or (arg.startswith("-") and not arg.startswith("--") and "q" in arg[1:])
+               for arg in argv if arg != "--")
+
+
+def remove_unused(keep: str, days: float = UNUSED_DAYS) -> List[str]:
+    """Remove the checker environments under :func:`cache_root` other than ``keep`` that were not used for ``days``
+    days (their ``.complete`` marker's time, which each use renews); return those removed."""
+    import time
+
+    removed = []
+    cutoff = time.time() - days * 86400
+    for folder in sorted(glob.glob(os.path.join(cache_root(), "checker-py*"))):
+        marker = os.path.join(folder, ".complete")
+        if os.path.abspath(folder) == os.path.abspath(keep):
+            continue
+        try:
+            used = os.path.getmtime(marker if os.path.exists(marker) else folder)
+        except OSError:
+            continue
+        if used < cutoff:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
 def _refusal(command: str) -> str:
     running = ".".join(str(part) for part in sys.version_info[:3])
     return ("tfguard %s needs Python 3.8 or newer (this is Python %s) and found none on this machine (python3.X on "
@@ -230,13 +263,17 @@ def run_elsewhere(command: str, argv: Sequence[str]) -> int:
     venv = environment_for(python, version)
     shown = ".".join(str(part) for part in version)
     needs = "%s: the checker needs Python 3.8+ (this is %d.%d): " % (PROG, sys.version_info[0], sys.version_info[1])
-    if not os.path.isfile(os.path.join(venv, ".complete")):
-        print(needs + "building its environment once with Python %s (%s) in %s" % (shown, " ".join(python), venv),
-              file=sys.stderr)
-        sys.stderr.flush()
+    complete = os.path.join(venv, ".complete")
+    if not os.path.isfile(complete):
+        # One line, once, when the environment is built (it takes a while); not on every check, nor with -q.
+        if not quiet(argv):
+            print(needs + "building its environment once with Python %s (%s) in %s" % (
+                shown, " ".join(python), venv), file=sys.stderr)
+            sys.stderr.flush()
         build(python, venv)
+        remove_unused(venv)
     else:
-        print(needs + "running it with Python %s from %s" % (shown, venv), file=sys.stderr)
+        os.utime(complete)  # used now: remove_unused keeps it
     sys.stderr.flush()
     # Ctrl-C reaches the child too (one process group): it ends in its own one line and status 130.
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -32,13 +32,16 @@ _MESSAGE_WIDTH = 80
 
 def add_parser(commands: Any) -> None:
     """Register ``tfguard demo`` on the CLI's subcommand parsers."""
-    demo = commands.add_parser("demo", help="show the checker and the runtime guard on bundled seed scripts",
+    demo = commands.add_parser("demo", help="show the checker and the runtime guard on bundled scripts, TF 1 and TF 2",
                                description="Lint the bundled scripts that reproduce the field reports, then "
                                            "run seed 003 (a Saver built in the training loop) and its fixed "
                                            "twin under `tfguard run` and compare the two reports, then run "
                                            "seed 002 (input-bound) with --placement and show where its ops "
-                                           "ran and how busy the GPU was. Part 1 needs no TensorFlow; "
-                                           "without it parts 2 and 3 are skipped.")
+                                           "ran and how busy the GPU was; then (part 4, TF 2) check "
+                                           "tf2_train.py (an eager training step, a summary and a "
+                                           "checkpoint every step, a serial map, predict per sample) and "
+                                           "run it and its fixed twin under the guard. Part 1 needs no "
+                                           "TensorFlow; without it parts 2 to 4 are skipped.")
     demo.add_argument("--steps", metavar="N", default=str(DEFAULT_STEPS),
                       help="training steps of each seed run (default: %d)" % DEFAULT_STEPS)
     demo.add_argument("--plot", metavar="DIR", help="also write one picture comparing the two seed 003 runs "
@@ -73,7 +76,7 @@ def run_command(args: argparse.Namespace) -> int:
         print(fix_diff())
     if not has_tensorflow:  # the checker needs no TensorFlow; the runs do
         sys.stdout.flush()
-        print("tfguard: parts 2 and 3 (the runtime guard) skipped: they run the scripts, which needs TensorFlow "
+        print("tfguard: parts 2 to 4 (the runtime guard) skipped: they run the scripts, which needs TensorFlow "
               "(pip install tensorflow-cpu)", file=sys.stderr)
         return 0
     print("\n== 2. tfguard run: seed 003 (Saver built in the loop) and its fixed twin, %d steps each ==\n" % steps)
@@ -93,22 +96,50 @@ def run_command(args: argparse.Namespace) -> int:
               "%g s ==\n" % (steps, INPUT_BOUND_SECONDS))
         print(device_section(run_guarded(INPUT_BOUND_SCRIPT, steps, work, run_options=["--placement"],
                                          script_args=["--min-seconds", str(INPUT_BOUND_SECONDS)])))
-    print("\nNext: tfguard check your_project/   and   tfguard run --max-steps 200 --fail-on growth train.py")
+    if tf2_part(steps, no_checker) and not no_checker:
+        print("\nNext: tfguard check your_project/   and   tfguard run --max-steps 200 --fail-on growth train.py")
     return 0
 
 
-def lint_table() -> str:
-    """The static findings on the bundled demo scripts, one row each."""
+def tf2_part(steps: int, no_checker: Optional[str]) -> bool:
+    """Part 4: the TF 2 script and its fixed twin, checked, then run under the guard; False when skipped."""
+    from tfguard.cli import demo_tf2
+
+    if (demo_tf2.tensorflow_major() or 0) < 2:
+        sys.stdout.flush()
+        print("tfguard: part 4 (TF 2) skipped: it needs TensorFlow 2", file=sys.stderr)
+        return False
+    from tfguard.runtime.output.fit import terminal_width
+
+    scripts = (demo_tf2.BAD_SCRIPT, demo_tf2.FIXED_SCRIPT)
+    print("\n== 4. TF 2: %s and its fixed twin, %d steps each ==\n" % (demo_tf2.BAD_SCRIPT, steps))
+    print(textwrap.fill("%s plants %s; %s is its fixed twin." % (demo_tf2.BAD_SCRIPT, demo_tf2.TITLE,
+                                                                  demo_tf2.FIXED_SCRIPT), _MESSAGE_WIDTH) + "\n")
+    if not no_checker:
+        print(lint_table(scripts) + "\n")
+    with tempfile.TemporaryDirectory(prefix="tfguard-demo-") as work:
+        reports = {script: run_guarded(script, steps, work) for script in scripts}
+    print(demo_tf2.comparison_table(reports[scripts[0]], reports[scripts[1]], steps, terminal_width()))
+    for script in scripts:
+        lines = demo_tf2.diagnostic_lines(script, reports[script], terminal_width())
+        print("\n%s diagnostics:\n%s" % (script, "\n".join(lines) if lines else "  none"))
+    return True
+
+
+def lint_table(scripts: Sequence[str] = ()) -> str:
+    """The static findings on the bundled demo scripts (``scripts``: these file names; default: the TF 1 seeds),
+    one row each."""
     from tfguard.static.engine import check_paths
 
-    result = check_paths([DEMO_DIR])
+    paths = [os.path.join(DEMO_DIR, name) for name in scripts] or _demo_scripts()
+    result = check_paths(sorted(paths))
     rows = []
     for finding in sorted(result.findings, key=lambda f: f.sort_key()):
         message = finding.headline
         if len(message) > _MESSAGE_WIDTH:
             message = message[:_MESSAGE_WIDTH - 3] + "..."
         rows.append(["%s:%d" % (os.path.basename(finding.path), finding.line), finding.code, message])
-    clean = sorted({os.path.basename(p) for p in _demo_scripts()} - {r[0].split(":")[0] for r in rows})
+    clean = sorted({os.path.basename(p) for p in paths} - {r[0].split(":")[0] for r in rows})
     from tabulate import tabulate
 
     text = tabulate(rows, headers=["where", "rule", "finding"], tablefmt="simple")

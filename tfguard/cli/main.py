@@ -68,9 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``tfguard`` command."""
     parser = Parser(
         prog=PROG,
-        description="Find the costly mistakes of TensorFlow 1.x graph code: `tfguard check` reads your source "
-                    "without running it, `tfguard run` watches a training run.",
-        epilog="Run `tfguard COMMAND -h` for a command's options.",
+        description="Find the costly mistakes of TensorFlow code, both halves: TF 1 graphs (ops, Savers, "
+                    "summaries built in the session loop; a graph that grows) and TF 2 functions and costs "
+                    "(tf.function retracing, steps never compiled, summaries, checkpoints and predict calls on "
+                    "every step, slow tf.data input). `tfguard check` reads your source without running it, "
+                    "`tfguard run` watches a training run.",
+        epilog="Run `tfguard COMMAND -h` for a command's options; `tfguard rules` lists the codes by group (TF 1 "
+               "graphs, training costs, TF 2 functions and costs, runtime); `tfguard demo` shows both halves.",
     )
     parser.add_argument("-V", "--version", action="version", version=f"{PROG} {installed_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

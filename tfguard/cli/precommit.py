@@ -25,7 +25,7 @@ repos:
     hooks:
       - id: tfguard
         name: tfguard
-        entry: tfguard check --force-exclude
+        entry: tfguard check --force-exclude --callers
         language: python
         types: [python]
         additional_dependencies: ["tfguard @ git+{url}@{rev}"]
@@ -38,7 +38,7 @@ repos:
     hooks:
       - id: tfguard
         name: tfguard
-        entry: tfguard check --force-exclude
+        entry: tfguard check --force-exclude --callers
         language: system
         types: [python]
         # args: [--extend-select, TFG001]   # extra options for `tfguard check`

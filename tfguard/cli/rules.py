@@ -9,7 +9,7 @@ import sys
 import textwrap
 from typing import Any, List, Sequence
 
-from tfguard.catalog import rule_folder, rule_readme
+from tfguard.catalog import group_title, rule_folder, rule_group, rule_readme
 from tfguard.cli.errors import EXIT_CLEAN, UsageError
 from tfguard.static.fixes.availability import fix_line
 from tfguard.static.registry import PARSE_ERROR_CODE, PARSE_ERROR_NAME, PARSE_ERROR_SUMMARY, all_rules
@@ -28,7 +28,8 @@ def add_parsers(commands: Any) -> None:
 
 def rule_rows() -> List[dict]:
     """Return one row per code, for ``tfguard rules``: the built-in TFG000, the static rules, then the runtime
-    diagnostics of ``tfguard run`` (``kind``: ``static`` or ``runtime``; a runtime code is always on)."""
+    diagnostics of ``tfguard run`` (``kind``: ``static`` or ``runtime``; a runtime code is always on; ``group``: its
+    group of :data:`tfguard.catalog.RULE_GROUPS`, TF 1 graphs, TF 2 functions and costs, runtime...)."""
     rows = [dict(code=PARSE_ERROR_CODE, name=PARSE_ERROR_NAME, default_enabled=True, severity="error",
                  summary=PARSE_ERROR_SUMMARY, kind="static", fix="-")]
     from tfguard.runtime.judge import all_diagnostics
@@ -41,6 +42,8 @@ def rule_rows() -> List[dict]:
         if code not in static:
             rows.append(dict(code=code, name=runtime.name, default_enabled=True, severity=runtime.severity,
                              summary=runtime.summary, kind="runtime", fix="-"))
+    for row in rows:
+        row["group"] = rule_group(row["code"], row["kind"])
     return rows
 
 
@@ -84,26 +87,43 @@ def rules_text(rows: Sequence[dict], width: int) -> str:
 
     if beside:
         out = [line(headers) + "  summary", "  ".join("-" * w for w in widths) + "  " + "-" * 7]
-        for cells, row in zip(table, rows):
+        for cells, row, group in zip(table, rows, _group_starts(rows)):
+            out += group
             wrapped = textwrap.wrap(row["summary"], width - fixed) or [""]
             out.append(line(cells) + "  " + wrapped[0])
             out += [" " * fixed + more for more in wrapped[1:]]
         return "\n".join(out)
     out = [line(headers).rstrip(), "  ".join("-" * w for w in widths)]
     indent = " " * (widths[0] + 2)
-    for cells, row in zip(table, rows):
+    for cells, row, group in zip(table, rows, _group_starts(rows)):
+        out += group
         out.append(line(cells).rstrip())
         out += textwrap.wrap(row["summary"], max(20, width), initial_indent=indent, subsequent_indent=indent)
     return "\n".join(out)
 
 
+def _group_starts(rows: Sequence[dict]) -> List[List[str]]:
+    """For each row, the heading lines to print above it: the group's title where a new group starts."""
+    starts, last = [], None
+    for row in rows:
+        group = row.get("group", rule_group(row["code"], row.get("kind", "static")))
+        starts.append([] if group == last else ([""] if last is not None else []) + [group_title(group) + ":"])
+        last = group
+    return starts
+
+
 def rules_markdown(rows: Sequence[dict]) -> str:
-    """Return the rule table of README.md, each code linked to its catalog page."""
+    """Return the rule tables of README.md, one per group (TF 1 graphs, training costs, TF 2 functions and costs,
+    runtime...) under its bold title, each code linked to its catalog page."""
     from tfguard.runtime.judge import all_diagnostics
 
     runtime = all_diagnostics()
-    lines = ["| code | name | default | severity | fix | what it flags |", "|---|---|---|---|---|---|"]
-    for row in rows:
+    lines: List[str] = []
+    for row, group in zip(rows, _group_starts(rows)):
+        if group:
+            lines += ([""] if lines else []) + ["**%s**" % group[-1].rstrip(":"), "",
+                                                "| code | name | default | severity | fix | what it flags |",
+                                                "|---|---|---|---|---|---|"]
         code = row["code"]
         rule = all_rules().get(code)
         slug = rule.catalog_slug() if rule is not None else runtime[code].slug if code in runtime else None

@@ -25,7 +25,7 @@ DEFAULT_PLACEMENT_AT = 5
 def add_parser(commands: Any) -> None:
     """Register ``tfguard run`` on the CLI's subcommand parsers."""
     run = commands.add_parser(
-        "run", help="run a script (or -m module) with every TensorFlow session watched",
+        "run", help="run a script (or -m module) under the guard: TF 1 sessions and TF 2 tf.functions watched",
         usage="tfguard run [options] SCRIPT [ARGS...] | tfguard run [options] -m MODULE [ARGS...]",
         description="Run SCRIPT as `python SCRIPT ARGS...` would, guarding every tf.compat.v1 "
                     "Session/InteractiveSession/MonitoredSession it creates (watch mode) and following every "

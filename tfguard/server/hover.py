@@ -32,10 +32,25 @@ def describe_codes(codes: Sequence[str], docs_url: str = "") -> Optional[str]:
         if known is None:
             continue
         name, summary = known
-        href = rule_page_uri(code, docs_url)
-        link = f"\n\n[{code} {name}]({href})" if href else ""
-        parts.append(f"**{code}** `{name}`: {summary}{link}")
+        parts.append(f"**{code}** `{name}`: {summary}{_page(code, name, docs_url)}")
     return "\n\n---\n\n".join(parts) or None
+
+
+def _page(code: str, name: str, docs_url: str) -> str:
+    """The hover's pointer to the rule's page: a link to it on a docs site (``docs-url``, or the published one);
+    without a site, its "Why is this bad?" section, shown in the hover itself, and the command that prints the
+    whole page (a link would open the raw Markdown file inside site-packages)."""
+    from tfguard.catalog import PUBLISHED_DOCS_URL, rule_readme
+
+    if docs_url or PUBLISHED_DOCS_URL:
+        href = rule_page_uri(code, docs_url)
+        return f"\n\n[{code} {name}]({href})" if href else ""
+    page = rule_readme(code)
+    if page is None:
+        return ""
+    why = page.split("\n## Why is this bad?\n", 1)[1].split("\n## ", 1)[0].strip() if \
+        "\n## Why is this bad?\n" in page else ""
+    return (f"\n\n{why}" if why else "") + f"\n\n`tfguard rule {code}` prints the whole page."
 
 
 def noqa_codes_at(text: str, line: int, column: int) -> List[str]:

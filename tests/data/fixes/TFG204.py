@@ -9,6 +9,7 @@ def parse(record):
 
 def make_dataset(pattern, batch_size):
     files = tf.data.Dataset.list_files(pattern)
-    dataset = files.interleave(tf.data.TFRecordDataset, cycle_length=4, num_parallel_calls=tf.data.experimental.AUTOTUNE)  # expect: TFG204
+    dataset = files.interleave(tf.data.TFRecordDataset, cycle_length=4,
+                               num_parallel_calls=tf.data.experimental.AUTOTUNE)  # expect: TFG204
     dataset = dataset.map(parse, num_parallel_calls=tf.data.experimental.AUTOTUNE)  # expect: TFG204
     return dataset.batch(batch_size).prefetch(1)

@@ -10,7 +10,7 @@ from tfguard.runtime.capture.attrs import MISSING as _MISSING
 from tfguard.runtime.capture.attrs import instance_attr as _instance_attr
 from tfguard.runtime.capture.attrs import lock as _lock
 from tfguard.runtime.capture.attrs import restore_attr as _restore_attr
-from tfguard.runtime.document import after_run
+from tfguard.runtime.document import after_run, display_path
 from tfguard.runtime.errors import GraphFrozenError
 from tfguard.runtime.record.tracebacks import live_stack, rule_for_api, source_line, user_and_api_from_frames
 from tfguard.runtime.safety import give_up
@@ -97,7 +97,7 @@ class GraphPatch:
         step = recorders[-1].runs if recorders else None
         path, line = site if site else (None, None)
         code = source_line(path, line) if site else ""
-        where = "%s:%d `%s`" % (path, line, code) if site else "an unknown line"
+        where = "%s:%d `%s`" % (display_path(path), line, code) if site else "an unknown line"  # as the report
         finalizer = next((rec.finalized_by for rec in reversed(recorders) if rec.finalized_by), None)
         ordinal = after_run(step) if step is not None else "before any run"
         if finalizer:

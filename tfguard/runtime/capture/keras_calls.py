@@ -57,8 +57,8 @@ class _FunctionTime:
 
     failed = False
 
-    def called(self, key: Any, seconds: float) -> None:
-        """One tf.function call (see function_calls)."""
+    def called(self, key: Any, seconds: float, function: Any = None) -> None:
+        """One tf.function call (see function_calls; the function object is not needed here)."""
         running = _local.model_call
         if running is not None:
             running[0] += seconds

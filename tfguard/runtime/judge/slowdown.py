@@ -201,4 +201,37 @@ def slowdown_of(recording: Recording) -> Dict[str, Any]:
         "loop_start": trend.loop_start,
         "slowdown_measure": trend.measure,
     })
+    phase = phase_change(recording) if trend.label in (None, "(all runs)") else None
+    if phase is not None:  # the first and last fifths ran different steps: their ratio is no slowdown
+        verdict.update({"slowdown_shape": "phase change", "slowdown_significant": False, "slowdown_cause": None,
+                        "phase_change": phase})
     return verdict
+
+
+#: A fetch signature makes up this share of a fifth's runs or more: that fifth ran that step.
+PHASE_SHARE = 0.8
+
+
+def phase_change(recording: Recording) -> Optional[Dict[str, str]]:
+    """``{"first": label, "last": label}`` when the first fifth of the runs was one fetch signature and the last
+    fifth another (a training loop, then a test-set evaluation): comparing them measures two different steps, not
+    a slowdown. None otherwise."""
+    steps = [int(p[0]) for p in recording.all_runs_series.get("points", [])]
+    if len(steps) < 10:
+        return None
+    edge = max(1, len(steps) // 5)
+    first, last = (min(steps[:edge]), max(steps[:edge])), (min(steps[-edge:]), max(steps[-edge:]))
+
+    def main_label(window: "tuple[int, int]") -> Optional[str]:
+        counts = {}
+        for sig in recording.signatures:
+            points = sig.run_series.get("points") or sig.series.get("points") or []
+            counts[sig.label] = sum(1 for p in points if window[0] <= int(p[0]) <= window[1])
+        total = sum(counts.values())
+        label = max(counts, key=counts.get) if counts else None
+        return label if label is not None and total and counts[label] >= PHASE_SHARE * total else None
+
+    before, after = main_label(first), main_label(last)
+    if before is None or after is None or before == after:
+        return None
+    return {"first": before, "last": after}

@@ -18,6 +18,11 @@ def percent(share: float) -> str:
     return "<1%" if 0 < share < 0.005 else "%d%%" % round(100 * share)
 
 
+#: A measured cost under this share of wall time makes TFG904 information: the fetch is a habit that costs little
+#: in this run (a small model, or a writer that keeps few of the summaries), not what slows it.
+CHEAP_SHARE = 0.01
+
+
 def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG904 when summary-fetching runs make up the `summary_share` option of the runs or more (a TF2 run's steps:
     judge/steps_writes.py)."""
@@ -53,9 +58,15 @@ def judge(evidence: Evidence) -> List[Diagnostic]:
                    "without them to compare with)" % (percent(cost["writer_s"] / wall), writer)
     else:
         measured = "cost not measured (no run of the same step without them to compare with)"
+    cheap = bool(cost["pairs"]) and not cost["unmatched_runs"] and wall > 0 and \
+        cost["seconds"] / wall < CHEAP_SHARE
+    advice = "fetch them every N steps instead"
+    if cheap:  # the habit, named as such: a warning whose own figure says <1% reads as a contradiction
+        advice = "cheap in this run; each fetch still evaluates every summary op, which costs on a larger model " \
+                 "or with more summaries: %s" % advice
     return judged([DIAGNOSTIC.finding(
-        "summary ops (%s) fetched on %d of %d runs %s" % (", ".join(ops), count, runs, measured), None, None,
-        None, help="fetch them every N steps instead",
+        "summary ops (%s) fetched on %d of %d runs %s" % (", ".join(ops), count, runs, measured),
+        "info" if cheap else None, None, None, help=advice,
         summary_ops=ops, runs_fetching=count, runs=runs, seconds=cost["seconds"],
         seconds_lower_bound=bool(cost["unmatched_runs"]))], recording)
 

@@ -59,7 +59,7 @@ def render(verdict: RunVerdict, width: Optional[int] = None) -> str:
              format_seconds(f["trace_seconds"]), format_seconds(f["run_seconds"])]
             for f in functions[:FUNCTIONS_SHOWN]]
     if rows:
-        table = fit_records(rows, ["function", "defined at", "traces", "calls", "tracing", "running"],
+        table = fit_records(rows, ["function", "defined at", "traced calls", "calls", "tracing", "running"],
                             columns or 0, disable_numparse=True)
         lines += [""] + table.splitlines()
     if len(functions) > FUNCTIONS_SHOWN:

@@ -218,6 +218,9 @@ def _ratio(d: Dict[str, Any]) -> str:
     if d["slowdown_significant"]:
         cause = d.get("slowdown_cause")
         note = " (significant trend%s)" % (": " + cause if cause else "")
+    elif d.get("slowdown_shape") == "phase change":  # judge/slowdown.phase_change
+        note = " (a phase change, not a speed change: the last fifth ran another step, `%s`)" % (
+            (d.get("phase_change") or {}).get("last", "?"))
     elif d.get("slowdown_shape") == "level shift":
         note = " (level shift, not a trend)"
     elif d.get("slowdown_shape") == "trend" and d.get("contention"):

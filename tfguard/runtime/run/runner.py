@@ -94,9 +94,52 @@ def _print_program_traceback(exc: BaseException) -> None:
     tb = exc.__traceback__
     while tb is not None and _frame_file(tb.tb_frame.f_code.co_filename) in _RUNNER_FILES:
         tb = tb.tb_next
+    if os.environ.get("TFGUARD_TRACEBACK") != "full":
+        tb = without_guard_frames(tb)
+        _filter_chain(exc)
     sys.stdout.flush()
     traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
     sys.stderr.flush()
+
+
+#: The guard's wrappers (tfguard/runtime/...): the frames hidden from the program's tracebacks.
+_GUARD_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _guard_frame(tb: Any) -> bool:
+    return _frame_file(tb.tb_frame.f_code.co_filename).startswith(_GUARD_DIR)
+
+
+def without_guard_frames(tb: Any) -> Any:
+    """The traceback ``tb`` without the guard's wrapper frames (``session.run`` and ``tf.function`` calls pass
+    through them), as TensorFlow hides its own: a user's error reads as the user's. When the error was raised in
+    the guard itself (its innermost frame is the guard's), every frame stays: that is tfguard's error, and its
+    frames are what its report needs. ``TFGUARD_TRACEBACK=full`` keeps them all."""
+    import types
+
+    entries = []
+    while tb is not None:
+        entries.append(tb)
+        tb = tb.tb_next
+    if not entries or _guard_frame(entries[-1]) or not any(_guard_frame(e) for e in entries):
+        return entries[0] if entries else None
+    rebuilt = None
+    for entry in reversed([e for e in entries if not _guard_frame(e)]):
+        rebuilt = types.TracebackType(rebuilt, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return rebuilt
+
+
+def _filter_chain(exc: BaseException) -> None:
+    """Hide the guard's frames from the exceptions chained to ``exc`` too (``raise ... from``, during handling)."""
+    seen = {id(exc)}
+    linked = [exc.__cause__, exc.__context__]
+    while linked:
+        chained = linked.pop()
+        if chained is None or id(chained) in seen:
+            continue
+        seen.add(id(chained))
+        chained.__traceback__ = without_guard_frames(chained.__traceback__)
+        linked += [chained.__cause__, chained.__context__]
 
 
 def _frame_file(filename: str) -> str:

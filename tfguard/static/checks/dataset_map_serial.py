@@ -55,10 +55,18 @@ class DatasetMapSerial(NodeRule):
             advice = (
                 "pass `num_threads=` the number of CPU cores (this `tf.contrib.data` API has no `num_parallel_calls`)"
                 if pipelines.is_contrib(pipelines.chain(func.expr) or [])
-                else "pass `num_parallel_calls=tf.data.experimental.AUTOTUNE` (or the number of CPU cores)"
+                else "pass `num_parallel_calls=%s` (or the number of CPU cores)" % autotune_name(module)
             )
             yield self.finding(
                 module, call,
                 f"`.{func.attrname}({function})` runs on one element at a time, on one CPU thread, while the "
-                "GPU waits", advice,
+                "training step waits for its input", advice,
             )
+
+
+def autotune_name(module: ModuleAnalysis) -> str:
+    """How the advice spells AUTOTUNE: ``tf.data.AUTOTUNE`` in code written for TF 2, else
+    ``tf.data.experimental.AUTOTUNE`` (the only one TF 1.x has)."""
+    from tfguard.static.analysis.tf2_spelling import speaks_tf2
+
+    return "tf.data.AUTOTUNE" if speaks_tf2(module) else "tf.data.experimental.AUTOTUNE"

@@ -12,6 +12,7 @@ from tfguard.static.analysis.inspection import is_literal_demo, only_inspects
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label, own_nodes
 from tfguard.static.checks._node_rule import NodeRule
+from tfguard.static.checks.dataset_map_serial import autotune_name
 from tfguard.static.finding import SAFE, ChainLink, Finding
 from tfguard.static.fixes import pipeline
 from tfguard.static.registry import FixOffer
@@ -56,12 +57,12 @@ class DatasetNoPrefetch(NodeRule):
                 links.extend(ChainLink(module.path, line, links[-1].function) for line in sorted(set(others)))
             advice = (
                 "pass `output_buffer_size=` to its `.map()` (this `tf.contrib.data` API has no `.prefetch()`)"
-                if pipelines.is_contrib(chain) else "end the pipeline with `.prefetch(tf.data.experimental.AUTOTUNE)`"
+                if pipelines.is_contrib(chain) else "end the pipeline with `.prefetch(%s)`" % autotune_name(module)
             )
             yield self.finding(
                 module, report_at,
                 f"{how} the tf.data pipeline started at {place} (`{describe(source)}`), which has "
-                f"no `.prefetch()` on every path: the GPU waits while the CPU prepares each batch", advice,
+                f"no `.prefetch()` on every path: training waits while the CPU prepares each batch", advice,
                 links,
             )
 

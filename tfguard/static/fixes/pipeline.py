@@ -13,6 +13,7 @@ from tfguard.static.analysis.tfapi import AUTOTUNE_NAMES
 from tfguard.static.finding import SAFE, UNSAFE, Edit, Finding, Fix
 from tfguard.static.fixes.context import FixContext
 from tfguard.static.fixes.refusal import NoFix
+from tfguard.static.fixes.source import Position
 from tfguard.static.fixes.stateful import state_holding_ops
 
 #: How many helper calls deep a map function is read for ops that hold state.
@@ -25,7 +26,9 @@ ITERATOR_FUNCTIONS = frozenset({
 
 
 def autotune(ctx: FixContext) -> Optional[str]:
-    """Return how this module spells AUTOTUNE: as it already does, else ``<tf alias>.data.experimental.AUTOTUNE``."""
+    """Return how this module spells AUTOTUNE: as it already does, else ``<tf alias>.data.AUTOTUNE`` in code written
+    for TF 2 (:func:`~tfguard.static.analysis.tf2_spelling.speaks_tf2`) and ``<tf alias>.data.experimental.AUTOTUNE``
+    elsewhere (the only one TF 1.x has)."""
     module = ctx.module
     for node in module.nodes_of(nodes.Attribute):
         if node.attrname == "AUTOTUNE" and module.qualname(node) in AUTOTUNE_NAMES:
@@ -34,7 +37,11 @@ def autotune(ctx: FixContext) -> Optional[str]:
         if node.name == "AUTOTUNE" and module.qualname(node) in AUTOTUNE_NAMES and "AUTOTUNE" in module.module.locals:
             return "AUTOTUNE"
     alias = ctx.tf_alias()
-    return f"{alias}.data.experimental.AUTOTUNE" if alias else None
+    if alias is None:
+        return None
+    from tfguard.static.analysis.tf2_spelling import speaks_tf2
+
+    return f"{alias}.data.AUTOTUNE" if speaks_tf2(module) else f"{alias}.data.experimental.AUTOTUNE"
 
 
 def plan_parallel_map(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> Optional[Fix]:
@@ -60,7 +67,32 @@ def plan_parallel_map(ctx: FixContext, finding: Finding, node: nodes.NodeNG) -> 
     if risk:
         message += f" (unsafe: {risk})"
     return Fix(UNSAFE if risk else SAFE, message,
-               (Edit(line, column, line, column, f", num_parallel_calls={spelling}"),))
+               (Edit(line, column, line, column, _argument_text(ctx, node, (line, column),
+                                                                 f"num_parallel_calls={spelling}")),))
+
+
+def _argument_text(ctx: FixContext, call: nodes.Call, at: Position, argument: str) -> str:
+    """The text that adds ``argument`` after the last argument of ``call`` (which ends at ``at``): on the same line
+    when the line stays within the file's line length, else on a line of its own, under the first argument (or one
+    indent step in, when that would not fit either)."""
+    line, column = at
+    text = ctx.source.line(line)
+    limit = ctx.source.line_length()
+    if len(text) + len(", " + argument) <= limit:
+        return ", " + argument
+    rest = text[column - 1:].rstrip()
+    first_line, first_column = ctx.source.start(call.args[0] if call.args else call.keywords[0])
+    aligned = " " * (first_column - 1) if first_line == call.lineno else None
+    if aligned is None or len(aligned) + len(argument) + len(rest) > limit:
+        aligned = ctx.source.indent(line) + _indent_step(ctx)
+    return "," + ctx.source.newline + aligned + argument
+
+
+def _indent_step(ctx: FixContext) -> str:
+    """The file's indent step: the smallest indentation of a line (2 spaces in Google style), else 4 spaces."""
+    steps = [len(ctx.source.indent(n)) for n in range(1, len(ctx.source.lines) + 1)
+             if ctx.source.line(n).strip() and ctx.source.indent(n).strip(" ") == "" and ctx.source.indent(n)]
+    return " " * (min(steps) if steps else 4)
 
 
 def _map_function(node: nodes.Call) -> Optional[nodes.NodeNG]:

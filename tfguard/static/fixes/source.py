@@ -90,3 +90,13 @@ class SourceText:
         if lineno < len(self.lines):
             return lineno + 1, 1
         return lineno, len(self.lines[lineno - 1]) + 1 + len(self.endings[lineno - 1])
+
+    def line_length(self) -> int:
+        """The file's line length: the smallest usual limit (79, 80, 88, 100, 120) that 99% of its lines keep, else
+        that 99th-percentile length (a file of 2-space Google style keeps 80; one long URL does not widen it)."""
+        lengths = sorted(len(line) for line in self.lines if line.strip())
+        if not lengths:
+            return 79
+        usual = lengths[int(0.99 * (len(lengths) - 1))]
+        return next((limit for limit in (79, 80, 88, 100, 120) if usual <= limit), usual)
+
