@@ -39,7 +39,7 @@ def main():
     checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer)
     writer = tf.summary.create_file_writer(os.path.join(model_dir, "logs"))
 
-    def train_step(x, y):
+    def train_step(x, y):  # expect: TFG407, TFG909
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
         gradients = tape.gradient(loss, model.trainable_variables)
@@ -48,10 +48,10 @@ def main():
 
     with writer.as_default():
         for step, (x, y) in enumerate(dataset.take(args.steps)):
-            loss = train_step(x, y)  # todo-expect: TFG407, TFG909
+            loss = train_step(x, y)
             tf.summary.write("loss", loss, step=step)  # todo-expect: TFG201, TFG904
-            checkpoint.write(os.path.join(model_dir, "ckpt"))  # todo-expect: TFG202, TFG905
-    predictions = [model.predict(sample[None], verbose=0) for sample in features[:32]]  # todo-expect: TFG406, TFG910
+            checkpoint.write(os.path.join(model_dir, "ckpt"))  # expect: TFG202  # todo-expect: TFG905
+    predictions = [model.predict(sample[None], verbose=0) for sample in features[:32]]  # expect: TFG406, TFG910
     error = float(np.mean(np.abs(np.concatenate(predictions) - labels[:32])))
     print("tf2 seed: %d steps, loss %.4f, predict error %.3f" % (args.steps, float(loss), error))
 
