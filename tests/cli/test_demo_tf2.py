@@ -66,10 +66,10 @@ def test_the_guard_reports_every_runtime_expect_marker_and_the_part_prints_it(tm
     reports = {s: demo.run_guarded(s, 20, str(tmp_path)) for s in SCRIPTS}
     for script in SCRIPTS:
         _, expected = _split(_markers(script).expected)
-        found = Counter((d.get("line"), d["code"]) for d in demo_tf2.diagnostics(reports[script])
-                        if d.get("path") and os.path.basename(d["path"]) == script)
-        assert expected - found == Counter(), (script, demo_tf2.diagnostics(reports[script]))
-    fixed = [d for d in demo_tf2.diagnostics(reports[demo_tf2.FIXED_SCRIPT]) if d.get("severity") != "info"]
+        found = Counter((d.line, d.code) for d in reports[script].diagnostics
+                        if d.path and os.path.basename(d.path) == script)
+        assert expected - found == Counter(), (script, reports[script].diagnostics)
+    fixed = [d for d in reports[demo_tf2.FIXED_SCRIPT].diagnostics if d.severity != "info"]
     assert not fixed, fixed
     # the table shows what the runs did: predict once per sample before, once in all after
     row = [line for line in out.splitlines() if line.startswith("predict calls")][0]

@@ -30,26 +30,23 @@ def tensorflow_major() -> Optional[int]:
     return None
 
 
-def diagnostics(report: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """Every diagnostic of a run report: the sessions' ones and the tf.function ones."""
-    functions = report.get("functions") or {}
-    return list(report.get("diagnostics") or []) + list(functions.get("diagnostics") or [])
+def _functions(verdict: Any) -> List[Dict[str, Any]]:
+    return list(verdict.functions.functions) if verdict.functions is not None else []
 
 
-def _column(report: Dict[str, Any], steps: int) -> List[str]:
-    functions = (report.get("functions") or {}).get("functions") or []
+def _column(verdict: Any, steps: int) -> List[str]:
+    functions = _functions(verdict)
     predict = [f for f in functions if "predict" in f["function"]]
-    found = diagnostics(report)
-    codes = ", ".join(d["code"] + ("" if d.get("severity") != "info" else " (info)") for d in found) or "none"
+    codes = ", ".join(d.code + ("" if d.severity != "info" else " (info)") for d in verdict.diagnostics) or "none"
     return [str(steps),
             "%d (%d calls)" % (len(functions), sum(f["calls"] for f in functions)),
             str(sum(f["traces"] for f in functions)),
             str(sum(f["calls"] for f in predict)),
             codes,
-            "%.1f s" % report["demo_seconds"]]
+            "%.1f s" % verdict.facts["demo_seconds"]]
 
 
-def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any], steps: int, width: int) -> str:
+def comparison_table(bad: Any, fixed: Any, steps: int, width: int) -> str:
     """The two TF 2 runs side by side: what the guard recorded of their functions, and its diagnostics."""
     from tfguard.reports.compare import _fit
 
@@ -57,13 +54,13 @@ def comparison_table(bad: Dict[str, Any], fixed: Dict[str, Any], steps: int, wid
     return _fit(rows, ["", BAD_SCRIPT, FIXED_SCRIPT], width)
 
 
-def diagnostic_lines(script: str, report: Dict[str, Any], width: int) -> List[str]:
-    """One wrapped line group per diagnostic of ``script``'s run, each led by its code and line."""
+def diagnostic_lines(script: str, verdict: Any, width: int) -> List[str]:
+    """One wrapped line group per diagnostic of ``script``'s run (every scope), each led by its code and line."""
     from tfguard.runtime.output.fit import wrap_lines
 
     lines = []
-    for found in diagnostics(report):
-        where = ("%s:%s " % (os.path.basename(found["path"]), found["line"])) if found.get("path") else ""
-        lines += wrap_lines("%s %s%s" % (found["code"], where, found["message"]), width, indent="  ",
+    for found in verdict.diagnostics:
+        where = ("%s:%s " % (os.path.basename(found.path), found.line)) if found.path else ""
+        lines += wrap_lines("%s %s%s" % (found.code, where, found.one_line), width, indent="  ",
                             subsequent="    ")
     return lines
