@@ -257,6 +257,7 @@ def run_command(args: argparse.Namespace) -> int:
         except Exception as exc:
             safety.internal_error("the end of tfguard run", exc, "watching")
             sessions = []
+            _undo_setup(watcher, tasks)  # nothing of the guard stays patched in this process
     sys.stdout.flush()
     if watcher is not None:
         try:
@@ -264,7 +265,10 @@ def run_command(args: argparse.Namespace) -> int:
         except Exception as exc:
             safety.internal_error("tfguard run's report", exc, "reporting")
             failed = None
-        _end_stopped_tf2_run(watcher, status if failed is None else failed)
+        try:
+            _end_stopped_tf2_run(watcher, status if failed is None else failed)
+        except Exception as exc:  # the process then ends the ordinary way, with the program's status
+            safety.internal_error("the end of a stopped TF2 run", exc, "watching")
         if failed is not None:
             return failed
     if status == 0 and fail_on and safety.failed_since(failures_before):
