@@ -140,7 +140,24 @@ def name_binding(module: ModuleAnalysis, name: nodes.Name) -> Optional[nodes.Nod
         binding = module.dataflow.reaching_definition(name)
         if binding is None or binding.scope() is not name.scope() or not _dominates(binding.statement(), name):
             return None
-    return binding.parent.value if isinstance(binding.parent, nodes.Assign) else None
+    if isinstance(binding.parent, nodes.Assign):
+        return binding.parent.value
+    return _unpacked_item(binding)
+
+
+def _unpacked_item(binding: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """``a, b = [tf.Variable(p) for p in INIT]``: each name holds the comprehension's item (the same call for
+    every position); ``a, b = [tf.Variable(1.0), tf.Variable(2.0)]``: the item at the name's position."""
+    unpacking = binding.parent
+    assign = unpacking.parent if isinstance(unpacking, (nodes.Tuple, nodes.List)) else None
+    if not isinstance(assign, nodes.Assign) or assign.targets != [unpacking]:
+        return None
+    value = assign.value
+    if isinstance(value, nodes.ListComp) and isinstance(value.elt, nodes.Call):
+        return value.elt
+    if isinstance(value, (nodes.List, nodes.Tuple)) and len(value.elts) == len(unpacking.elts):
+        return value.elts[unpacking.elts.index(binding)]
+    return None
 
 
 def _dominates(statement: nodes.NodeNG, use: nodes.NodeNG) -> bool:

@@ -169,6 +169,20 @@ def _rebound_between(value: nodes.NodeNG, earlier: nodes.Call, later: nodes.Call
     )
 
 
+def fed_alike(module: ModuleAnalysis, earlier: GraphRun, later: GraphRun) -> bool:
+    """Whether two direct runs are both fed, with the same values into the placeholders they share (at least one):
+    ``sess.run(loss, valid_feed)`` then ``sess.run(accuracy, valid_feed)``, or ``{x: bx, z: bz}`` then
+    ``{z: bz}``. Their forward passes overlap, so the second repeats work the first did."""
+    first, second = _the_feed(earlier), _the_feed(later)
+    if first is None or second is None or first is _OPAQUE or second is _OPAQUE:
+        return False
+    if isinstance(first, nodes.Dict) and isinstance(second, nodes.Dict):
+        keys = {key.as_string() for key, _ in first.items} & {key.as_string() for key, _ in second.items}
+        if not keys:
+            return False
+    return not _feeds_conflict(module, earlier, later)
+
+
 def _fresh_per_run(module: ModuleAnalysis, value: nodes.NodeNG) -> bool:
     """A fed value computed anew by each run's call: ``{z: generate_z(batch_size)}`` or
     ``{z: np.random.uniform(...)}`` in two runs feeds two different values, whatever the text."""

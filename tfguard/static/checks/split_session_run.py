@@ -17,6 +17,7 @@ from tfguard.static.analysis.graph_runs import (
 )
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.run_merging import (
+    fed_alike,
     feeds_on,
     mergeable,
     mergeable_pair_in_helper,
@@ -69,10 +70,13 @@ class SplitSessionRun(NodeRule):
             runs.sort(key=lambda r: position(r.node))
             loop = steps.step_loop(runs[0].node)
             for index, later in enumerate(runs[1:], start=1):
+                guarded = steps.guard(later.node, loop) is not None
                 earlier = [
                     run for run in runs[:index]
                     if mergeable(module, run, later) and not reread_across_an_update(every_run, run, later)
                     and not ((changes_state(run) or changes_state(later)) and run_between(every_run, run, later))
+                    # under a guard, only runs fed alike (a repeated forward pass) are worth a finding
+                    and (not guarded or fed_alike(module, run, later))
                 ]
                 if not earlier or feeds_on(steps, loop, earlier, later.node) or runs_inside(later.node, runs):
                     continue  # the later run needs an earlier result (a nested run: it is reported itself)
