@@ -82,10 +82,14 @@ class StepAnalysis:
 
     def _is_rollout(self, loop: nodes.NodeNG) -> bool:
         """A loop of at most ROLLOUT_TRIP_COUNT iterations, by a literal or a module constant, that trains
-        nothing itself (``for _ in range(T_MAX): sess.run(policy, ...)``): one step of the loop around it
-        collects a rollout, it is not an epoch of steps."""
+        nothing itself and runs the graph only directly, in no helper (``for _ in range(T_MAX):
+        sess.run(policy, ...)``): one step of the loop around it collects a rollout, not an epoch of steps."""
         count = constant_trip_count(loop)
-        return count is not None and count <= ROLLOUT_TRIP_COUNT and not self._trains_itself(loop)
+        if count is None or count > ROLLOUT_TRIP_COUNT or self._trains_itself(loop):
+            return False
+        # every run written in the loop itself: a helper called there (``agent.learn()``) may train
+        events = [self.module.run_event(node) for node in self.iteration_nodes(loop)]
+        return all(event is None or not event.chain for event in events)
 
     def _calls_rollout(self, call: nodes.NodeNG) -> bool:
         """A call of a helper (in this module) whose every session loop is a rollout (see :meth:`_is_rollout`)."""
