@@ -223,6 +223,8 @@ def _presence_checks(test: nodes.NodeNG, truthiness: bool = True) -> bool:
         return True
     if isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "hasattr":
         return True
+    if isinstance(test, nodes.Call) and isinstance(test.func, nodes.Attribute) and test.func.attrname == "has_key":
+        return True  # Python 2's ``cache.has_key(k)``: ``k in cache``
     if isinstance(test, nodes.Compare) and len(test.ops) == 1:
         op, right = test.ops[0]
         return op == "in" or (op in ("is not", "!=") and isinstance(right, nodes.Const) and right.value is None)
@@ -230,7 +232,7 @@ def _presence_checks(test: nodes.NodeNG, truthiness: bool = True) -> bool:
 
 
 def _tests_absence(test: nodes.NodeNG) -> bool:
-    """``x is None``, ``not x``, ``k not in d``, ``not hasattr(o, n)``: true until something is cached."""
+    """``x is None``, ``not x``, ``k not in d``, ``not d.has_key(k)``, ``not hasattr(o, n)``: true until cached."""
     return _absence_checks(test)
 
 

@@ -3,7 +3,8 @@
 * :meth:`DeviceAnalysis.device_text` reads a device string as written:
   ``'/gpu:1'``, ``'/device:GPU:%d' % i``, ``'/gpu:{}'.format(i)``, ``f'/gpu:{i}'``,
   ``'/gpu:' + str(i)``, a name bound to one of these, a loop over a list of them (written in
-  place, built by a comprehension, sliced, through ``enumerate``/``zip``) or an item of one.
+  place, built by a comprehension, sliced, through ``enumerate``/``zip``) or an item of one, or a call of a
+  project function (a device function) handed one.
 * :meth:`DeviceAnalysis.sessions` lists session creations with their ``config``.
 * :meth:`DeviceAnalysis.config_options` follows a ``ConfigProto`` through names,
   ``config.X = …`` / ``config.gpu_options.X = …`` assignments and local helpers.
@@ -91,6 +92,11 @@ class DeviceAnalysis:
             return (left or "") + (right or "{}") if left is not None else None
         if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute) and expr.func.attrname == "format":
             return self.device_text(expr.func.expr, depth + 1)
+        if isinstance(expr, nodes.Call) and isinstance(self.module.called_function(expr), nodes.FunctionDef):
+            # a device function of the project handed the device: ``assign_to_device('/gpu:{}'.format(i),
+            # ps_device='/cpu:0')`` places the tower's ops on the GPU it was given (variables elsewhere)
+            arguments = [*expr.args, *(keyword.value for keyword in expr.keywords or ())]
+            return _gpu_first([self.device_text(argument, depth + 1) for argument in arguments])
         if isinstance(expr, nodes.IfExp):
             texts = [self.device_text(e, depth + 1) for e in (expr.body, expr.orelse)]
             return _gpu_first(texts)

@@ -22,6 +22,7 @@ from tfguard.static.analysis.fact_types import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
 from tfguard.static.analysis.steps import fetched
+from tfguard.static.analysis.trip_counts import ROLLOUT_TRIP_COUNT, constant_trip_count
 
 
 def frequency(module: ModuleAnalysis) -> "StepAnalysis":
@@ -70,14 +71,34 @@ class StepAnalysis:
             self._nested_session_loop[key] = any(
                 (
                     (isinstance(node, LOOPS) and node is not loop and self.module.is_session_loop(node)
-                     and not self.module.only_saves(node))
+                     and not self.module.only_saves(node) and not self._is_rollout(node))
                     or (isinstance(node, COMPREHENSIONS) and self._runs_the_graph(node))
-                    or self.module.calls_step_loop(node)
+                    or (self.module.calls_step_loop(node) and not self._calls_rollout(node))
                 )
                 and self.guard(node, loop) is None
                 for node in self.iteration_nodes(loop)
             )
         return self._nested_session_loop[key]
+
+    def _is_rollout(self, loop: nodes.NodeNG) -> bool:
+        """A loop of at most ROLLOUT_TRIP_COUNT iterations, by a literal or a module constant, that trains
+        nothing itself and runs the graph only directly, in no helper (``for _ in range(T_MAX):
+        sess.run(policy, ...)``): one step of the loop around it collects a rollout, not an epoch of steps."""
+        count = constant_trip_count(loop)
+        if count is None or count > ROLLOUT_TRIP_COUNT or self._trains_itself(loop):
+            return False
+        # every run written in the loop itself: a helper called there (``agent.learn()``) may train
+        events = [self.module.run_event(node) for node in self.iteration_nodes(loop)]
+        return all(event is None or not event.chain for event in events)
+
+    def _calls_rollout(self, call: nodes.NodeNG) -> bool:
+        """A call of a helper (in this module) whose every session loop is a rollout (see :meth:`_is_rollout`)."""
+        function = self.module.called_function(call)
+        if function is None or function.root() is not self.module.module:
+            return False
+        loops = [node for node in self.module.own_nodes(function)
+                 if isinstance(node, LOOPS) and self.module.is_session_loop(node)]
+        return bool(loops) and all(self._is_rollout(inner) for inner in loops)
 
     def _trains_itself(self, loop: nodes.NodeNG) -> bool:
         """Whether ``loop`` runs a training op in its own iterations (``sess.run([merged, train_step])``).
@@ -280,14 +301,16 @@ class StepAnalysis:
         return self._variant_names[key]
 
     def _skipped_by_continue(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
-        """Return whether a ``continue`` above ``node`` skips it on some iterations (or always)."""
-        return bool(self.skipping_continues(node, loop))
+        """Return whether a ``continue`` above ``node`` skips it on some iterations (or always), besides one
+        taken only when the data is empty (``if len(batch) < 1: continue``): that skips almost no step."""
+        return bool(self.skipping_continues(node, loop, rare_too=False))
 
-    def skipping_continues(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> FrozenSet[tuple]:
+    def skipping_continues(self, node: nodes.NodeNG, loop: nodes.NodeNG, rare_too: bool = True) -> FrozenSet[tuple]:
         """The positions of the ``continue`` statements above ``node`` that skip it on some iterations.
 
         Two nodes skipped by the same ones run on the same iterations (``if batch is None: continue``
-        before both): TFG203 compares such runs as if the loop had no ``continue``.
+        before both): TFG203 compares such runs as if the loop had no ``continue``. Without ``rare_too``, a
+        ``continue`` whose every condition checks for empty data (:func:`is_empty_data_check`) is left out.
         """
         here = position(node)
         found = set()
@@ -299,6 +322,8 @@ class StepAnalysis:
             conditions = list(self._branch_conditions(other, loop))
             if is_ancestor(_branch_of(other, loop), node):
                 continue  # the continue shares node's branch: node is after it, unreachable there
+            if not rare_too and conditions and all(is_empty_data_check(test) for test in conditions):
+                continue
             if not conditions or any(self.is_frequency_guard(test, loop) for test in conditions):
                 found.add(position(other))
         return frozenset(found)
@@ -309,6 +334,20 @@ _TRAINING_OP = re.compile(r"^(train_op|train_step|training_op|train_ops|opt_op|o
 
 #: How often a condition holds, for :meth:`StepAnalysis.odds`.
 RARELY_TRUE, MOSTLY_TRUE, UNKNOWN_ODDS = "rarely", "mostly", "unknown"
+
+
+def is_empty_data_check(test: nodes.NodeNG) -> bool:
+    """``len(batch) < 1``, ``len(batch) == 0``, ``len(batch) <= 0``: a check for empty data, which a training
+    loop over real data almost never sees true. (``batch is None`` is left out: None often marks a first
+    iteration or a state not ready yet, taken on many steps.)"""
+    if not (isinstance(test, nodes.Compare) and len(test.ops) == 1):
+        return False
+    (op, right), left = test.ops[0], test.left
+    is_len = (isinstance(left, nodes.Call) and isinstance(left.func, nodes.Name) and left.func.name == "len"
+              and len(left.args) == 1)
+    if not is_len or not (isinstance(right, nodes.Const) and type(right.value) is int):
+        return False
+    return (op, right.value) in (("<", 1), ("==", 0), ("<=", 0))
 
 
 def is_warm_up_threshold(test: nodes.NodeNG) -> bool:

@@ -218,6 +218,26 @@ class ModuleAnalysis(GraphBuilding, GraphRunning, FreshGraphs, FunctionSummaries
             return method
         return None
 
+    def imported_analyses(self) -> List["ModuleAnalysis"]:
+        """The analyses of the project modules this module imports (``from models.dcgan import DCGAN``)."""
+        project = self.project
+        if project is None:
+            return []
+        found = []
+        importer = self.module.file or self.path
+        for node in self.nodes_of(nodes.Import, nodes.ImportFrom):
+            if isinstance(node, nodes.Import):
+                names, level = [name for name, _ in node.names], 0
+            else:
+                names = [node.modname] if node.modname else [name for name, _ in node.names]
+                level = node.level or 0
+            for name in names:
+                path = project.resolve(name, importer, level)
+                analysis = project.analysis(path) if path is not None else None
+                if analysis is not None and analysis is not self:
+                    found.append(analysis)
+        return found
+
     def _unique_method_of_parameter(self, call: nodes.Call) -> Optional[nodes.NodeNG]:
         func = call.func
         if not isinstance(func, nodes.Attribute) or func.attrname.startswith("__"):

@@ -119,10 +119,56 @@ def assigned_value(module: ModuleAnalysis, expr: nodes.NodeNG) -> nodes.NodeNG:
             return expr
         expr = bound
     if isinstance(expr, nodes.Name):
-        definitions = module.dataflow.definitions(expr, expr.name)
-        if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
-            return definitions[0].parent.value
+        binding = name_binding(module, expr)
+        if binding is not None:
+            return binding
     return expr
+
+
+def name_binding(module: ModuleAnalysis, name: nodes.Name) -> Optional[nodes.NodeNG]:
+    """The value a plain assignment bound to ``name`` for this use, or None when that is not known.
+
+    A name bound once holds its one value. A name bound more than once (``fetches = [model.D_train_op, ...]``
+    before one run, ``fetches = [model.G_train_op, ...]`` before the next) holds, at a use, the last binding
+    above it when that binding's statement sits in a block the use's statement is in (so it ran right before:
+    no branch or other loop in between); otherwise nothing is known.
+    """
+    definitions = module.dataflow.definitions(name, name.name)
+    if len(definitions) == 1:
+        binding = definitions[0]
+    else:
+        binding = module.dataflow.reaching_definition(name)
+        if binding is None or binding.scope() is not name.scope() or not _dominates(binding.statement(), name):
+            return None
+    if isinstance(binding.parent, nodes.Assign):
+        return binding.parent.value
+    return _unpacked_item(binding)
+
+
+def _unpacked_item(binding: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+    """``a, b = [tf.Variable(p) for p in INIT]``: each name holds the comprehension's item (the same call for
+    every position); ``a, b = [tf.Variable(1.0), tf.Variable(2.0)]``: the item at the name's position."""
+    unpacking = binding.parent
+    assign = unpacking.parent if isinstance(unpacking, (nodes.Tuple, nodes.List)) else None
+    if not isinstance(assign, nodes.Assign) or assign.targets != [unpacking]:
+        return None
+    value = assign.value
+    if isinstance(value, nodes.ListComp) and isinstance(value.elt, nodes.Call):
+        return value.elt
+    if isinstance(value, (nodes.List, nodes.Tuple)) and len(value.elts) == len(unpacking.elts):
+        return value.elts[unpacking.elts.index(binding)]
+    return None
+
+
+def _dominates(statement: nodes.NodeNG, use: nodes.NodeNG) -> bool:
+    """Whether ``statement`` is in a statement list that holds ``use`` (its own statement or one around it)."""
+    block = statement.parent
+    node = use
+    while node is not None and node is not block:
+        if node.parent is block:
+            return True
+        node = node.parent
+    return False
 
 
 def reads_a_variable(run: GraphRun) -> bool:
@@ -171,9 +217,7 @@ def elements(module: ModuleAnalysis, expr: nodes.NodeNG) -> List[nodes.NodeNG]:
     """
     value = expr
     if isinstance(expr, nodes.Name):
-        definitions = module.dataflow.definitions(expr, expr.name)
-        if len(definitions) == 1 and isinstance(definitions[0].parent, nodes.Assign):
-            value = definitions[0].parent.value
+        value = name_binding(module, expr) or expr
     elif isinstance(expr, nodes.Attribute):
         value = attribute_value(expr) or expr  # ``self.update = [t.assign(e) ...]`` bound once in the class
     if isinstance(value, nodes.BinOp) and value.op == "+" and value is expr:
@@ -230,12 +274,16 @@ def _library_update(module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:
     ``create_train_op``), or a call outside TensorFlow and the project handed a TF optimizer or the
     variables to train (``pt.apply_optimizer(opt, losses=[d_loss], var_list=d_vars)``, issue 32 item 11).
     ``model.d_optim`` on an instance of a class picked at run time (``MODELS[args.model](...)``) is an
-    update when every class of the module that binds ``self.d_optim`` binds it to one.
+    update when every class of the module that binds ``self.d_optim`` binds it to one (with no such class
+    here, every class of the project modules it imports: ``self.D_train_op = ...`` in ``models/*.py``).
     """
     value = _bound_value(module, expr)
     if isinstance(value, nodes.Attribute) and value is expr and module.value(expr.expr) is None:
-        bound = _self_bindings(module, expr.attrname)
-        return bool(bound) and all(_is_update_call(module, other) for other in bound)
+        bound = [(module, value) for value in _self_bindings(module, expr.attrname)]
+        if not bound:  # the classes live in other modules (``models/dcgan.py``, ``models/wgan.py``)
+            bound = [(other, value) for other in module.imported_analyses()
+                     for value in _self_bindings(other, expr.attrname)]
+        return bool(bound) and all(_is_update_call(owner, other) for owner, other in bound)
     return _is_update_call(module, value)
 
 

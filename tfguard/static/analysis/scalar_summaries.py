@@ -154,24 +154,7 @@ def _makes_other_summaries(module) -> bool:
 
 def _project_imports(module) -> List[object]:
     """The analyses of the project modules ``module`` imports."""
-    project = module.project
-    if project is None:
-        return []
-    found = []
-    importer = module.module.file or module.path
-    for node in module.nodes_of(nodes.Import, nodes.ImportFrom):
-        if isinstance(node, nodes.Import):
-            names = [name for name, _ in node.names]
-            level = 0
-        else:
-            names = [node.modname] if node.modname else [name for name, _ in node.names]
-            level = node.level or 0
-        for name in names:
-            path = project.resolve(name, importer, level)
-            analysis = project.analysis(path) if path is not None else None
-            if analysis is not None:
-                found.append(analysis)
-    return found
+    return module.imported_analyses()
 
 
 def _assigned_values(module, expr: nodes.NodeNG) -> Optional[List[nodes.NodeNG]]:

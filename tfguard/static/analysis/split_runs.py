@@ -150,8 +150,37 @@ def _feeds_conflict(module: ModuleAnalysis, earlier: GraphRun, later: GraphRun) 
                 continue
             if other.as_string() != value.as_string() or _fresh_per_run(module, value):
                 return True
+            if _rebound_between(value, earlier.node, later.node):
+                return True
         return False
-    return first.as_string() != second.as_string()
+    return first.as_string() != second.as_string() or _rebound_between(second, earlier.node, later.node)
+
+
+def _rebound_between(value: nodes.NodeNG, earlier: nodes.Call, later: nodes.Call) -> bool:
+    """Whether a name the fed value reads is bound again between the two runs: ``batch_xs`` fed to the
+    training run, then reassigned to a test batch and fed to the evaluation run, is two values."""
+    names = {n.name for n in (value, *value.nodes_of_class(nodes.Name)) if isinstance(n, nodes.Name)}
+    if not names:
+        return False
+    start, end = happens_at(earlier), position(later)
+    return any(
+        binding.name in names and start < position(binding) < end
+        for binding in later.scope().nodes_of_class(nodes.AssignName)
+    )
+
+
+def fed_alike(module: ModuleAnalysis, earlier: GraphRun, later: GraphRun) -> bool:
+    """Whether two direct runs are both fed, with the same values into the placeholders they share (at least one):
+    ``sess.run(loss, valid_feed)`` then ``sess.run(accuracy, valid_feed)``, or ``{x: bx, z: bz}`` then
+    ``{z: bz}``. Their forward passes overlap, so the second repeats work the first did."""
+    first, second = _the_feed(earlier), _the_feed(later)
+    if first is None or second is None or first is _OPAQUE or second is _OPAQUE:
+        return False
+    if isinstance(first, nodes.Dict) and isinstance(second, nodes.Dict):
+        keys = {key.as_string() for key, _ in first.items} & {key.as_string() for key, _ in second.items}
+        if not keys:
+            return False
+    return not _feeds_conflict(module, earlier, later)
 
 
 def _fresh_per_run(module: ModuleAnalysis, value: nodes.NodeNG) -> bool:

@@ -86,3 +86,36 @@ def repeats_a_bounded_handful(loop: nodes.NodeNG, limit: int = SMALL_TRIP_COUNT)
                 return False
         child, node = node, node.parent
     return True
+
+
+#: The most iterations a rollout loop makes (A3C's ``t_max``, an n-step return): a loop bounded by a constant no
+#: larger is part of one training step of the loop around it, not an epoch of steps.
+ROLLOUT_TRIP_COUNT = 32
+
+
+def constant_trip_count(loop: nodes.NodeNG) -> Optional[int]:
+    """How many times ``loop`` iterates when the code says so with a literal or a module constant bound once
+    to an int (``for _ in range(ROLLOUT):`` with ``ROLLOUT = 20``), else None."""
+    count = literal_trip_count(loop)
+    if count is not None or not isinstance(loop, (nodes.For, nodes.AsyncFor)):
+        return count
+    iterable = loop.iter
+    if not (isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Name)
+            and iterable.func.name in ("range", "xrange") and len(iterable.args) == 1 and not iterable.keywords):
+        return None
+    bound = iterable.args[0]
+    if not isinstance(bound, nodes.Name):
+        return None
+    bindings = loop.root().locals.get(bound.name, [])
+    if len(bindings) != 1 or not isinstance(bindings[0].parent, nodes.Assign) or not _is_int(bindings[0].parent.value):
+        return None
+    if any(isinstance(scope, FUNCTIONS) and bound.name in scope.locals for scope in _scopes_between(loop)):
+        return None  # a local of the same name shadows the module constant
+    return _int(bindings[0].parent.value)
+
+
+def _scopes_between(node: nodes.NodeNG):
+    scope = node.scope()
+    while not isinstance(scope, nodes.Module):
+        yield scope
+        scope = scope.parent.scope()

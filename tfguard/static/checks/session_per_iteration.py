@@ -5,6 +5,7 @@ from astroid import nodes
 from tfguard.static.analysis.fact_types import BuildEvent, BuildSite
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis
+from tfguard.static.analysis.polling import is_polling_loop
 from tfguard.static.checks._session_loop import LoopBuildRule
 
 
@@ -30,9 +31,13 @@ class SessionPerIteration(LoopBuildRule):
     def applies_at(self, module: ModuleAnalysis, node: nodes.NodeNG, loop: nodes.NodeNG, event: BuildEvent) -> bool:
         """A session opened by ``with`` (so closed again) under a condition that changes between iterations
         (``if step % 1000 == 0:``: an evaluation every so often) is made a few times over a run, not on every
-        iteration, and leaves nothing behind: no finding. Precision over recall."""
+        iteration, and leaves nothing behind: no finding. Neither is one in a loop that polls (a ``time.sleep``
+        in each iteration, a ``checkpoints_iterator``): a polling evaluator opens one per new checkpoint.
+        Precision over recall."""
         site = event.site.node
         closed = isinstance(site.parent, (nodes.With, nodes.AsyncWith)) and any(
             context is site for context, _ in site.parent.items)
-        return not closed or frequency(module).guard(node, loop) is None
+        if not closed:
+            return True
+        return frequency(module).guard(node, loop) is None and not is_polling_loop(module, loop)
 

@@ -18,6 +18,7 @@ from tfguard.static.analysis.run_fetches import (
 )
 from tfguard.static.analysis.scopes import position
 from tfguard.static.analysis.split_runs import (
+    fed_alike,
     feeds_on,
     mergeable,
     mergeable_pair_in_helper,
@@ -49,12 +50,14 @@ class SplitSessionRun(NodeRule):
         every_run = list(_runs(module))  # guarded ones too: an update under an ``if`` still changes variables
         for run in every_run:
             loop = steps.step_loop(run.node)
-            if loop is None or steps.guard(run.node, loop) is not None:
+            if loop is None:
                 continue
             # Runs after the same ``continue`` (``if batch is None: continue``) run on the same iterations:
-            # they are compared with each other, never with a run the ``continue`` does not skip.
+            # they are compared with each other, never with a run the ``continue`` does not skip. Runs under
+            # one frequency guard (``if step % 10 == 0:``) run on the same iterations too: compared together.
             skipped_by = steps.skipping_continues(run.node, loop)
-            by_loop.setdefault((id(loop), skipped_by), []).append(run)
+            guard = steps.guard(run.node, loop)
+            by_loop.setdefault((id(loop), skipped_by, id(guard) if guard is not None else None), []).append(run)
         reported: Set[int] = set()
         for finding in self._loop_findings(module, steps, by_loop, every_run):
             reported.add(finding.line)
@@ -67,20 +70,24 @@ class SplitSessionRun(NodeRule):
             runs.sort(key=lambda r: position(r.node))
             loop = steps.step_loop(runs[0].node)
             for index, later in enumerate(runs[1:], start=1):
+                guarded = steps.guard(later.node, loop) is not None
                 earlier = [
                     run for run in runs[:index]
                     if mergeable(module, run, later) and not reread_across_an_update(every_run, run, later)
                     and not ((changes_state(run) or changes_state(later)) and run_between(every_run, run, later))
+                    # under a guard, only runs fed alike (a repeated forward pass) are worth a finding
+                    and (not guarded or fed_alike(module, run, later))
                 ]
                 if not earlier or feeds_on(steps, loop, earlier, later.node) or runs_inside(later.node, runs):
                     continue  # the later run needs an earlier result (a nested run: it is reported itself)
                 first = earlier[0]
+                when = _when(steps, later.node, loop)
                 again = _same_variable_read(later, earlier)
                 if again is not None:
                     yield self.finding(
                         module, later.node,
-                        f"`{describe(later.node)}` reads `{_variables_text(later)}` again on every step of "
-                        f"{steps.loop_text(loop)}: line {again.node.lineno} read the same value (no update or "
+                        f"`{describe(later.node)}` reads `{_variables_text(later)}` again {when}: "
+                        f"line {again.node.lineno} read the same value (no update or "
                         "assignment ran since)", "keep that value, or fetch it once with the other fetches: each "
                         "extra call is another round trip through the runtime",
                         later.sites[0].chain,
@@ -97,7 +104,7 @@ class SplitSessionRun(NodeRule):
                     what = f"`{describe(later.node)}` runs the graph (`{describe(site.site)}`, line {site.site.lineno})"
                 yield self.finding(
                     module, later.node,
-                    f"{what} on every step of {steps.loop_text(loop)} after `{describe(first.node)}` at line "
+                    f"{what} {when} after `{describe(first.node)}` at line "
                     f"{first.node.lineno}", f"fetch everything in one `sess.run([...])`: {cost}",
                     later.sites[0].chain,
                 )
@@ -106,14 +113,14 @@ class SplitSessionRun(NodeRule):
         """A call in a step loop whose helper runs the graph several times on every call, in runs that could be
         one: ``agent.train()`` running ``self.actor.update_target()`` then ``self.critic.update_target()``."""
         for runs in by_loop.values():
+            loop = steps.step_loop(runs[0].node)
             for run in runs:
-                if not run.through_helper or run.node.lineno in reported:
+                if not run.through_helper or run.node.lineno in reported or steps.guard(run.node, loop) is not None:
                     continue
                 pair = mergeable_pair_in_helper(run)
                 if pair is None:
                     continue
                 first, later = pair
-                loop = steps.step_loop(run.node)
                 shared = shared_feed(first)
                 fed = ("neither fed nor reading" if shared is None
                        else f"both fed the same `{shared.name}`, neither reading")
@@ -127,6 +134,13 @@ class SplitSessionRun(NodeRule):
                     f"ops from the helpers): {cost}",
                     later.chain,
                 )
+
+
+def _when(steps: StepAnalysis, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
+    """"on every step of the `for ...` loop at line 12", or "every 10 iterations of ..." under a guard."""
+    if steps.guard(node, loop) is None:
+        return f"on every step of {steps.loop_text(loop)}"
+    return steps.iteration_words(node, loop)
 
 
 def _site_text(module: ModuleAnalysis, effect: StepEffect) -> str:
