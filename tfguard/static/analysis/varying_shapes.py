@@ -15,7 +15,8 @@ A ``.batch(n)`` whose last batch is smaller gives at most two shapes: not report
 
 from __future__ import annotations
 
-from typing import List, Optional
+import os
+from typing import List, Optional, Tuple
 
 from astroid import nodes
 
@@ -33,6 +34,12 @@ DECODERS = frozenset({
 
 def varying_batches(module, loop: nodes.NodeNG) -> Optional[str]:
     """Return how the pipeline a ``for`` loop iterates makes its shapes vary, or None."""
+    found = varying_batches_at(module, loop)
+    return found[0] if found is not None else None
+
+
+def varying_batches_at(module, loop: nodes.NodeNG) -> Optional[Tuple[str, nodes.Call]]:
+    """:func:`varying_batches`, and the call that makes the shapes vary (the line the message names)."""
     iterable = getattr(loop, "iter", None)
     if iterable is None:
         return None
@@ -100,7 +107,15 @@ def _returned(module, call: nodes.NodeNG, index: Optional[int], depth: int) -> L
     return []
 
 
-def _varying_step(module, chain: List[nodes.Call]) -> Optional[str]:
+def _place(module, call: nodes.NodeNG) -> str:
+    """"line 12", or "data.py:12" for a call in another file of the project."""
+    root = call.root()
+    if root is module.module or not getattr(root, "file", None):
+        return f"line {call.lineno}"
+    return f"{os.path.basename(root.file)}:{call.lineno}"
+
+
+def _varying_step(module, chain: List[nodes.Call]) -> Optional[Tuple[str, nodes.Call]]:
     batched = False
     for call in chain:  # newest first
         func = call.func
@@ -108,21 +123,22 @@ def _varying_step(module, chain: List[nodes.Call]) -> Optional[str]:
         if method == "padded_batch":
             if _fixed_shapes(_argument(call, 1, "padded_shapes")):
                 return None
-            return f"`padded_batch` (line {call.lineno}) pads each batch to its own longest element"
+            return f"`padded_batch` ({_place(module, call)}) pads each batch to its own longest element", call
         if method in BUCKETING:
-            return f"`{method}` (line {call.lineno}) makes batches of a different length per bucket"
+            return f"`{method}` ({_place(module, call)}) makes batches of a different length per bucket", call
         if method == "apply" and call.args and isinstance(call.args[0], nodes.Call):
             inner = module.call_qualname(call.args[0]) or ""
             leaf = inner.rsplit(".", 1)[-1]
             if leaf in BUCKETING:
-                return f"`{leaf}` (line {call.lineno}) makes batches of a different length per bucket"
+                return f"`{leaf}` ({_place(module, call)}) makes batches of a different length per bucket", call
         if method in ("batch", "unbatch", "rebatch"):
             batched = True
         qualname = module.call_qualname(call) or ""
         if qualname.endswith("Dataset.from_generator") and not batched:
             shapes = _argument(call, 3, "output_shapes") or _argument(call, 99, "output_signature")
             if shapes is not None and _has_unknown_dimension(shapes):
-                return f"`from_generator` (line {call.lineno}) declares an unknown dimension, element by element"
+                return (f"`from_generator` ({_place(module, call)}) declares an unknown dimension, element by "
+                        "element", call)
     return None
 
 
@@ -158,7 +174,13 @@ def _has_unknown_dimension(shapes: nodes.NodeNG) -> bool:
 
 
 def decoded_per_item(module, loop: nodes.NodeNG, argument: nodes.NodeNG) -> Optional[str]:
-    """Return how ``argument`` (in ``loop``'s body) is an image decoded there at its own size, or None.
+    """Return how ``argument`` (in ``loop``'s body) is an image decoded there at its own size, or None."""
+    found = decoded_per_item_at(module, loop, argument)
+    return found[0] if found is not None else None
+
+
+def decoded_per_item_at(module, loop: nodes.NodeNG, argument: nodes.NodeNG) -> Optional[Tuple[str, nodes.Call]]:
+    """:func:`decoded_per_item`, and the decoding call (the line the message names).
 
     Followed through shape-keeping steps (``image[None]``, ``tf.expand_dims``, ``tf.cast``, ``image / 255``) and
     the names the loop body binds; a resize, crop, pad or reshape of the name there fixes the size: not reported.
@@ -180,7 +202,7 @@ def decoded_per_item(module, loop: nodes.NodeNG, argument: nodes.NodeNG) -> Opti
     qualname = module.call_named(expr, DECODERS)
     if qualname is None:
         return None
-    return f"an image decoded at its own size (`{qualname.rsplit('.', 1)[-1]}`, line {expr.lineno})"
+    return f"an image decoded at its own size (`{qualname.rsplit('.', 1)[-1]}`, line {expr.lineno})", expr
 
 
 #: Calls that keep their first argument's shape.
