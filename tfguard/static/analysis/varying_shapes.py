@@ -7,6 +7,8 @@ The shape varies, as the code shows it, when a loop feeds the function
   (each batch is as long as its longest element), ``bucket_by_sequence_length`` / ``group_by_window`` (one
   shape per bucket, and per length within it), or a ``from_generator`` source declaring an unknown dimension
   (``None`` in ``output_shapes`` / ``output_signature``) that no ``batch`` squares;
+* NumPy batches from a Python generator of the project that pads each batch to its own longest item
+  (``max(len(x) for x in batch)``, ``pad_sequences(batch)`` without ``maxlen=``);
 * images decoded one by one (``tf.image.decode_jpeg``, ``decode_image``, ``tf.io.decode_png``...) and not resized
   before the call.
 
@@ -52,8 +54,54 @@ def varying_batches_at(module, loop: nodes.NodeNG) -> Optional[Tuple[str, nodes.
         iterable = iterable.func.expr
     chain = datasets(module).chain(iterable) or _method_calls(module, iterable, 0)
     if not chain:
-        return None
+        return _padded_per_batch(module, iterable)
     return _varying_step(module, chain)
+
+
+#: Keras' ``pad_sequences``: without ``maxlen`` it pads to the longest sequence it is given.
+_PAD_SEQUENCES = "pad_sequences"
+
+
+def _padded_per_batch(module, iterable: nodes.NodeNG) -> Optional[Tuple[str, nodes.NodeNG]]:
+    """A Python generator of NumPy batches, each padded to its own longest item (issue 44): the loop iterates
+    a call of a project function that ``yield``s and sizes its batches with ``max(len(x) for x in batch)``
+    (``max(map(len, ...))``, ``max([len(x) ...])``) or ``pad_sequences(batch)`` without ``maxlen=``.  Padding
+    to a fixed length (a constant, ``maxlen=MAX``) gives one shape: not reported."""
+    if not isinstance(iterable, nodes.Call):
+        return None
+    function = module.called_function(iterable)
+    if not isinstance(function, (nodes.FunctionDef, nodes.AsyncFunctionDef)) or not function.is_generator():
+        return None
+    for call in function.nodes_of_class(nodes.Call):
+        if call.scope() is not function:
+            continue
+        if _max_of_lengths(call) or _pads_to_longest(call):
+            how = call.as_string() if len(call.as_string()) <= 40 else call.as_string()[:37] + "..."
+            return (f"`{function.name}()` pads each batch to its own longest item (`{how}`, "
+                    f"{_place(module, call)})", call)
+    return None
+
+
+def _pads_to_longest(call: nodes.Call) -> bool:
+    """``pad_sequences(seqs)`` with no ``maxlen`` (keyword or second argument): as long as the longest of ``seqs``."""
+    return _called_name(call) == _PAD_SEQUENCES and len(call.args) < 2 \
+        and not any(k.arg == "maxlen" for k in call.keywords or ())
+
+
+def _called_name(call: nodes.Call) -> Optional[str]:
+    func = call.func
+    return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
+
+
+def _max_of_lengths(call: nodes.Call) -> bool:
+    """``max(len(x) for x in xs)``, ``max([len(x) for x in xs])``, ``max(map(len, xs))``."""
+    if _called_name(call) != "max" or not isinstance(call.func, nodes.Name) or len(call.args) != 1:
+        return False
+    argument = call.args[0]
+    if isinstance(argument, (nodes.GeneratorExp, nodes.ListComp)):
+        return isinstance(argument.elt, nodes.Call) and _called_name(argument.elt) == "len"
+    return isinstance(argument, nodes.Call) and _called_name(argument) == "map" and argument.args[:1] != [] \
+        and isinstance(argument.args[0], nodes.Name) and argument.args[0].name == "len"
 
 
 #: How far names, method chains and returned tuples are followed when the pipeline's source is not a known one.
@@ -126,8 +174,9 @@ def _varying_step(module, chain: List[nodes.Call]) -> Optional[Tuple[str, nodes.
             return f"`padded_batch` ({_place(module, call)}) pads each batch to its own longest element", call
         if method in BUCKETING:
             return f"`{method}` ({_place(module, call)}) makes batches of a different length per bucket", call
-        if method == "apply" and call.args and isinstance(call.args[0], nodes.Call):
-            inner = module.call_qualname(call.args[0]) or ""
+        transformation, owner = _transformation(module, call) if method == "apply" else (None, module)
+        if transformation is not None:
+            inner = owner.call_qualname(transformation) or ""
             leaf = inner.rsplit(".", 1)[-1]
             if leaf in BUCKETING:
                 return f"`{leaf}` ({_place(module, call)}) makes batches of a different length per bucket", call
@@ -140,6 +189,19 @@ def _varying_step(module, chain: List[nodes.Call]) -> Optional[Tuple[str, nodes.
                 return (f"`from_generator` ({_place(module, call)}) declares an unknown dimension, element by "
                         "element", call)
     return None
+
+
+def _transformation(module, call: nodes.Call):
+    """The call that made what ``ds.apply(...)`` gets, written there or bound to a name first
+    (``bucketing = bucket_by_sequence_length(...)``, ``ds.apply(bucketing)``), and the analysis of its file."""
+    owner = module.project.owner(call) if module.project is not None else None
+    owner = owner or module
+    argument = call.args[0] if call.args else None
+    if isinstance(argument, nodes.Name):
+        binding = owner.dataflow.reaching_definition(argument)
+        if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
+            argument = binding.parent.value
+    return (argument, owner) if isinstance(argument, nodes.Call) else (None, owner)
 
 
 def _argument(call: nodes.Call, index: int, keyword: str) -> Optional[nodes.NodeNG]:
