@@ -64,8 +64,10 @@ def _through_callers(module, expr: nodes.NodeNG, call: nodes.Call, levels: int, 
     from tfguard.static.analysis.inference import argument_for
 
     function = call.scope()
-    if not isinstance(expr, nodes.Name) or not isinstance(function, FUNCTIONS) or not _plain_parameter(function, expr):
+    if not isinstance(expr, nodes.Name) or not isinstance(function, FUNCTIONS):
         return None, []
+    if not _plain_parameter(function, expr):
+        return _derived_from_parameter(module, expr, function, levels, named)
     for site in call_sites(module, function):
         argument = argument_for(site, function, expr.name, isinstance(site.func, nodes.Attribute))
         if not isinstance(argument, nodes.NodeNG):
@@ -74,6 +76,62 @@ def _through_callers(module, expr: nodes.NodeNG, call: nodes.Call, levels: int, 
         if reason is not None:
             return f"{reason}, passed to `{function.name}()` at line {site.lineno} as `{expr.name}`", [*sites, site]
     return None, []
+
+
+def _derived_from_parameter(module, expr: nodes.Name, function: nodes.NodeNG, levels: int, named):
+    """A local computed once per call of ``function``, before its loops, by Python arithmetic on a parameter
+    (``lr = 0.1 * 0.9 ** epoch`` in ``def train_epoch(epoch):``): constant in the inner loop, but a new value
+    on each call when the callers pass a varying one (issue 44).  Returns (reason or None, [helper calls])."""
+    from tfguard.static.analysis.callers import call_sites
+    from tfguard.static.analysis.inference import argument_for
+
+    bindings = function.locals.get(expr.name, [])
+    if len(bindings) != 1 or not isinstance(bindings[0].parent, nodes.Assign) or expr.scope() is not function:
+        return None, []
+    assign = bindings[0].parent
+    if len(assign.targets) != 1 or assign.targets[0] is not bindings[0] \
+            or any(loop.scope() is function for loop in loops_around(assign)):
+        return None, []  # bound in a loop of the function: the loop's own matter
+    value = assign.value
+    parameters = [n for n in value.nodes_of_class(nodes.Name) if _plain_parameter(function, n)]
+    for parameter in dict.fromkeys(n.name for n in parameters):
+        if not _python_given(module, value, parameter, 0):
+            continue
+        for site in call_sites(module, function):
+            argument = argument_for(site, function, parameter, isinstance(site.func, nodes.Attribute))
+            if not isinstance(argument, nodes.NodeNG):
+                continue
+            found: List[nodes.NodeNG] = []
+            reason, sites = varying_scalar_with_sites(module, argument, site, levels - 1, found)
+            if reason is not None:
+                if named is not None:
+                    named.extend([assign, *found])
+                return (f"`{expr.name}` (line {assign.lineno}: `{value.as_string()}`{_ARITHMETIC}`{parameter}`, "
+                        f"set once per call of `{function.name}()`), {reason}, passed to `{function.name}()` at "
+                        f"line {site.lineno} as `{parameter}`", [*sites, site])
+    return None, []
+
+
+def _python_given(module, expr: nodes.NodeNG, parameter: str, depth: int) -> bool:
+    """Whether ``expr`` is a Python number or string when the parameter ``parameter`` is one."""
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(expr, nodes.Name):
+        return expr.name == parameter or _module_number(module, expr)
+    if isinstance(expr, nodes.Const):
+        return isinstance(expr.value, (int, float, str)) and not isinstance(expr.value, bool)
+    if isinstance(expr, nodes.BinOp):
+        return _python_given(module, expr.left, parameter, depth + 1) \
+            and _python_given(module, expr.right, parameter, depth + 1)
+    if isinstance(expr, nodes.UnaryOp):
+        return _python_given(module, expr.operand, parameter, depth + 1)
+    if isinstance(expr, nodes.Call) and not expr.keywords:
+        func = expr.func
+        python = (isinstance(func, nodes.Name) and func.name in PY_SCALAR_BUILTINS) or (
+            isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
+            and func.expr.name in PY_MATH_MODULES and module.qualname(func) is None)
+        return python and all(_python_given(module, a, parameter, depth + 1) for a in expr.args)
+    return False
 
 
 def _plain_parameter(function: nodes.NodeNG, name: nodes.Name) -> bool:
