@@ -65,7 +65,9 @@ class Finding:
 
     ``end_column`` points one past the last character, as in SARIF.
     ``chain`` lists the helper-function hops when the offending op is built
-    inside a function called from the reported line.  ``fix`` is the edit that
+    inside a function called from the reported line, then every other line the
+    headline or help names (a session, a default, an earlier run; the loop's
+    header aside), so that tools can place them (issue 44).  ``fix`` is the edit that
     ``tfguard check --fix`` would make, when there is one (see :mod:`tfguard.static.fixes`);
     ``no_fix`` says why there is none.  The ``headline`` and the ``help`` stay apart: each output
     lays them out its own way (a ``help:`` line, a table cell, a diagnostic's second line), and

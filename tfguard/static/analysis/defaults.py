@@ -31,6 +31,12 @@ def default_number(module: ModuleAnalysis, expr: nodes.NodeNG) -> Optional[float
     return found[0] if found is not None else None
 
 
+def default_constant(module: ModuleAnalysis, expr: nodes.NodeNG) -> Optional[nodes.Const]:
+    """Return the constant :func:`default_origin` names (the line a message points at), None when it names none."""
+    found = _default(module, expr, 0)
+    return None if found is None or found[1] is expr else found[1]
+
+
 def default_origin(module: ModuleAnalysis, expr: nodes.NodeNG) -> str:
     """Say, for messages, which default gives ``expr`` its value: "the argparse default of `--n_critic`
     (line 35)", "the keyword default `n_critic=1` of `__init__()` (line 8)", "`LOG_EVERY = 1` (line 5)";

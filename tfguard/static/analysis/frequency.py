@@ -17,7 +17,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional
 
 from astroid import nodes
 
-from tfguard.static.analysis.defaults import default_number, default_origin
+from tfguard.static.analysis.defaults import default_constant, default_number, default_origin
 from tfguard.static.analysis.fact_types import loop_text
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.scopes import LOOPS, is_ancestor, position
@@ -181,6 +181,18 @@ class StepAnalysis:
                 return f"on almost every step (it is {branch} `if {test.as_string()}:`, which "\
                     f"{'fails' if in_else else 'holds'} on most steps)"
         return "on every step"
+
+    def shipped_defaults(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> List[nodes.NodeNG]:
+        """Return the default :meth:`how_often` names for ``node`` ("defaults to 1: ... (line 14)"), [] when none:
+        its line goes into the finding's chain (issue 44)."""
+        for test, in_else in self._branches(node, loop):
+            divisor = self.every_step_by_default(test) if not in_else else None
+            if divisor is not None and self.is_frequency_guard(test, loop):
+                const = default_constant(self.module, divisor)
+                return [const] if const is not None else []
+            if self.is_frequency_guard(test, loop):
+                return []
+        return []
 
     def iteration_words(self, node: nodes.NodeNG, loop: nodes.NodeNG) -> str:
         """Say, for messages, how often ``node`` runs in session loop ``loop``: "on every iteration of the

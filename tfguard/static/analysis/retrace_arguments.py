@@ -17,7 +17,7 @@ when the code shows it is Python and that it changes.
 
 from __future__ import annotations
 
-from typing import FrozenSet, Optional, Set
+from typing import FrozenSet, List, Optional, Set
 
 from astroid import nodes
 
@@ -41,32 +41,97 @@ def varying_scalar(module, expr: nodes.NodeNG, call: nodes.Call) -> Optional[str
     return varying_scalar_with_sites(module, expr, call)[0]
 
 
-def varying_scalar_with_sites(module, expr: nodes.NodeNG, call: nodes.Call, levels: int = 2):
+def varying_scalar_with_sites(module, expr: nodes.NodeNG, call: nodes.Call, levels: int = 2,
+                              named: Optional[List[nodes.NodeNG]] = None):
     """:func:`varying_scalar`, and the calls of the helpers it went through (issue 44): a parameter of the helper
     that makes ``call`` is varying when a call of the helper passes a varying value for it (``run_batch(x, epoch)``
-    in ``for epoch in range(n):``), up to ``levels`` helpers up.  Returns (reason or None, [helper calls])."""
+    in ``for epoch in range(n):``), up to ``levels`` helpers up.  Returns (reason or None, [helper calls]).
+
+    ``named``, when given, receives the assignments the reason names by line ("line 33: ...", "counted up at
+    line 36"), so that the finding's chain can hold them."""
     loops = list(loops_around(call))
-    reason = _varying(module, expr, loops, 0) if loops else None
+    found: List[nodes.NodeNG] = []
+    reason = _varying(module, expr, loops, 0, found) if loops else None
     if reason is not None or levels == 0:
+        if reason is not None and named is not None:
+            named.extend(found)
         return reason, []
-    return _through_callers(module, expr, call, levels)
+    return _through_callers(module, expr, call, levels, named)
 
 
-def _through_callers(module, expr: nodes.NodeNG, call: nodes.Call, levels: int):
+def _through_callers(module, expr: nodes.NodeNG, call: nodes.Call, levels: int, named):
     from tfguard.static.analysis.callers import call_sites
     from tfguard.static.analysis.inference import argument_for
 
     function = call.scope()
-    if not isinstance(expr, nodes.Name) or not isinstance(function, FUNCTIONS) or not _plain_parameter(function, expr):
+    if not isinstance(expr, nodes.Name) or not isinstance(function, FUNCTIONS):
         return None, []
+    if not _plain_parameter(function, expr):
+        return _derived_from_parameter(module, expr, function, levels, named)
     for site in call_sites(module, function):
         argument = argument_for(site, function, expr.name, isinstance(site.func, nodes.Attribute))
         if not isinstance(argument, nodes.NodeNG):
             continue
-        reason, sites = varying_scalar_with_sites(module, argument, site, levels - 1)
+        reason, sites = varying_scalar_with_sites(module, argument, site, levels - 1, named)
         if reason is not None:
             return f"{reason}, passed to `{function.name}()` at line {site.lineno} as `{expr.name}`", [*sites, site]
     return None, []
+
+
+def _derived_from_parameter(module, expr: nodes.Name, function: nodes.NodeNG, levels: int, named):
+    """A local computed once per call of ``function``, before its loops, by Python arithmetic on a parameter
+    (``lr = 0.1 * 0.9 ** epoch`` in ``def train_epoch(epoch):``): constant in the inner loop, but a new value
+    on each call when the callers pass a varying one (issue 44).  Returns (reason or None, [helper calls])."""
+    from tfguard.static.analysis.callers import call_sites
+    from tfguard.static.analysis.inference import argument_for
+
+    bindings = function.locals.get(expr.name, [])
+    if len(bindings) != 1 or not isinstance(bindings[0].parent, nodes.Assign) or expr.scope() is not function:
+        return None, []
+    assign = bindings[0].parent
+    if len(assign.targets) != 1 or assign.targets[0] is not bindings[0] \
+            or any(loop.scope() is function for loop in loops_around(assign)):
+        return None, []  # bound in a loop of the function: the loop's own matter
+    value = assign.value
+    parameters = [n for n in value.nodes_of_class(nodes.Name) if _plain_parameter(function, n)]
+    for parameter in dict.fromkeys(n.name for n in parameters):
+        if not _python_given(module, value, parameter, 0):
+            continue
+        for site in call_sites(module, function):
+            argument = argument_for(site, function, parameter, isinstance(site.func, nodes.Attribute))
+            if not isinstance(argument, nodes.NodeNG):
+                continue
+            found: List[nodes.NodeNG] = []
+            reason, sites = varying_scalar_with_sites(module, argument, site, levels - 1, found)
+            if reason is not None:
+                if named is not None:
+                    named.extend([assign, *found])
+                return (f"`{expr.name}` (line {assign.lineno}: `{value.as_string()}`{_ARITHMETIC}`{parameter}`, "
+                        f"set once per call of `{function.name}()`), {reason}, passed to `{function.name}()` at "
+                        f"line {site.lineno} as `{parameter}`", [*sites, site])
+    return None, []
+
+
+def _python_given(module, expr: nodes.NodeNG, parameter: str, depth: int) -> bool:
+    """Whether ``expr`` is a Python number or string when the parameter ``parameter`` is one."""
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(expr, nodes.Name):
+        return expr.name == parameter or _module_number(module, expr)
+    if isinstance(expr, nodes.Const):
+        return isinstance(expr.value, (int, float, str)) and not isinstance(expr.value, bool)
+    if isinstance(expr, nodes.BinOp):
+        return _python_given(module, expr.left, parameter, depth + 1) \
+            and _python_given(module, expr.right, parameter, depth + 1)
+    if isinstance(expr, nodes.UnaryOp):
+        return _python_given(module, expr.operand, parameter, depth + 1)
+    if isinstance(expr, nodes.Call) and not expr.keywords:
+        func = expr.func
+        python = (isinstance(func, nodes.Name) and func.name in PY_SCALAR_BUILTINS) or (
+            isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name)
+            and func.expr.name in PY_MATH_MODULES and module.qualname(func) is None)
+        return python and all(_python_given(module, a, parameter, depth + 1) for a in expr.args)
+    return False
 
 
 def _plain_parameter(function: nodes.NodeNG, name: nodes.Name) -> bool:
@@ -81,7 +146,12 @@ def _plain_parameter(function: nodes.NodeNG, name: nodes.Name) -> bool:
     )
 
 
-def _varying(module, expr: nodes.NodeNG, loops, depth: int) -> Optional[str]:
+def _varying(module, expr: nodes.NodeNG, loops, depth: int,
+             named: Optional[List[nodes.NodeNG]] = None) -> Optional[str]:
+    """Why ``expr`` varies across the iterations of ``loops``, or None; the assignments the reason names by
+    line are appended to ``named`` (when given)."""
+    if named is None:
+        named = []
     if depth > _MAX_DEPTH:
         return None
     if isinstance(expr, nodes.Name):
@@ -89,27 +159,30 @@ def _varying(module, expr: nodes.NodeNG, loops, depth: int) -> Optional[str]:
             if expr.name in loop_targets(loop):
                 return _counter(loop, expr.name)
         for loop in loops:
-            reason = _assigned_varying(module, expr.name, loop, loops, depth)
+            reason = _assigned_varying(module, expr.name, loop, loops, depth, named)
             if reason is not None:
                 return reason
         return None
     if isinstance(expr, nodes.BinOp):
-        left = _varying(module, expr.left, loops, depth + 1)
-        right = _varying(module, expr.right, loops, depth + 1)
+        left_named: List[nodes.NodeNG] = []
+        right_named: List[nodes.NodeNG] = []
+        left = _varying(module, expr.left, loops, depth + 1, left_named)
+        right = _varying(module, expr.right, loops, depth + 1, right_named)
         if (left or right) and _is_python(module, expr.left, loops, depth) and _is_python(module, expr.right, loops,
                                                                                              depth):
             root = (left or right).split(_ARITHMETIC, 1)[-1]  # name the varying value, not each step to it
+            named.extend(left_named if left else right_named)  # the root's lines, and the steps to it
             return f"`{expr.as_string()}`{_ARITHMETIC}{root}"
         return None
     if isinstance(expr, nodes.JoinedStr):
         for value in expr.nodes_of_class(nodes.FormattedValue):
-            inner = _varying(module, value.value, loops, depth + 1)
+            inner = _varying(module, value.value, loops, depth + 1, named)
             if inner is not None:
                 return f"an f-string of {inner}"
         return None
     if isinstance(expr, nodes.Call) and _returns_python(module, expr, loops, depth):
         for argument in expr.args:
-            inner = _varying(module, argument, loops, depth + 1)
+            inner = _varying(module, argument, loops, depth + 1, named)
             if inner is not None:
                 return f"`{expr.as_string()}`, a Python number from {inner}"
         if isinstance(expr.func, nodes.Attribute) and expr.func.attrname == "item":
@@ -134,7 +207,8 @@ def _counter(loop: nodes.NodeNG, name: str) -> Optional[str]:
     return None
 
 
-def _assigned_varying(module, name: str, loop: nodes.NodeNG, loops, depth: int) -> Optional[str]:
+def _assigned_varying(module, name: str, loop: nodes.NodeNG, loops, depth: int,
+                      named: List[nodes.NodeNG]) -> Optional[str]:
     for node in loop.nodes_of_class((nodes.Assign, nodes.AugAssign)):
         if not _runs_in(node, loop):
             continue
@@ -142,13 +216,16 @@ def _assigned_varying(module, name: str, loop: nodes.NodeNG, loops, depth: int) 
             if isinstance(node.target, nodes.AssignName) and node.target.name == name \
                     and isinstance(node.value, nodes.Const) and isinstance(node.value.value, (int, float)) \
                     and _initialised_to_number(node, name):
+                named.append(node)
                 return f"`{name}`, a Python number counted up at line {node.lineno}"
             continue
         if len(node.targets) != 1 or not isinstance(node.targets[0], nodes.AssignName) \
                 or node.targets[0].name != name:
             continue
-        inner = _varying(module, node.value, loops, depth + 1)
+        inner_named: List[nodes.NodeNG] = []
+        inner = _varying(module, node.value, loops, depth + 1, inner_named)
         if inner is not None and _is_python(module, node.value, loops, depth):
+            named.extend([node, *inner_named])
             return f"`{name}` (line {node.lineno}: {inner})"
     return None
 

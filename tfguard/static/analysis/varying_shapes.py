@@ -7,6 +7,8 @@ The shape varies, as the code shows it, when a loop feeds the function
   (each batch is as long as its longest element), ``bucket_by_sequence_length`` / ``group_by_window`` (one
   shape per bucket, and per length within it), or a ``from_generator`` source declaring an unknown dimension
   (``None`` in ``output_shapes`` / ``output_signature``) that no ``batch`` squares;
+* NumPy batches from a Python generator of the project that pads each batch to its own longest item
+  (``max(len(x) for x in batch)``, ``pad_sequences(batch)`` without ``maxlen=``);
 * images decoded one by one (``tf.image.decode_jpeg``, ``decode_image``, ``tf.io.decode_png``...) and not resized
   before the call.
 
@@ -15,7 +17,8 @@ A ``.batch(n)`` whose last batch is smaller gives at most two shapes: not report
 
 from __future__ import annotations
 
-from typing import List, Optional
+import os
+from typing import List, Optional, Tuple
 
 from astroid import nodes
 
@@ -33,6 +36,12 @@ DECODERS = frozenset({
 
 def varying_batches(module, loop: nodes.NodeNG) -> Optional[str]:
     """Return how the pipeline a ``for`` loop iterates makes its shapes vary, or None."""
+    found = varying_batches_at(module, loop)
+    return found[0] if found is not None else None
+
+
+def varying_batches_at(module, loop: nodes.NodeNG) -> Optional[Tuple[str, nodes.Call]]:
+    """:func:`varying_batches`, and the call that makes the shapes vary (the line the message names)."""
     iterable = getattr(loop, "iter", None)
     if iterable is None:
         return None
@@ -45,8 +54,54 @@ def varying_batches(module, loop: nodes.NodeNG) -> Optional[str]:
         iterable = iterable.func.expr
     chain = datasets(module).chain(iterable) or _method_calls(module, iterable, 0)
     if not chain:
-        return None
+        return _padded_per_batch(module, iterable)
     return _varying_step(module, chain)
+
+
+#: Keras' ``pad_sequences``: without ``maxlen`` it pads to the longest sequence it is given.
+_PAD_SEQUENCES = "pad_sequences"
+
+
+def _padded_per_batch(module, iterable: nodes.NodeNG) -> Optional[Tuple[str, nodes.NodeNG]]:
+    """A Python generator of NumPy batches, each padded to its own longest item (issue 44): the loop iterates
+    a call of a project function that ``yield``s and sizes its batches with ``max(len(x) for x in batch)``
+    (``max(map(len, ...))``, ``max([len(x) ...])``) or ``pad_sequences(batch)`` without ``maxlen=``.  Padding
+    to a fixed length (a constant, ``maxlen=MAX``) gives one shape: not reported."""
+    if not isinstance(iterable, nodes.Call):
+        return None
+    function = module.called_function(iterable)
+    if not isinstance(function, (nodes.FunctionDef, nodes.AsyncFunctionDef)) or not function.is_generator():
+        return None
+    for call in function.nodes_of_class(nodes.Call):
+        if call.scope() is not function:
+            continue
+        if _max_of_lengths(call) or _pads_to_longest(call):
+            how = call.as_string() if len(call.as_string()) <= 40 else call.as_string()[:37] + "..."
+            return (f"`{function.name}()` pads each batch to its own longest item (`{how}`, "
+                    f"{_place(module, call)})", call)
+    return None
+
+
+def _pads_to_longest(call: nodes.Call) -> bool:
+    """``pad_sequences(seqs)`` with no ``maxlen`` (keyword or second argument): as long as the longest of ``seqs``."""
+    return _called_name(call) == _PAD_SEQUENCES and len(call.args) < 2 \
+        and not any(k.arg == "maxlen" for k in call.keywords or ())
+
+
+def _called_name(call: nodes.Call) -> Optional[str]:
+    func = call.func
+    return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
+
+
+def _max_of_lengths(call: nodes.Call) -> bool:
+    """``max(len(x) for x in xs)``, ``max([len(x) for x in xs])``, ``max(map(len, xs))``."""
+    if _called_name(call) != "max" or not isinstance(call.func, nodes.Name) or len(call.args) != 1:
+        return False
+    argument = call.args[0]
+    if isinstance(argument, (nodes.GeneratorExp, nodes.ListComp)):
+        return isinstance(argument.elt, nodes.Call) and _called_name(argument.elt) == "len"
+    return isinstance(argument, nodes.Call) and _called_name(argument) == "map" and argument.args[:1] != [] \
+        and isinstance(argument.args[0], nodes.Name) and argument.args[0].name == "len"
 
 
 #: How far names, method chains and returned tuples are followed when the pipeline's source is not a known one.
@@ -100,7 +155,15 @@ def _returned(module, call: nodes.NodeNG, index: Optional[int], depth: int) -> L
     return []
 
 
-def _varying_step(module, chain: List[nodes.Call]) -> Optional[str]:
+def _place(module, call: nodes.NodeNG) -> str:
+    """"line 12", or "data.py:12" for a call in another file of the project."""
+    root = call.root()
+    if root is module.module or not getattr(root, "file", None):
+        return f"line {call.lineno}"
+    return f"{os.path.basename(root.file)}:{call.lineno}"
+
+
+def _varying_step(module, chain: List[nodes.Call]) -> Optional[Tuple[str, nodes.Call]]:
     batched = False
     for call in chain:  # newest first
         func = call.func
@@ -108,22 +171,37 @@ def _varying_step(module, chain: List[nodes.Call]) -> Optional[str]:
         if method == "padded_batch":
             if _fixed_shapes(_argument(call, 1, "padded_shapes")):
                 return None
-            return f"`padded_batch` (line {call.lineno}) pads each batch to its own longest element"
+            return f"`padded_batch` ({_place(module, call)}) pads each batch to its own longest element", call
         if method in BUCKETING:
-            return f"`{method}` (line {call.lineno}) makes batches of a different length per bucket"
-        if method == "apply" and call.args and isinstance(call.args[0], nodes.Call):
-            inner = module.call_qualname(call.args[0]) or ""
+            return f"`{method}` ({_place(module, call)}) makes batches of a different length per bucket", call
+        transformation, owner = _transformation(module, call) if method == "apply" else (None, module)
+        if transformation is not None:
+            inner = owner.call_qualname(transformation) or ""
             leaf = inner.rsplit(".", 1)[-1]
             if leaf in BUCKETING:
-                return f"`{leaf}` (line {call.lineno}) makes batches of a different length per bucket"
+                return f"`{leaf}` ({_place(module, call)}) makes batches of a different length per bucket", call
         if method in ("batch", "unbatch", "rebatch"):
             batched = True
         qualname = module.call_qualname(call) or ""
         if qualname.endswith("Dataset.from_generator") and not batched:
             shapes = _argument(call, 3, "output_shapes") or _argument(call, 99, "output_signature")
             if shapes is not None and _has_unknown_dimension(shapes):
-                return f"`from_generator` (line {call.lineno}) declares an unknown dimension, element by element"
+                return (f"`from_generator` ({_place(module, call)}) declares an unknown dimension, element by "
+                        "element", call)
     return None
+
+
+def _transformation(module, call: nodes.Call):
+    """The call that made what ``ds.apply(...)`` gets, written there or bound to a name first
+    (``bucketing = bucket_by_sequence_length(...)``, ``ds.apply(bucketing)``), and the analysis of its file."""
+    owner = module.project.owner(call) if module.project is not None else None
+    owner = owner or module
+    argument = call.args[0] if call.args else None
+    if isinstance(argument, nodes.Name):
+        binding = owner.dataflow.reaching_definition(argument)
+        if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
+            argument = binding.parent.value
+    return (argument, owner) if isinstance(argument, nodes.Call) else (None, owner)
 
 
 def _argument(call: nodes.Call, index: int, keyword: str) -> Optional[nodes.NodeNG]:
@@ -158,7 +236,13 @@ def _has_unknown_dimension(shapes: nodes.NodeNG) -> bool:
 
 
 def decoded_per_item(module, loop: nodes.NodeNG, argument: nodes.NodeNG) -> Optional[str]:
-    """Return how ``argument`` (in ``loop``'s body) is an image decoded there at its own size, or None.
+    """Return how ``argument`` (in ``loop``'s body) is an image decoded there at its own size, or None."""
+    found = decoded_per_item_at(module, loop, argument)
+    return found[0] if found is not None else None
+
+
+def decoded_per_item_at(module, loop: nodes.NodeNG, argument: nodes.NodeNG) -> Optional[Tuple[str, nodes.Call]]:
+    """:func:`decoded_per_item`, and the decoding call (the line the message names).
 
     Followed through shape-keeping steps (``image[None]``, ``tf.expand_dims``, ``tf.cast``, ``image / 255``) and
     the names the loop body binds; a resize, crop, pad or reshape of the name there fixes the size: not reported.
@@ -180,7 +264,7 @@ def decoded_per_item(module, loop: nodes.NodeNG, argument: nodes.NodeNG) -> Opti
     qualname = module.call_named(expr, DECODERS)
     if qualname is None:
         return None
-    return f"an image decoded at its own size (`{qualname.rsplit('.', 1)[-1]}`, line {expr.lineno})"
+    return f"an image decoded at its own size (`{qualname.rsplit('.', 1)[-1]}`, line {expr.lineno})", expr
 
 
 #: Calls that keep their first argument's shape.

@@ -30,7 +30,9 @@ class NodeRule(Rule):
             raise TypeError(f"{self.code}: finding() takes the headline and the help as two strings")
         if chain:
             last = chain[-1]  # the helper that builds the op
-            silence = f"silence it here with `# noqa: {self.code}`, not in {last.function}()"
+            # a link at module level (a session, a default the message names) has no function to name
+            where = f"at line {last.line}" if last.function == "<module>" else f"in {last.function}()"
+            silence = f"silence it here with `# noqa: {self.code}`, not {where}"
             help = f"{help}; {silence}" if help else silence
         end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
         finding = Finding(

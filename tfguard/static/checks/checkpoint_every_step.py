@@ -12,6 +12,7 @@ from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.step_effects import CHECKPOINT_SAVE, merged_chain, step_effects
 from tfguard.static.analysis.steps import is_checkpoint_save
+from tfguard.static.checks._links import with_default
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import UNSAFE, Finding
 from tfguard.static.fixes import cadence
@@ -51,6 +52,7 @@ class CheckpointEveryStep(NodeRule):
                         module, call,
                         f"`{describe(call)}` writes a checkpoint {steps.how_often(call, loop)} of "
                         f"{steps.loop_text(loop)}", FIX,
+                        with_default((), module, steps, call, loop),  # the default the message names
                     )
                 continue
             reached = effects.through_helpers(call, CHECKPOINT_SAVE)
@@ -63,7 +65,7 @@ class CheckpointEveryStep(NodeRule):
                         module, call,
                         f"`{describe(call)}` calls `{describe(site.site)}` ({where} {site.site.lineno}) on each call, "
                         f"so it writes a checkpoint {steps.how_often(call, loop)} of {steps.loop_text(loop)}", FIX,
-                        merged_chain(reached),
+                        with_default(merged_chain(reached), module, steps, call, loop),
                     )
         yield from self._eager(module, steps)
 
@@ -75,13 +77,14 @@ class CheckpointEveryStep(NodeRule):
             how = loops.how_often(call, loop)
             if not reached:
                 headline = f"`{describe(call)}` writes a checkpoint {how} of {steps.loop_text(loop)}"
-                yield self.finding(module, call, headline, FIX)
+                yield self.finding(module, call, headline, FIX, with_default((), module, steps, call, loop))
                 continue
             site = reached[0]
             where = "line" if site.owner.path == module.path else f"{site.owner.path}, line"
             headline = (f"`{describe(call)}` calls `{describe(site.site)}` ({where} {site.site.lineno}) on each "
                         f"call, so it writes a checkpoint {how} of {steps.loop_text(loop)}")
-            yield self.finding(module, call, headline, FIX, merged_chain(reached))
+            chain = with_default(merged_chain(reached), module, steps, call, loop)
+            yield self.finding(module, call, headline, FIX, chain)
         for call in module.candidate_calls(frozenset(), frozenset({CHECKPOINT_CALLBACK})):
             setting = frequent_callback(module, call, CHECKPOINT_CALLBACK)
             if setting is not None:

@@ -9,6 +9,7 @@ from astroid import nodes
 from tfguard.static.analysis.devices import devices, env_var_written
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scopes import own_nodes, owner_scope, position
+from tfguard.static.checks._links import with_lines
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -33,6 +34,7 @@ class CudaVisibleDevicesLate(NodeRule):
                     f"`CUDA_VISIBLE_DEVICES` is set after `{describe(session)}` at line {session.lineno} created a "
                     "session: the GPUs are already initialised, so this has no effect", "set it at the top of the "
                     "script, before any session is created",
+                    with_lines((), module, [session], node.lineno),
                 )
 
 

@@ -9,6 +9,7 @@ from astroid import nodes
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.tfapi import FILE_WRITERS
+from tfguard.static.checks._links import with_default
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -37,6 +38,7 @@ class FileWriterInSessionLoop(NodeRule):
                 f"{steps.loop_text(loop)}: each opens a new event file{graph} and starts a writer thread, "
                 "writers opened within the same second overwrite each other's file, and TensorBoard reads only the "
                 "newest file of a run folder", "create the writer once, before the loop, and call `add_summary` on it",
+                with_default((), module, steps, call, loop),  # the default the message names
             )
 
 

@@ -8,6 +8,7 @@ from astroid import nodes
 
 from tfguard.static.analysis.devices import SessionSite, devices
 from tfguard.static.analysis.module import ModuleAnalysis, describe
+from tfguard.static.checks._links import with_lines
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -33,19 +34,25 @@ class GpuWithoutSoftPlacement(NodeRule):
         if not lacking:
             return
         for pin in facts.gpu_pins():
+            named = _named_sessions(pin, lacking)
             yield self.finding(
                 module, pin,
-                f"`{describe(pin)}` pins ops to `{facts.gpu_pin(pin)}`, but {_sessions_text(pin, lacking)} "
+                f"`{describe(pin)}` pins ops to `{facts.gpu_pin(pin)}`, but {_sessions_text(named)} "
                 "without `allow_soft_placement=True`: on a machine without that GPU, "
                 "or for an op with no GPU kernel, it fails with \"Could not satisfy explicit device "
                 "specification\"", "pass `config=tf.ConfigProto(allow_soft_placement=True)`",
+                with_lines((), module, [site.node for site in named], pin.lineno),  # the lines to change
             )
 
 
-def _sessions_text(pin: nodes.NodeNG, lacking: List[SessionSite]) -> str:
-    """Name the session that runs ``pin``'s ops: the one created in the same function, else every one lacking."""
+def _named_sessions(pin: nodes.NodeNG, lacking: List[SessionSite]) -> List[SessionSite]:
+    """The sessions that run ``pin``'s ops: the one created in the same function, else every one lacking."""
     nearby = [site for site in lacking if site.node.scope() is pin.scope()]
-    named = nearby if len(nearby) == 1 else lacking
+    return nearby if len(nearby) == 1 else lacking
+
+
+def _sessions_text(named: List[SessionSite]) -> str:
+    """Name the sessions of :func:`_named_sessions` with their lines."""
     if len(named) == 1:
         session = named[0].node
         return f"`{describe(session)}` at line {session.lineno} is created"

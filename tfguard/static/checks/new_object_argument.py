@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Tuple
 
 from astroid import nodes
 
 from tfguard.static.analysis.callers import unsigned_calls_in_loops
 from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.tf_functions import builds_model, constructs_object, creation_link, enclosing_loop
+from tfguard.static.checks._links import with_lines
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -27,21 +28,25 @@ class NewObjectArgument(NodeRule):
             if _made_in(traced, loop):
                 continue  # a tf.function made in the same iteration traces anyway: TFG401's matter
             for argument in [*call.args, *(k.value for k in call.keywords or ())]:
-                made = self._made_per_call(module, loop, argument)
-                if made is None:
+                found = self._made_per_call(module, loop, argument)
+                if found is None:
                     continue
+                made, where = found
                 yield self.finding(
                     module, argument,
                     f"{made} is passed to tf.function `{traced.label}` on every iteration of the loop at line "
                     f"{loop.lineno}: tf.function keys a Python object on the object itself, so each new one traces "
                     "a new graph (and a new optimizer or metric also starts from fresh state each time)", "create it "
                     "once, before the loop, and pass the same object, or read it from the function's closure",
-                    [creation_link(module.path, traced)],
+                    # the line that makes the object, when the message names it, then the tf.function (issue 44)
+                    [*with_lines((), module, [where], argument.lineno), creation_link(module.path, traced)],
                 )
 
-    def _made_per_call(self, module: ModuleAnalysis, loop: nodes.NodeNG, argument: nodes.NodeNG) -> Optional[str]:
+    def _made_per_call(self, module: ModuleAnalysis, loop: nodes.NodeNG,
+                       argument: nodes.NodeNG) -> Optional[Tuple[str, nodes.NodeNG]]:
+        """Return how ``argument`` is a new object per iteration, and the node that makes it; None if it is not."""
         if self._new_object(module, argument):
-            return f"a new object, `{_short(argument)}`,"
+            return f"a new object, `{_short(argument)}`,", argument
         if not isinstance(argument, nodes.Name):
             return None
         bindings = [
@@ -50,7 +55,8 @@ class NewObjectArgument(NodeRule):
             and a.targets[0].name == argument.name
         ]
         if len(bindings) == 1 and self._new_object(module, bindings[0].value):
-            return f"`{argument.name}`, a new object made at line {bindings[0].lineno} (`{_short(bindings[0].value)}`),"
+            made = f"`{argument.name}`, a new object made at line {bindings[0].lineno} (`{_short(bindings[0].value)}`),"
+            return made, bindings[0]
         return None
 
     def _new_object(self, module: ModuleAnalysis, expr: nodes.NodeNG) -> bool:

@@ -8,6 +8,7 @@ from typing import Iterable, Tuple
 from tfguard.static.analysis.host_assigns import host_assigns
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.per_call import PerCallBuilder, per_call_builders
+from tfguard.static.checks._links import with_lines
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -31,8 +32,11 @@ class OpPerRunCall(NodeRule):
                 continue  # only assignments from host values: TFG110 reports them, with their own fix
             builder = replace(builder, builds=builds)
             first = builder.builds[0]
-            # A summary's chain starts at the function's own line: the finding is there.
-            yield self.finding(module, first.node, *self._message(module, builder), first.chain[1:])
+            # A summary's chain starts at the function's own line: the finding is there.  Then the other
+            # op-building lines and the run the message names (issue 44).
+            named = [event.node for event in builder.builds[1:]] + [builder.run.node]
+            chain = with_lines(first.chain[1:], module, named, first.node.lineno)
+            yield self.finding(module, first.node, *self._message(module, builder), chain)
 
     @staticmethod
     def _message(module: ModuleAnalysis, builder: PerCallBuilder) -> Tuple[str, str]:

@@ -9,6 +9,7 @@ from tfguard.static.analysis.module import ModuleAnalysis
 from tfguard.static.analysis.retrace_arguments import varying_scalar_with_sites
 from tfguard.static.analysis.scopes import FUNCTIONS, function_label
 from tfguard.static.analysis.tf_functions import creation_link
+from tfguard.static.checks._links import with_lines
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import SAFE, ChainLink, Finding
 from tfguard.static.fixes import retracing
@@ -33,7 +34,8 @@ class PythonScalarArgument(NodeRule):
         """Report each varying Python scalar argument of a tf.function called in a loop (no ``input_signature``)."""
         for call, _loop, traced in unsigned_calls_in_loops(module, through_callers=True):
             for argument in [*call.args, *(k.value for k in call.keywords or ())]:
-                reason, helper_calls = varying_scalar_with_sites(module, argument, call)
+                named: list = []
+                reason, helper_calls = varying_scalar_with_sites(module, argument, call, named=named)
                 if reason is None:
                     continue
                 # the helper calls the message names, outermost first, then the line to change (issue 44)
@@ -44,7 +46,8 @@ class PythonScalarArgument(NodeRule):
                     f"a new graph (tf.function keys its graphs on Python values, Tensors only on dtype and shape)",
                     f"pass a Tensor instead, `tf.constant({argument.as_string()})` (or a `tf.Variable` you "
                     "`assign`), or give the function an `input_signature`",
-                    [*links, creation_link(module.path, traced)],
+                    # then the assignments the reason names by line (issue 44)
+                    [*with_lines(links, module, named, argument.lineno), creation_link(module.path, traced)],
                 )
 
 

@@ -28,6 +28,7 @@ from tfguard.static.analysis.split_runs import (
     shared_feed,
 )
 from tfguard.static.analysis.step_effects import GRAPH_RUN, StepEffect, direct_kind, step_effects
+from tfguard.static.checks._links import with_lines
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import Finding
 
@@ -90,7 +91,7 @@ class SplitSessionRun(NodeRule):
                         f"line {again.node.lineno} read the same value (no update or "
                         "assignment ran since)", "keep that value, or fetch it once with the other fetches: each "
                         "extra call is another round trip through the runtime",
-                        later.sites[0].chain,
+                        with_lines(later.sites[0].chain, module, [again.node], later.node.lineno),
                     )
                     continue
                 cost = (
@@ -106,7 +107,7 @@ class SplitSessionRun(NodeRule):
                     module, later.node,
                     f"{what} {when} after `{describe(first.node)}` at line "
                     f"{first.node.lineno}", f"fetch everything in one `sess.run([...])`: {cost}",
-                    later.sites[0].chain,
+                    with_lines(later.sites[0].chain, module, [first.node], later.node.lineno),
                 )
 
     def _helper_findings(self, module: ModuleAnalysis, steps: StepAnalysis, by_loop, reported) -> Iterable[Finding]:
@@ -132,7 +133,8 @@ class SplitSessionRun(NodeRule):
                     f"{steps.loop_text(loop)}: {_site_text(module, later)} after {_site_text(module, first)}, "
                     f"{fed} the other's result", f"fetch both in one `sess.run([...])` (return the "
                     f"ops from the helpers): {cost}",
-                    later.chain,
+                    # both runs the message names: the later's hops, then the earlier's (issue 44)
+                    with_lines(later.chain, module, [*first.chain, first.site], run.node.lineno),
                 )
 
 

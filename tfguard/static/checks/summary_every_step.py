@@ -13,6 +13,7 @@ from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scalar_summaries import writes_only_scalars
 from tfguard.static.analysis.step_effects import SUMMARY_WRITE, merged_chain, step_effects
 from tfguard.static.analysis.steps import fetched, is_summary_tensor, is_summary_write
+from tfguard.static.checks._links import with_default, with_lines
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import UNSAFE, Finding
 from tfguard.static.fixes import cadence
@@ -57,6 +58,7 @@ class SummaryEveryStep(NodeRule):
                         f"`{describe(call)}` writes summaries {steps.how_often(call, loop)} of "
                         f"{steps.loop_text(loop)}",
                         f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
+                        with_default((), module, steps, call, loop),  # the default the message names
                     )
                 continue
             reached = effects.through_helpers(call, SUMMARY_WRITE)
@@ -73,7 +75,7 @@ class SummaryEveryStep(NodeRule):
                         f"`{describe(call)}` calls `{describe(site.site)}` ({places}) on each call, "
                         f"so it writes summaries {steps.how_often(call, loop)} of {steps.loop_text(loop)}",
                         f"write them under a guard such as `if step % 100 == 0:` ({DEFAULTS})",
-                        merged_chain(reached),
+                        with_default(merged_chain(reached), module, steps, call, loop),
                     )
         for loop in loops_with_guarded_writes.values():
             yield from self._fetches_for_guarded_writes(module, steps, loop)
@@ -87,12 +89,13 @@ class SummaryEveryStep(NodeRule):
             how = loops.how_often(call, loop)
             if not reached:
                 headline = f"`{describe(call)}` writes summaries {how} of {steps.loop_text(loop)}"
-                yield self.finding(module, call, headline, TF2_ADVICE)
+                yield self.finding(module, call, headline, TF2_ADVICE, with_default((), module, steps, call, loop))
                 continue
             places = ", ".join(dict.fromkeys(_place(module, other) for other in reached))
             headline = (f"`{describe(call)}` calls `{describe(reached[0].site)}` ({places}) on each call, so it "
                         f"writes summaries {how} of {steps.loop_text(loop)}")
-            yield self.finding(module, call, headline, TF2_ADVICE, merged_chain(reached))
+            chain = with_default(merged_chain(reached), module, steps, call, loop)
+            yield self.finding(module, call, headline, TF2_ADVICE, chain)
         for call in module.candidate_calls(frozenset(), frozenset({TENSORBOARD_CALLBACK})):
             setting = frequent_callback(module, call, TENSORBOARD_CALLBACK)
             if setting is not None:
@@ -131,6 +134,7 @@ class SummaryEveryStep(NodeRule):
                 f"`{describe(run)}` evaluates the summary op `{summaries[0].as_string()}` on every step of "
                 f"{steps.loop_text(loop)}, but it is written {when} (line {write.lineno})", f"fetch it in a "
                 f"separate `sess.run` under that guard ({DEFAULTS})",
+                with_lines((), module, [write], run.lineno),  # the write the message names (issue 44)
             )
 
 
