@@ -1,0 +1,116 @@
+"""TFG908 on what programs nobody here wrote do (issue 47): which line to blame and name, which change leads, when
+a handful of traces is bounded. Synthetic records, no TensorFlow."""
+
+from __future__ import annotations
+
+from tfguard.runtime.judge import function_retracing as retracing
+from tfguard.runtime.judge.function_retracing import CALLS_PER_NEW_TRACE
+from tfguard.runtime.record.evidence import Evidence
+from tfguard.runtime.record.functions import Argument, FunctionRecord
+
+KERAS = "/venv/lib/python3.12/site-packages/keras/src/backend/tensorflow/trainer.py"
+
+
+def _value(name, value):
+    return [(name, Argument("value", repr(value)))]
+
+
+def _tensor(name="x", shape="float32[2]"):
+    return [(name, Argument("tensor", shape))]
+
+
+def test_a_function_created_per_call_names_the_line_that_creates_it():
+    record = FunctionRecord("step", "/p/train.py", 4)
+    for call in range(1, 9):  # a factory called in the loop at line 20, its function called at line 21
+        record.traced(0.01, _tensor(), call, ("/p/train.py", 21), (), ("/p/train.py", 20))
+        record.called(0.001)
+    (found,) = retracing.judge(Evidence(functions=[record]))
+    assert found.severity == "warning" and (found.path, found.line) == ("/p/train.py", 21)
+    assert [(s.path, s.line) for s in found.sites[1:]] == [("/p/train.py", 20), ("/p/train.py", 4)]
+    assert "created again at /p/train.py:20" in found.headline or "created again at p/train.py:20" in found.headline
+    # the first object is no creation "again": 7 of the 8 were
+    assert record.created_sites == {("/p/train.py", 20): 7}
+    assert record.to_dict()["created_at"] == [{"path": "/p/train.py", "line": 20, "objects": 7}]
+
+
+def test_keras_own_function_is_named_at_the_users_lines_not_inside_keras():
+    record = FunctionRecord("multi_step_on_iterator", KERAS, 151)
+    for call in range(1, 9):  # a model built per image (line 30) and predicted on (line 31)
+        record.traced(0.01, _tensor("iterator", "float32[1, 3]"), call, ("/p/infer.py", 31), (), ("/p/infer.py", 30))
+        record.called(0.001)
+    (found,) = retracing.judge(Evidence(functions=[record]))
+    assert (found.path, found.line) == ("/p/infer.py", 31)
+    assert [(s.path, s.line) for s in found.sites[1:]] == [("/p/infer.py", 30)]  # never keras/src
+    assert "keras/src" not in found.headline and "a function of keras" in found.headline
+    assert "keras/src" not in retracing.alert_message(record)
+
+
+def test_train_and_test_functions_built_from_one_python_function_are_not_created_again():
+    record = FunctionRecord("multi_step_on_iterator", KERAS, 151)
+    train, test = ("train_step",), ("test_step",)  # the variants: what the one Python function closes over
+    for epoch in range(3):
+        record.traced(0.01, _tensor(), 1, ("/p/fit.py", 9), train) if epoch == 0 else None
+        for _ in range(10):
+            record.called(0.001)
+        record.traced(0.01, _tensor(), 2, ("/p/fit.py", 9), test) if epoch == 0 else None
+        record.called(0.001)
+    assert record.changes == {} and record.objects == 2
+    text = retracing.message(record, "info")
+    assert "created again" not in text and "2 functions made from one Python function" in text
+    record.traced(0.01, _tensor(), 3, ("/p/fit.py", 9), train)  # a model compiled again: its train function anew
+    assert [c.kind for c in record.top_changes()] == ["new-function"]
+
+
+def test_new_objects_alternating_a_training_flag_do_not_blame_the_flag():
+    record = FunctionRecord("call", "/p/model.py", 7)
+    for call in range(1, 21):  # a model built per batch, called with training=True, then False
+        record.traced(0.01, _tensor() + _value("training", call % 2 == 1), call, ("/p/loop.py", 12), ())
+        record.called(0.001)
+    (change,) = record.top_changes()
+    assert change.kind == "new-function" and change.count == 19
+    assert "training" not in retracing.message(record, "warning").split("what changed:")[1]
+
+
+def test_what_keeps_changing_leads_the_changes():
+    record = FunctionRecord("step", "/p/train.py", 3)
+    for call in range(1, 21):  # a flag alternating on every call, a learning rate decayed on every call
+        args = _value("training", call % 2 == 0) + _value("mode", "a" if call % 2 else "b") + _value("lr", 0.9 ** call)
+        record.traced(0.01, args, 1, ("/p/train.py", 20))
+        record.called(0.001)
+    leading = record.top_changes()[0]
+    assert leading.argument == "lr" and len(leading.values) == 19
+    text = retracing.message(record, "warning")
+    assert "argument `lr`" in text.split(";")[1] and "and 1 more" in text  # the float leads, a flag is the "more"
+    assert record.to_dict()["changes"][0]["argument"] == "lr"
+
+
+def test_a_shape_cycling_through_nine_values_in_twenty_calls_is_not_bounded():
+    record = FunctionRecord("step", "/p/train.py", 3)
+    for call in range(1, 21):
+        shape = call % 9
+        if call <= 9:  # each of the 9 shapes traces once, the next cycle hits the cache
+            record.traced(0.01, _tensor(shape="float32[%d]" % shape), 1, ("/p/train.py", 20))
+        record.called(0.001)
+    assert record.traced_call_count == 9 and retracing.severity(record) == "warning"
+    # the same nine shapes met early in a run long enough to show the set is bounded: information
+    longer = FunctionRecord("step", "/p/train.py", 3)
+    for call in range(1, 9 * CALLS_PER_NEW_TRACE + 2):
+        if call <= 9:
+            longer.traced(0.01, _tensor(shape="float32[%d]" % call), 1, ("/p/train.py", 20))
+        longer.called(0.001)
+    assert retracing.severity(longer) == "info"
+
+
+def test_one_function_called_from_several_lines_is_blamed_where_the_literals_retrace():
+    record = FunctionRecord("scale", "/p/prog.py", 5)
+    record.traced(0.01, _tensor() + _value("factor", 2), 1, ("/p/prog.py", 10))  # tensors first: traces that
+    record.called(0.001)  # cannot be avoided
+    record.traced(0.01, _tensor(shape="float32[3]") + _value("factor", 2), 1, ("/p/prog.py", 11))
+    record.called(0.001)
+    for line in (12, 13, 14, 15):  # then a Python literal on each line: a trace each
+        record.traced(0.01, _tensor(shape="float32[3]") + _value("factor", line), 1, ("/p/prog.py", line))
+        record.called(0.001)
+    found = retracing.judge(Evidence(functions=[record]))[0]
+    assert (found.path, found.line) == ("/p/prog.py", 12)
+    assert [s.line for s in found.sites[1:]] == [13, 14, 15, 5]
+    assert record.top_changes()[0].argument == "factor"
