@@ -110,6 +110,45 @@ def _argument_reason(source: str, position: int):
     ("for e in range(n):\n    w = min(5.0, 50 / (1 + np.exp(3 - e)))\n    step(x, w)\n", False),
     ("for n_, batch in ds.enumerate():\n    step(batch, n_)\n", False),
     ("for e in range(n):\n    step(x, sigmas[e])\n", False),  # of unknown kind: silent
+    # issue 46: operands of unknown kind, unary operands, helpers that are not Python arithmetic
+    ("for e in range(n):\n    r = w[0] * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = e * w[0]\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = -0.5 * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = -w[0] * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    step(x, -e)\n", True),
+    ("for e in range(n):\n    r = 0.5 * -e\n    step(x, r)\n", True),
+    ("def lr(e):\n    return tf.exp(e)\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", False),
+    ("def lr(e):\n    pass\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", False),
+    ("def lr(e):\n    if e:\n        return 0.1 * e\n    return t.numpy()\nfor e in range(n):\n    r = lr(e)\n"
+     "    step(x, r)\n", False),
+    ("def lr(e):\n    return -e if e > 3 else max(0.1, float(e))\nfor e in range(n):\n    r = lr(e)\n"
+     "    step(x, r)\n", True),
+    ("def lr(e):\n    return math.exp(-e)\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", True),
+    ("def lr(e):\n    return np.exp(-e)\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", False),
+    ("def lr(e):\n    return True\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = 'a' + str(e)\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = True + e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = int(t.item()) * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = t.numpy() * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = '{}'.format(e)\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = fmt.format(e)\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = abs(t) * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = abs(3) * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = math.sqrt(2) * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = f'{e}'\n    step(x, r)\n", True),
+    ("for e in range(n):\n    step(x, float(e))\n", True),
+    ("for e in range(n):\n    step(x, t.item())\n", True),
+    ("for e in range(n):\n    step(x, g(e))\n", False),
+    ("s = 0.0\nwhile True:\n    s += 0.5\n    step(x, s)\n", True),
+    ("s = True\nwhile True:\n    s += 1\n    step(x, s)\n", False),
+    ("s = t\nwhile True:\n    s += 1\n    step(x, s)\n", False),
+    ("s = 0\nwhile True:\n    s += d\n    step(x, s)\n", False),
+    ("for e in range(n):\n    def inner():\n        r = e * 2\n    r = t\n    step(x, r)\n", False),
+    ("for a, b in zip(p, q):\n    step(x, a)\n", False),
+    ("for e in items:\n    step(x, e)\n", False),
+    ("for i, (a, b) in enumerate(ds):\n    step(x, i)\n", True),
+    ("for b, i in enumerate(ds):\n    step(x, i)\n", False),
+    ("for e in ds.range(n):\n    step(x, e)\n", False),
 ])
 def test_varying_python_scalars(source, varies):
     body = "@tf.function\ndef step(x, v):\n    return x\n" + source
@@ -124,6 +163,15 @@ def test_varying_python_scalars(source, varies):
     ("if v > 3:\n        return x\n    return -x", None),
     ("return tf.zeros([v])", None),
     ("v = v + 1\n    return x", None),
+    # issue 46: a use the fix keeps, then one it does not (the scan must go on past the first)
+    ("tf.summary.scalar('l', x, step=v)\n    if v > 5:\n        return x\n    return -x", None),
+    ("y = tf.cast(v, tf.float32)\n    if v > 5:\n        return y\n    return -x", None),
+    ("tf.summary.scalar('l', x, step=v)\n    return x * tf.cast(v, tf.float32)", {"cast", "summary_step"}),
+    ("return tf.cast(x, v)", None),
+    ("log(x, step=v)\n    return x", None),
+    ("tf.summary.scalar('l', x, v)\n    return x", None),
+    ("tf.summary.scalar('l', x, description=v)\n    return x", None),
+    ("for v in range(3):\n        x = x + 1\n    return x", None),
 ])
 def test_a_parameter_is_used_only_as_a_tensor_where_a_tensor_computes_the_same(body, uses):
     analysis = analyse(f"@tf.function\ndef step(x, v):\n    {body}\n")
