@@ -9,7 +9,7 @@ from astroid import nodes
 from tests.catalog_paths import fixture_files
 from tfguard import check_source
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.retrace_arguments import tensor_uses, varying_scalar
+from tfguard.static.analysis.retrace_arguments import is_int_counter, parameter_for, tensor_uses, varying_scalar
 from tfguard.static.analysis.tf_functions import tf2_code, tf_functions
 from tfguard.static.config import Settings
 
@@ -130,6 +130,9 @@ def _argument_reason(source: str, position: int):
     ("for e in range(n):\n    r = True + e\n    step(x, r)\n", False),
     ("for e in range(n):\n    r = int(t.item()) * e\n    step(x, r)\n", True),
     ("for e in range(n):\n    r = t.numpy() * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = t.item() * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    q = e * 2\n    step(x, r)\n", False),  # another name varies
+    ("for e in range(n):\n    r, q = e * 2, 1\n    step(x, r)\n", False),  # unpacking is not followed
     ("for e in range(n):\n    r = '{}'.format(e)\n    step(x, r)\n", True),
     ("for e in range(n):\n    r = fmt.format(e)\n    step(x, r)\n", False),
     ("for e in range(n):\n    r = abs(t) * e\n    step(x, r)\n", False),
@@ -279,3 +282,37 @@ def test_a_function_made_per_iteration_for_the_objects_that_iteration_makes_is_s
             loss = tf.function(library.loss)
             loss(data_infer, data_h)  # and TFG405 leaves the new objects to TFG401's judgement
     """) == []
+
+
+@pytest.mark.parametrize("call_text, argument, parameter", [
+    ("step(x, v)", "v", "v"),
+    ("step(x, v=e)", "e", "v"),
+    ("step(v=e, x=x)", "x", "x"),
+    ("step(x, *rest)", "x", None),
+    ("step(x, e, 3)", "3", None),  # more arguments than parameters
+    ("model.step(x, e)", "e", "v"),  # a method called on an object: `self` is not an argument
+])
+def test_the_parameter_an_argument_fills(call_text, argument, parameter):
+    analysis = analyse(f"class M:\n    @tf.function\n    def step(self, x, v):\n        return x\n"
+                       f"@tf.function\ndef step(x, v):\n    return x\nfor e in range(n):\n    {call_text}\n")
+    call = calls_of(analysis, call_text.split("(")[0])[-1]
+    traced = tf_functions(analysis).all()[0 if call_text.startswith("model.") else -1]  # M.step, or step
+    node = next(n for n in list(call.args) + [k.value for k in call.keywords or ()] if n.as_string() == argument)
+    assert parameter_for(traced, call, node) == parameter
+
+
+@pytest.mark.parametrize("loop, counter", [
+    ("for e in range(n):\n    step(x, e)\n", True),
+    ("for i, b in enumerate(ds):\n    step(x, i)\n", True),
+    ("for e in items:\n    step(x, e)\n", False),
+    ("e = 0\nwhile True:\n    e += 1\n    step(x, e)\n", True),
+    ("e = 0.0\nwhile True:\n    e += 1\n    step(x, e)\n", False),  # a float: tf.constant would make it float32
+    ("e = 0\nwhile True:\n    e += 0.5\n    step(x, e)\n", False),
+    ("e = 0\ne = 0.0\nwhile True:\n    e += 1\n    step(x, e)\n", False),
+    ("while True:\n    e += 1\n    step(x, e)\n", False),  # started nowhere the module shows
+    ("for e in range(n):\n    step(x, e + 1)\n", False),
+])
+def test_an_int_counter_is_told_from_other_numbers(loop, counter):
+    analysis = analyse("@tf.function\ndef step(x, v):\n    return x\n" + loop)
+    call = calls_of(analysis, "step")[-1]
+    assert is_int_counter(call.args[1], call) is counter

@@ -114,3 +114,64 @@ def test_one_function_called_from_several_lines_is_blamed_where_the_literals_ret
     assert (found.path, found.line) == ("/p/prog.py", 12)
     assert [s.line for s in found.sites[1:]] == [13, 14, 15, 5]
     assert record.top_changes()[0].argument == "factor"
+
+
+# -- what the mutation sample of issue 46 found untested ------------------------------------------------------
+
+
+def _traced_at(traced_at, calls, site=("/p/train.py", 20)):
+    record = FunctionRecord("step", "/p/train.py", 3)
+    for call in range(1, calls + 1):
+        if call in traced_at:
+            record.traced(0.25, _value("n", call), 1, site)
+        record.called(0.5 if call in traced_at else 0.001)
+    return record
+
+
+def test_the_live_alert_judges_the_call_in_progress():
+    record = _traced_at(range(1, 10), 40)  # 9 traces in calls 1-9, then 31 calls without one
+    record.traced(0.01, _value("n", 41), 1, ("/p/train.py", 20))  # the 10th, during call 41
+    # judged after 41 calls: 10 traces are not one per 4 calls, and only one came in the later half
+    assert not retracing.alert_due(record)
+    assert retracing.keeps_retracing(record, 40) and not retracing.keeps_retracing(record, 41)
+
+
+def test_a_function_with_no_calling_line_is_located_at_its_definition():
+    record = _traced_at(range(1, 11), 10, site=None)
+    (found,) = retracing.judge(Evidence(functions=[record]))
+    assert (found.path, found.line) == ("/p/train.py", 3) and found.sites[1:] == []
+    assert "called from" not in found.headline and "called from" not in retracing.alert_message(record)
+
+
+def test_the_evidence_holds_the_functions_figures():
+    record = _traced_at(range(1, 11), 10)
+    (found,) = retracing.judge(Evidence(functions=[record]))
+    evidence = found.evidence
+    assert evidence["definition_path"] == "/p/train.py" and evidence["definition_line"] == 3
+    assert evidence["trace_seconds"] == 2.5 and evidence["run_seconds"] == 2.5  # 10 calls of 0.5 s, half tracing
+    assert evidence["objects"] == 1 and evidence["traces"] == 10 and evidence["calls"] == 10
+    assert [c["argument"] for c in evidence["changes"]] == ["n"] and evidence["changes"][0]["count"] == 9
+    assert "tracing took 2.50 s, running 2.50 s" in found.headline or "tracing took 2.5" in found.headline
+
+
+def test_warnings_come_before_information_whatever_their_traces():
+    bounded = _traced_at(range(1, 10), 1000)  # 9 traces, information
+    retracing_few = _traced_at(range(1, 6), 5)  # 5 traces, a warning
+    retracing_more = _traced_at(range(1, 8), 7)
+    found = retracing.judge(Evidence(functions=[bounded, retracing_few, retracing_more]))
+    assert [(d.severity, d.evidence["traces"]) for d in found] == [("warning", 7), ("warning", 5), ("info", 9)]
+
+
+def test_the_message_says_objects_the_last_traced_call_and_what_more_changed():
+    record = FunctionRecord("step", "/p/train.py", 3)
+    for call in range(1, 7):
+        args = _value("a", call) + _value("b", -call) + _value("c", 2 * call)
+        record.traced(0.01, args, call % 2, ("/p/train.py", 20))
+        record.called(0.001)
+    text = retracing.message(record, "warning")
+    assert "6 traces in 6 calls of 2 tf.function objects, the last in call 6" in text
+    assert text.count("argument `") == 2 and "; and 2 more;" in text  # c, and the second object
+    single = _traced_at(range(1, 6), 5)
+    assert "tf.function objects" not in retracing.message(single, "warning")
+    assert "(once)" in retracing.message(_traced_at([1, 2], 9), "info")
+    assert "bounded handful" in retracing.message(_traced_at([1, 2], 9), "info")
