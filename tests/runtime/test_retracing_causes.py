@@ -175,3 +175,28 @@ def test_the_message_says_objects_the_last_traced_call_and_what_more_changed():
     assert "tf.function objects" not in retracing.message(single, "warning")
     assert "(once)" in retracing.message(_traced_at([1, 2], 9), "info")
     assert "bounded handful" in retracing.message(_traced_at([1, 2], 9), "info")
+
+
+def _leading(kind, before, after):
+    """A record whose traces change one argument of `kind`, before -> after (alternately)."""
+    record = FunctionRecord("step", "/p/train.py", 3)
+    for call in range(1, 7):
+        record.traced(0.01, [("x", Argument(kind, before if call % 2 else after, "%s%d" % (kind, call)))], 1,
+                      ("/p/train.py", 20))
+        record.called(0.001)
+    return record
+
+
+def test_the_advice_follows_what_changed():
+    assert "input_signature with None" in retracing.advice(_leading("tensor", "float32[2]", "float32[3]"), "warning")
+    assert "cast the argument" in retracing.advice(_leading("tensor", "float32[2]", "int32[2]"), "warning")
+    assert "create the object once" in retracing.advice(_leading("object", "object of class A", "object of class A"),
+                                                        "warning")
+    assert "fixed-length list" in retracing.advice(_leading("structure", "(1,)", "(1, 2)"), "warning")
+    assert "tf.constant" in retracing.advice(_leading("value", "1", "2"), "warning")
+    new_objects = FunctionRecord("step", "/p/train.py", 3)
+    for call in range(1, 7):
+        new_objects.traced(0.01, _tensor(), call, ("/p/train.py", 20), ())
+        new_objects.called(0.001)
+    assert "outside the loop" in retracing.advice(new_objects, "warning")
+    assert retracing.advice(FunctionRecord("f", "/p/x.py", 1), "warning") == ""  # nothing changed: no advice
