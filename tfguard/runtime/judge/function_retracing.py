@@ -117,13 +117,14 @@ def _cost(record: FunctionRecord) -> str:
 
 def _head(record: FunctionRecord) -> str:
     """`step` (defined at train.py:3, created again at train.py:20): a library's function (Keras' train function)
-    is said to be one, the user's lines (where it is called, where it is created) are the lines named."""
+    is said to be one, the user's lines (where it is called, where it is created) are the lines named; the
+    creating line is said when it is not the calling line."""
     if is_library_file(record.path):
         defined = "a function of %s" % where(record.path, record.line).split("/", 1)[0]
     else:
         defined = "defined at %s" % where(record.path, record.line)
     created = record.created_site()
-    if created is not None:
+    if created is not None and created != record.retrace_site():
         defined += ", created again at %s" % where(*created)
     return "`%s` (%s)" % (record.name, defined)
 
