@@ -200,3 +200,26 @@ def test_the_advice_follows_what_changed():
         new_objects.called(0.001)
     assert "outside the loop" in retracing.advice(new_objects, "warning")
     assert retracing.advice(FunctionRecord("f", "/p/x.py", 1), "warning") == ""  # nothing changed: no advice
+
+
+def test_the_boundaries_of_keeps_retracing():
+    # one object traced in exactly RETRACE_THRESHOLD calls, exactly LATE_TRACES of them late, sparse
+    record = _traced_at([1, 2, 3, 60, 100], 100)
+    assert record.most_traced_calls_of_one_object == 5 and retracing.severity(record) == "warning"
+    # the live alert judges after the call in progress, not one more: the 10th trace during call 40 is dense
+    record = _traced_at(range(1, 10), 39)
+    record.traced(0.01, _value("n", 40), 1, ("/p/train.py", 20))
+    assert retracing.alert_due(record)
+
+
+def test_the_same_arguments_traced_again_are_said():
+    record = FunctionRecord("step", "/p/train.py", 3)
+    for _ in range(2):
+        record.traced(0.01, _tensor(), 1, ("/p/train.py", 20), ())
+        record.called(0.001)
+    assert "the same arguments traced again" in retracing.message(record, "info")
+
+
+def test_a_library_file_is_shown_from_its_package_on():
+    nested = "/x/site-packages/app/site-packages/keras/src/a.py"
+    assert retracing.where(nested, 3) == "app/site-packages/keras/src/a.py:3"

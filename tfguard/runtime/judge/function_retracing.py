@@ -120,7 +120,7 @@ def _head(record: FunctionRecord) -> str:
     is said to be one, the user's lines (where it is called, where it is created) are the lines named; the
     creating line is said when it is not the calling line."""
     if is_library_file(record.path):
-        defined = "a function of %s" % where(record.path, record.line).split("/", 1)[0]
+        defined = "a function of %s" % where(record.path, record.line).split("/")[0]
     else:
         defined = "defined at %s" % where(record.path, record.line)
     created = record.created_site()
