@@ -200,6 +200,12 @@ def test_the_advice_follows_what_changed():
         new_objects.called(0.001)
     assert "outside the loop" in retracing.advice(new_objects, "warning")
     assert retracing.advice(FunctionRecord("f", "/p/x.py", 1), "warning") == ""  # nothing changed: no advice
+    mixed = FunctionRecord("step", "/p/train.py", 3)  # a Python value, then a tensor: a change of type
+    for call in range(1, 7):
+        kind = "value" if call % 2 else "tensor"
+        mixed.traced(0.01, [("x", Argument(kind, "1" if call % 2 else "int32[]"))], 1, ("/p/train.py", 20))
+        mixed.called(0.001)
+    assert mixed.top_changes()[0].kind == "type" and retracing.advice(mixed, "warning") == ""
 
 
 def test_the_boundaries_of_keeps_retracing():
