@@ -311,6 +311,7 @@ def test_the_parameter_an_argument_fills(call_text, argument, parameter):
     ("e = 0\ne = 0.0\nwhile True:\n    e += 1\n    step(x, e)\n", False),
     ("while True:\n    e += 1\n    step(x, e)\n", False),  # started nowhere the module shows
     ("for e in range(n):\n    step(x, e + 1)\n", False),
+    ("e = 0\nk = 0.0\nwhile True:\n    k += 0.5\n    e += 1\n    step(x, e)\n", True),  # another name counted first
 ])
 def test_an_int_counter_is_told_from_other_numbers(loop, counter):
     analysis = analyse("@tf.function\ndef step(x, v):\n    return x\n" + loop)

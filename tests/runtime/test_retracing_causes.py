@@ -152,6 +152,11 @@ def test_the_evidence_holds_the_functions_figures():
     assert evidence["objects"] == 1 and evidence["traces"] == 10 and evidence["calls"] == 10
     assert [c["argument"] for c in evidence["changes"]] == ["n"] and evidence["changes"][0]["count"] == 9
     assert "tracing took 2.50 s, running 2.50 s" in found.headline or "tracing took 2.5" in found.headline
+    assert "tf.constant" in found.help
+    before_any_call = _traced_at(range(1, 11), 10)
+    before_any_call.trace_seconds += 9.0  # traced outside the calls (get_concrete_function): never below zero
+    (found,) = retracing.judge(Evidence(functions=[before_any_call]))
+    assert found.evidence["run_seconds"] == 0.0
 
 
 def test_warnings_come_before_information_whatever_their_traces():
