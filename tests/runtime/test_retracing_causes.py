@@ -234,3 +234,12 @@ def test_the_same_arguments_traced_again_are_said():
 def test_a_library_file_is_shown_from_its_package_on():
     nested = "/x/site-packages/app/site-packages/keras/src/a.py"
     assert retracing.where(nested, 3) == "app/site-packages/keras/src/a.py:3"
+
+
+def test_exactly_two_changes_are_said_with_no_more():
+    record = FunctionRecord("step", "/p/train.py", 3)
+    for call in range(1, 7):
+        record.traced(0.01, _value("a", call) + _value("b", -call), 1, ("/p/train.py", 20))
+        record.called(0.001)
+    text = retracing.message(record, "warning")
+    assert "argument `a`" in text and "argument `b`" in text and "more" not in text
