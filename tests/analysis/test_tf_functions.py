@@ -1,4 +1,15 @@
-"""TF 2 tf.function facts (TFG401-TFG405): which calls reach a tf.function, what varies, when TF 2 code it is."""
+"""TF 2 tf.function facts (TFG401-TFG405): which calls reach a tf.function, what varies, when TF 2 code it is.
+
+Mutation sample of ``tfguard/static/analysis/retrace_arguments.py`` (issue 46; ``python tools/mutation_sample.py
+tfguard/static/analysis/retrace_arguments.py --sample 60 -- -m "not slow" tests/analysis/test_tf_functions.py
+tests/fixes/test_retracing_fixes.py``, seed 40): the survivors judged equivalent, each with why:
+
+- ``return False`` -> ``return None`` at the end of ``_initialised_to_number``, ``_returns_python``,
+  ``_is_python`` and ``is_int_counter``: every caller reads the result as a truth value (``if``, ``and``, ``all``).
+- ``_MAX_DEPTH = 10`` -> ``11``, ``varying_scalar``'s starting depth ``0`` -> ``1``, a unary operand's
+  ``depth + 1`` -> ``depth + 2``: the depth only bounds the work on chains of assignments 10 deep, which no
+  program writes; no verdict is made from it.
+"""
 
 import textwrap
 

@@ -1,5 +1,11 @@
 """TFG908 on what programs nobody here wrote do (issue 47): which line to blame and name, which change leads, when
-a handful of traces is bounded. Synthetic records, no TensorFlow."""
+a handful of traces is bounded; and what the mutation sample of issue 46 found untested. Synthetic records, no
+TensorFlow.
+
+Mutation sample of ``tfguard/runtime/judge/function_retracing.py``: ``python tools/mutate_judges.py --module
+tfguard/runtime/judge/function_retracing.py --limit 60 --tests tests/runtime/test_retracing.py
+tests/runtime/test_retracing_causes.py`` (seed 39) kills 60 of 60; no survivor is judged equivalent.
+"""
 
 from __future__ import annotations
 
@@ -243,3 +249,15 @@ def test_exactly_two_changes_are_said_with_no_more():
         record.called(0.001)
     text = retracing.message(record, "warning")
     assert "argument `a`" in text and "argument `b`" in text and "more" not in text
+
+
+def test_the_declaration_is_the_rule_pages():
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "rules" / "TFG908-function-retracing" / "README.md"
+    declared = retracing.DIAGNOSTIC
+    assert (declared.code, declared.name, declared.severity, declared.fail_on) == (
+        "TFG908", "function-retracing", "warning", "retracing")
+    summary = " ".join(declared.summary.split())
+    page_text = " ".join(page.read_text(encoding="utf-8").split())
+    assert len(summary) > 20 and summary[1:] in page_text  # the page's first line, but for its "A"
