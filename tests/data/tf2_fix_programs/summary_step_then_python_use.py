@@ -10,7 +10,7 @@ writer = tf.summary.create_file_writer(sys.argv[1] if len(sys.argv) > 1 else "lo
 @tf.function
 def log_step(x, step):
     with writer.as_default():
-        tf.summary.scalar("x", tf.reduce_mean(x), step=step)
+        tf.summary.write("x", tf.reduce_mean(x), step=step)
     if step > 5:
         print("late step")
     return x * 2.0
