@@ -73,7 +73,8 @@ def test_the_fix_refused_for_a_step_used_after_its_summary_would_print_otherwise
     text = original.read_text(encoding="utf-8")
     call = "print(step, log_step(x, step)"
     assert text.count(call) == 1
-    by_hand.write_text(text.replace(call, "print(step, log_step(x, tf.constant(step))"), encoding="utf-8")
+    by_hand.write_text(text.replace(call, "print(step, log_step(x, tf.constant(step, dtype=tf.int64))"),
+                       encoding="utf-8")  # what the safe fix writes for a summary step
     before, after = _run(original, tmp_path / "logs-before"), _run(by_hand, tmp_path / "logs-after")
     assert before.returncode == after.returncode == 0, (before.stderr[-2000:], after.stderr[-2000:])
     assert before.stdout.count("late step") == 2 and after.stdout != before.stdout

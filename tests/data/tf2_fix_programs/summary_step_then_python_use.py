@@ -17,6 +17,6 @@ def log_step(x, step):
 
 
 x = tf.constant([1.0, 2.0])
-steps = len(sys.argv) + 7  # 8 when run as `python program.py LOGDIR`
+steps = len(sys.argv) + 6  # 8 when run as `python program.py LOGDIR`
 for step in range(steps):
     print(step, log_step(x, step).numpy().tolist())
