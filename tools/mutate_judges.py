@@ -1,6 +1,7 @@
 """Mutation testing of the runtime's judgement: does a test fail when a judge's code is changed?
 
     python tools/mutate_judges.py [--module tfguard/runtime/judge/slowdown.py ...] [--limit N] [--seed S]
+                                  [--tests tests/runtime/test_retracing.py ...]
 
 Each mutant changes one thing in one judge module (a comparison flipped or made strict, `and` for `or`, a
 number nudged, `True` for `False`, an argument of a call dropped, a string emptied) and runs the fast synthetic
@@ -27,7 +28,8 @@ REPO = Path(__file__).resolve().parent.parent
 JUDGE = REPO / "tfguard" / "runtime" / "judge"
 MODULES = sorted(str(p.relative_to(REPO)) for p in JUDGE.glob("*.py") if p.name != "__init__.py")
 TESTS = ["tests/runtime/test_verdicts.py", "tests/runtime/test_verdict_texts.py", "tests/runtime/test_summary_cost.py",
-         "tests/runtime/test_document_schema.py", "tests/runtime/test_judges.py"]
+         "tests/runtime/test_document_schema.py", "tests/runtime/test_judges.py", "tests/runtime/test_retracing.py",
+         "tests/runtime/test_retracing_causes.py"]
 _FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
          ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
 _ARITH = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.FloorDiv: ast.Div}
@@ -138,12 +140,14 @@ def main() -> int:
     parser.add_argument("--module", action="append", help="a judge module (default: all of tfguard/runtime/judge)")
     parser.add_argument("--limit", type=int, default=0, help="a random sample of this many mutants (0: all)")
     parser.add_argument("--seed", type=int, default=39)
+    parser.add_argument("--tests", nargs="+", help="the test files to run against each mutant (default: TESTS, the "
+                        "synthetic tests of every judge)")
     parser.add_argument("--rerun", metavar="OUTPUT", help="only the mutants an earlier run printed as living (its "
                         "output, same modules, --limit and --seed): after new tests, the score of the same sample")
     args = parser.parse_args()
     os.chdir(REPO)
     sys.path.insert(0, str(REPO))
-    tests = [t for t in TESTS if os.path.exists(t)]
+    tests = [t for t in (args.tests or TESTS) if os.path.exists(t)]
     for path in args.module or MODULES:
         importlib.import_module(_module_name(path))
     import pytest  # noqa: F401 - warm before forking

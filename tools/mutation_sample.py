@@ -9,7 +9,7 @@ them with a fixed seed (``--seed``), so two runs on two versions of the module c
 their mutants are the same: give the mutation score with the count.  Each mutant is written over the module (the
 original is put back at the end, also on Ctrl-C) and the tests run with ``pytest -x -q -n 0``; a mutant is killed
 when they fail.  Run it on a copy of the tree, not one you are editing.  Prints one line per surviving mutant and
-the score; ``--json`` writes every mutant's result.
+the score; ``--json`` writes every mutant's result, and ``--rerun`` that file runs only its survivors (after new tests).
 """
 
 from __future__ import annotations
@@ -100,6 +100,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sample", type=int, default=0, help="how many mutants to try (default: all)")
     parser.add_argument("--seed", type=int, default=40, help="the sample's seed (default 40)")
     parser.add_argument("--json", help="write every mutant's result to this file")
+    parser.add_argument("--rerun", metavar="JSON", help="only the mutants an earlier --json run (same module, "
+                        "--sample and --seed) left alive: after new tests, the score of the same sample")
     parser.add_argument("--extra", nargs="+", default=[],
                         help="tests run on the mutants the given tests leave alive: the score with them too")
     args = parser.parse_args(argv)
@@ -108,6 +110,12 @@ def main(argv=None) -> int:
     tree = ast.parse(original)
     points: List[Tuple[int, str]] = list(mutation_points(tree))
     chosen = sorted(random.Random(args.seed).sample(points, args.sample)) if 0 < args.sample < len(points) else points
+    sampled = len(chosen)
+    if args.rerun:
+        with open(args.rerun, encoding="utf-8") as handle:
+            alive = {r["mutant"] for r in json.load(handle) if not r["killed_with_extra"]}
+        chosen = [(index, what) for index, what in chosen if what in alive]
+        print(f"rerunning {len(chosen)} of {sampled} mutants (the others were killed before)", flush=True)
     results = []
     try:
         for index, what in chosen:
@@ -126,9 +134,10 @@ def main(argv=None) -> int:
     for key, label in (("killed", "the tests"), ("killed_with_extra", "with --extra")):
         if key == "killed_with_extra" and not args.extra:
             continue
-        killed = sum(r[key] for r in results)
-        print(f"{args.module} ({label}): {killed} of {len(results)} mutants killed "
-              f"({100 * killed / max(1, len(results)):.0f}%), {len(results) - killed} survived "
+        total = sampled if args.rerun else len(results)
+        killed = sum(r[key] for r in results) + total - len(results)
+        print(f"{args.module} ({label}): {killed} of {total} mutants killed "
+              f"({100 * killed / max(1, total):.0f}%), {total - killed} survived "
               f"({len(points)} mutants in all, seed {args.seed})")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:

@@ -1,4 +1,15 @@
-"""TF 2 tf.function facts (TFG401-TFG405): which calls reach a tf.function, what varies, when TF 2 code it is."""
+"""TF 2 tf.function facts (TFG401-TFG405): which calls reach a tf.function, what varies, when TF 2 code it is.
+
+Mutation sample of ``tfguard/static/analysis/retrace_arguments.py`` (issue 46; ``python tools/mutation_sample.py
+tfguard/static/analysis/retrace_arguments.py --sample 60 -- -m "not slow" tests/analysis/test_tf_functions.py
+tests/fixes/test_retracing_fixes.py``, seed 40): the survivors judged equivalent, each with why:
+
+- ``return False`` -> ``return None`` at the end of ``_initialised_to_number``, ``_returns_python``,
+  ``_is_python`` and ``is_int_counter``: every caller reads the result as a truth value (``if``, ``and``, ``all``).
+- ``_MAX_DEPTH = 10`` -> ``11``, ``varying_scalar``'s starting depth ``0`` -> ``1``, a unary operand's
+  ``depth + 1`` -> ``depth + 2``: the depth only bounds the work on chains of assignments 10 deep, which no
+  program writes; no verdict is made from it.
+"""
 
 import textwrap
 
@@ -9,7 +20,7 @@ from astroid import nodes
 from tests.catalog_paths import fixture_files
 from tfguard import check_source
 from tfguard.static.analysis.module import ModuleAnalysis
-from tfguard.static.analysis.retrace_arguments import tensor_uses, varying_scalar
+from tfguard.static.analysis.retrace_arguments import is_int_counter, parameter_for, tensor_uses, varying_scalar
 from tfguard.static.analysis.tf_functions import tf2_code, tf_functions
 from tfguard.static.config import Settings
 
@@ -110,6 +121,48 @@ def _argument_reason(source: str, position: int):
     ("for e in range(n):\n    w = min(5.0, 50 / (1 + np.exp(3 - e)))\n    step(x, w)\n", False),
     ("for n_, batch in ds.enumerate():\n    step(batch, n_)\n", False),
     ("for e in range(n):\n    step(x, sigmas[e])\n", False),  # of unknown kind: silent
+    # issue 46: operands of unknown kind, unary operands, helpers that are not Python arithmetic
+    ("for e in range(n):\n    r = w[0] * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = e * w[0]\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = -0.5 * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = -w[0] * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    step(x, -e)\n", True),
+    ("for e in range(n):\n    r = 0.5 * -e\n    step(x, r)\n", True),
+    ("def lr(e):\n    return tf.exp(e)\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", False),
+    ("def lr(e):\n    pass\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", False),
+    ("def lr(e):\n    if e:\n        return 0.1 * e\n    return t.numpy()\nfor e in range(n):\n    r = lr(e)\n"
+     "    step(x, r)\n", False),
+    ("def lr(e):\n    return -e if e > 3 else max(0.1, float(e))\nfor e in range(n):\n    r = lr(e)\n"
+     "    step(x, r)\n", True),
+    ("def lr(e):\n    return math.exp(-e)\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", True),
+    ("def lr(e):\n    return np.exp(-e)\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", False),
+    ("def lr(e):\n    return True\nfor e in range(n):\n    r = lr(e)\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = 'a' + str(e)\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = True + e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = int(t.item()) * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = t.numpy() * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = t.item() * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    q = e * 2\n    step(x, r)\n", False),  # another name varies
+    ("for e in range(n):\n    r, q = e * 2, 1\n    step(x, r)\n", False),  # unpacking is not followed
+    ("for e in range(n):\n    r = '{}'.format(e)\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = fmt.format(e)\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = abs(t) * e\n    step(x, r)\n", False),
+    ("for e in range(n):\n    r = abs(3) * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = math.sqrt(2) * e\n    step(x, r)\n", True),
+    ("for e in range(n):\n    r = f'{e}'\n    step(x, r)\n", True),
+    ("for e in range(n):\n    step(x, float(e))\n", True),
+    ("for e in range(n):\n    step(x, t.item())\n", True),
+    ("for e in range(n):\n    step(x, g(e))\n", False),
+    ("s = 0.0\nwhile True:\n    s += 0.5\n    step(x, s)\n", True),
+    ("s = True\nwhile True:\n    s += 1\n    step(x, s)\n", False),
+    ("s = t\nwhile True:\n    s += 1\n    step(x, s)\n", False),
+    ("s = 0\nwhile True:\n    s += d\n    step(x, s)\n", False),
+    ("for e in range(n):\n    def inner():\n        r = e * 2\n    r = t\n    step(x, r)\n", False),
+    ("for a, b in zip(p, q):\n    step(x, a)\n", False),
+    ("for e in items:\n    step(x, e)\n", False),
+    ("for i, (a, b) in enumerate(ds):\n    step(x, i)\n", True),
+    ("for b, i in enumerate(ds):\n    step(x, i)\n", False),
+    ("for e in ds.range(n):\n    step(x, e)\n", False),
 ])
 def test_varying_python_scalars(source, varies):
     body = "@tf.function\ndef step(x, v):\n    return x\n" + source
@@ -124,6 +177,15 @@ def test_varying_python_scalars(source, varies):
     ("if v > 3:\n        return x\n    return -x", None),
     ("return tf.zeros([v])", None),
     ("v = v + 1\n    return x", None),
+    # issue 46: a use the fix keeps, then one it does not (the scan must go on past the first)
+    ("tf.summary.scalar('l', x, step=v)\n    if v > 5:\n        return x\n    return -x", None),
+    ("y = tf.cast(v, tf.float32)\n    if v > 5:\n        return y\n    return -x", None),
+    ("tf.summary.scalar('l', x, step=v)\n    return x * tf.cast(v, tf.float32)", {"cast", "summary_step"}),
+    ("return tf.cast(x, v)", None),
+    ("log(x, step=v)\n    return x", None),
+    ("tf.summary.scalar('l', x, v)\n    return x", None),
+    ("tf.summary.scalar('l', x, description=v)\n    return x", None),
+    ("for v in range(3):\n        x = x + 1\n    return x", None),
 ])
 def test_a_parameter_is_used_only_as_a_tensor_where_a_tensor_computes_the_same(body, uses):
     analysis = analyse(f"@tf.function\ndef step(x, v):\n    {body}\n")
@@ -258,3 +320,38 @@ def test_a_function_made_per_iteration_for_the_objects_that_iteration_makes_is_s
             loss = tf.function(library.loss)
             loss(data_infer, data_h)  # and TFG405 leaves the new objects to TFG401's judgement
     """) == []
+
+
+@pytest.mark.parametrize("call_text, argument, parameter", [
+    ("step(x, v)", "v", "v"),
+    ("step(x, v=e)", "e", "v"),
+    ("step(v=e, x=x)", "x", "x"),
+    ("step(x, *rest)", "x", None),
+    ("step(x, e, 3)", "3", None),  # more arguments than parameters
+    ("model.step(x, e)", "e", "v"),  # a method called on an object: `self` is not an argument
+])
+def test_the_parameter_an_argument_fills(call_text, argument, parameter):
+    analysis = analyse(f"class M:\n    @tf.function\n    def step(self, x, v):\n        return x\n"
+                       f"@tf.function\ndef step(x, v):\n    return x\nfor e in range(n):\n    {call_text}\n")
+    call = calls_of(analysis, call_text.split("(")[0])[-1]
+    traced = tf_functions(analysis).all()[0 if call_text.startswith("model.") else -1]  # M.step, or step
+    node = next(n for n in list(call.args) + [k.value for k in call.keywords or ()] if n.as_string() == argument)
+    assert parameter_for(traced, call, node) == parameter
+
+
+@pytest.mark.parametrize("loop, counter", [
+    ("for e in range(n):\n    step(x, e)\n", True),
+    ("for i, b in enumerate(ds):\n    step(x, i)\n", True),
+    ("for e in items:\n    step(x, e)\n", False),
+    ("e = 0\nwhile True:\n    e += 1\n    step(x, e)\n", True),
+    ("e = 0.0\nwhile True:\n    e += 1\n    step(x, e)\n", False),  # a float: tf.constant would make it float32
+    ("e = 0\nwhile True:\n    e += 0.5\n    step(x, e)\n", False),
+    ("e = 0\ne = 0.0\nwhile True:\n    e += 1\n    step(x, e)\n", False),
+    ("while True:\n    e += 1\n    step(x, e)\n", False),  # started nowhere the module shows
+    ("for e in range(n):\n    step(x, e + 1)\n", False),
+    ("e = 0\nk = 0.0\nwhile True:\n    k += 0.5\n    e += 1\n    step(x, e)\n", True),  # another name counted first
+])
+def test_an_int_counter_is_told_from_other_numbers(loop, counter):
+    analysis = analyse("@tf.function\ndef step(x, v):\n    return x\n" + loop)
+    call = calls_of(analysis, "step")[-1]
+    assert is_int_counter(call.args[1], call) is counter

@@ -24,9 +24,12 @@ def test_per_sample_keras_predict_is_told_to_batch_the_predictions(tf):
     report = guard.report
     predict = max(report.signatures, key=lambda s: s["count"])
     assert predict["made_by"] == "keras predict" and predict["count"] == 30
-    advice = dict((code, message) for code, _, message in report.diagnostics).get("TFG903")
+    found = {code: (severity, message) for code, severity, message in report.diagnostics}
+    severity, message = found.get("TFG903", (None, ""))
+    # The advice of a TFG903 given; a run too short to judge (a smoke run) gets an information line instead.
+    advice = message if severity not in (None, "info") else None
     assert advice is None or ("batch the predictions" in advice and "tf.data" not in advice)
-    assert report.host_fraction < 0.5 or advice is not None
+    assert report.host_fraction < 0.5 or advice is not None or message.startswith("not judged")
 
 
 def test_an_ordinary_input_bound_loop_keeps_the_tf_data_advice(tf, graph, sess):

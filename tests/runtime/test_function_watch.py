@@ -152,6 +152,42 @@ def test_a_keras_model_built_per_prediction_keeps_retracing_and_one_model_is_sil
     assert functions.report().diagnostics == []
 
 
+def _make_step(scale):
+    @tf.function
+    def step(x):
+        return x * scale
+
+    return step  # the factory's own line: not the one to change
+
+
+def test_a_function_created_per_call_is_named_where_the_loop_creates_it():
+    with tfguard.watch_functions() as functions:
+        for _ in range(8):
+            step = _make_step(2.0)  # CREATE
+            step(tf.ones([2]))  # CALL
+    (diagnostic,) = functions.report().diagnostics
+    this_test = test_a_function_created_per_call_is_named_where_the_loop_creates_it
+    assert diagnostic.severity == "warning" and diagnostic.line == _line_of(this_test, "# CALL")
+    named = [(site.path, site.line) for site in diagnostic.sites[1:]]
+    assert named[0] == (__file__, _line_of(this_test, "# CREATE"))
+    assert "created again at" in diagnostic.headline
+
+
+def test_keras_train_and_test_functions_are_not_a_model_created_again():
+    keras = pytest.importorskip("keras")
+    import numpy as np
+
+    x, y = np.ones((32, 3), dtype="float32"), np.ones((32, 1), dtype="float32")
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    with tfguard.watch_functions() as functions:
+        model.fit(x, y, batch_size=8, epochs=3, validation_split=0.25, verbose=0)  # FIT
+    report = functions.report()
+    assert all("created again" not in d.headline and d.severity == "info" for d in report.diagnostics)
+    assert all(change["kind"] != "new-function" for f in report.functions for change in f["changes"])
+    assert all("keras/src" not in d.headline for d in report.diagnostics)
+
+
 def test_the_patches_are_undone_after_the_block():
     hooks = tf_access.function_hooks()
     call, trace = hooks.function_class.__call__, getattr(hooks.tracing_module, hooks.trace_name)

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from tfguard.runtime.judge.judgement import judged_document
+from tfguard.runtime.judge.judgement import judged_session
 from tfguard.runtime.judge.slowdown import phase_change, slowdown_of
-from tfguard.runtime.output.report import _ratio
+from tfguard.runtime.output.report import Report, _ratio
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 from tfguard.runtime.record.recording import Recording, SignatureRecord
+from tfguard.runtime.verdict import SessionVerdict
 
 TRAIN, EVAL = "train_op, loss:0 <- x:0, y:0", "loss:0 <- x_test:0, y_test:0"
 
@@ -16,10 +17,16 @@ def _series(steps, value):
     return {"bucket": 1, "points": [[step, value, 100] for step in steps]}
 
 
+def _summary(count, value):
+    return {"count": count, "total": count * value, "median": value, "p95": value}
+
+
 def _recording(train_runs=range(0, 45), eval_runs=range(45, 100)):
     signatures = [SignatureRecord(label=TRAIN, count=len(train_runs), run_series=_series(train_runs, 0.05),
+                                  run_time=_summary(len(train_runs), 0.05), interval=_summary(len(train_runs), 0.05),
                                   series=_series(train_runs, 0.05)),
                   SignatureRecord(label=EVAL, count=len(eval_runs), run_series=_series(eval_runs, 0.002),
+                                  run_time=_summary(len(eval_runs), 0.002), interval=_summary(len(eval_runs), 0.002),
                                   series=_series(eval_runs, 0.002))]
     points = sorted([[s, 0.05, 100] for s in train_runs] + [[s, 0.002, 100] for s in eval_runs])
     return Recording(runs=len(points), wall_s=10.0, run_s=4.0, signatures=signatures,
@@ -46,6 +53,7 @@ def test_the_document_with_a_phase_change_is_valid():
 
     from tfguard.runtime.output.formats import document_schema
 
-    document = judged_document(_recording())
+    figures, found = judged_session(_recording())
+    document = Report(SessionVerdict(figures=figures), found).to_dict()
     assert document["phase_change"]["last"] == EVAL
     jsonschema.Draft202012Validator(document_schema()).validate(document)

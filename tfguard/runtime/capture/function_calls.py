@@ -5,7 +5,10 @@ is attached, and undone when the last one leaves:
 
 - `Function.__call__`: a counter and a clock per call, nothing else (the per-call cost of the guard);
 - the module function TensorFlow calls once per trace, only when the function cache misses: the traced
-  arguments' types, the tracing time, the user's calling line and the `tf.function` object that traced.
+  arguments' types, the tracing time, the user's calling line and the `tf.function` object that traced;
+- `Function.__init__`: the user's lines that created each `tf.function` object (held weakly), so that a function
+  created per call is named where it is created, and its *variant* (the functions its Python function closes
+  over: Keras' train and test functions are one Python function closing over `train_step` or `test_step`).
 
 A call made while a trace runs (a `tf.function` called inside another one, Keras' `one_step_on_data` inside
 `multi_step_on_iterator`) is part of that outer trace, as TensorFlow's own retracing detector counts only the
@@ -13,8 +16,8 @@ calls made eagerly: it is neither counted nor timed. Functions of TensorFlow its
 `map` function, variable initializers) are not followed.
 
 A sink has `called(key, seconds, function)` (`function`: the `tf.function` object called) and
-`traced(key, python_function, name, serial, parameters, seconds, site)`; an exception from a sink detaches every
-sink (one line on stderr): the program's calls go on, unwatched.
+`traced(key, python_function, name, serial, parameters, seconds, site, variant, created)`; an exception from a
+sink detaches every sink (one line on stderr): the program's calls go on, unwatched.
 """
 
 from __future__ import annotations
@@ -53,6 +56,11 @@ _library_trace_count = [0]
 def library_traces() -> int:
     """How many traces of TensorFlow's own functions (tf.data's map and pipeline functions) ran so far."""
     return _library_trace_count[0]
+#: The user's frames that created each tf.function object: ((path, line, first line of the frame's code), ...).
+_created: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
+#: User frames kept per creation, and closures followed for a variant.
+_CREATION_FRAMES = 4
+_VARIANT_DEPTH = 6
 
 
 def available() -> bool:
@@ -113,6 +121,10 @@ def _patch(hooks: tf_access.FunctionHooks) -> None:
     _call_code.append(call.__code__)
     cls.__call__ = call
     _undo.append(lambda: setattr(cls, "__call__", original_call))
+    original_init = cls.__dict__.get("__init__")
+    if original_init is not None:
+        cls.__init__ = _wrap_init(original_init)
+        _undo.append(lambda: setattr(cls, "__init__", original_init))
     setattr(module, name, _wrap_trace(original_trace, _tensorflow_dir()))
     _undo.append(lambda: setattr(module, name, original_trace))
 
@@ -145,6 +157,38 @@ def _wrap_call(original: Callable) -> Callable:
     return __call__
 
 
+def _wrap_init(original: Callable) -> Callable:
+    sinks = _sinks
+
+    @functools.wraps(original)
+    def __init__(self: Any, *args: Any, **kwds: Any) -> None:
+        original(self, *args, **kwds)
+        if sinks and not _local.depth:
+            try:
+                frames = _user_frames(sys._getframe(1))
+                if frames:
+                    _created[self] = frames
+            except TypeError:  # not weakly referable: its creation is not followed
+                pass
+            except Exception as exc:
+                _fail("a tf.function creation", exc)
+
+    return __init__
+
+
+def _user_frames(frame: Any) -> tuple:
+    """The first `_CREATION_FRAMES` user frames of a stack (path, line, first line of the frame's code)."""
+    from tfguard.runtime.record.tracebacks import is_library_file
+
+    found = []
+    while frame is not None and len(found) < _CREATION_FRAMES:
+        code = frame.f_code
+        if not is_library_file(code.co_filename) and _AUTOGRAPH_FILE not in code.co_filename:
+            found.append((code.co_filename, frame.f_lineno, code.co_firstlineno))
+        frame = frame.f_back
+    return tuple(found)
+
+
 def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
     local, sinks, clock = _local, _sinks, time.perf_counter
 
@@ -159,7 +203,7 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
         except Exception as exc:
             _fail("a tf.function trace", exc)
         local.depth += 1
-        local.tracing = seen[6] if seen is not None else None
+        local.tracing = seen[8] if seen is not None else None
         start = clock()
         try:
             return original(function_type, type_context, func_graph, tracing_options, *args, **kwds)
@@ -170,7 +214,8 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
             if seen is not None:
                 try:
                     for sink in list(sinks):
-                        sink.traced(seen[0], seen[1], seen[2], seen[3], seen[4], seconds, seen[5])
+                        sink.traced(seen[0], seen[1], seen[2], seen[3], seen[4], seconds, seen[5], seen[6],
+                                    seen[7])
                 except Exception as exc:
                     _fail("a tf.function trace", exc)
 
@@ -178,22 +223,77 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
 
 
 def _before_trace(function_type: Any, tracing_options: Any, tensorflow_dir: str) -> Optional[tuple]:
-    """(key, python function, name, serial, parameters, site, tf.function object) of a trace about to run; None for
-    TF's own."""
+    """(key, python function, name, serial, parameters, site, variant, created, tf.function object) of a trace
+    about to run; None for TF's own."""
     python_function, name, _cache = tf_access.traced_function(tracing_options)
     key = tf_access.function_key(python_function)
     filename = getattr(key, "co_filename", "")
     if filename and os.path.abspath(filename).startswith(tensorflow_dir):
         _library_trace_count[0] += 1
         return None
-    site, function = _caller(sys._getframe(2))
+    site, function, site_code = _caller(sys._getframe(2))
     serial = _serial_of(function)
-    return key, python_function, name, serial, tf_access.traced_parameters(function_type), site, function
+    return (key, python_function, name, serial, tf_access.traced_parameters(function_type), site,
+            variant_of(python_function), _creation_site(function, site, site_code), function)
 
 
-def _caller(frame: Any) -> Tuple[Optional[Tuple[str, int]], Any]:
+def variant_of(python_function: Any) -> tuple:
+    """The code objects of the functions `python_function` closes over, followed through closures, bound methods
+    and `tf.function`s (`python_function`) to `_VARIANT_DEPTH` levels: Keras' train and test functions, one
+    Python function closing over `train_step` or `test_step`, are two variants; a function created again by the
+    same factory is the same one."""
+    found: List[Any] = []
+    seen = set()
+
+    def visit(value: Any, depth: int) -> None:
+        try:
+            target = getattr(value, "__func__", value)  # a bound method: its function, never its object
+            target = getattr(target, "python_function", target)  # a tf.function: the Python function it wraps
+            for _ in range(8):  # decorators (`do_not_convert`): the function they wrap, at the same level
+                if not hasattr(target, "__wrapped__"):
+                    break
+                target = target.__wrapped__
+            code = getattr(target, "__code__", None)
+        except Exception:  # a program's object whose attributes raise: not followed
+            return
+        if code is None or id(target) in seen:
+            return
+        seen.add(id(target))
+        if depth:
+            found.append(code)
+        if depth < _VARIANT_DEPTH:
+            for cell in getattr(target, "__closure__", None) or ():
+                try:
+                    contents = cell.cell_contents
+                except ValueError:  # an empty cell
+                    continue
+                if callable(contents):
+                    visit(contents, depth + 1)
+
+    visit(python_function, 0)
+    return tuple(found)
+
+
+def _creation_site(function: Any, site: Optional[Tuple[str, int]], site_code: Optional[Tuple[str, int]]
+                   ) -> Optional[Tuple[str, int]]:
+    """The user's line that created `function`: of its creation's user frames, the one in the function that makes
+    the call (a factory called in the loop: the loop's line), else the first."""
+    try:
+        frames = _created.get(function) if function is not None else None
+    except TypeError:
+        return None
+    if not frames:
+        return None
+    for path, line, first in frames:
+        if site_code is not None and (path, first) == site_code:
+            return (path, line)
+    return (frames[0][0], frames[0][1])
+
+
+def _caller(frame: Any) -> Tuple[Optional[Tuple[str, int]], Any, Optional[Tuple[str, int]]]:
     """The user's calling line (the first frame outside TensorFlow, Keras, tfguard and AutoGraph's generated
-    code) and the `tf.function` object whose call is tracing (from the patched `__call__`'s frame)."""
+    code), the `tf.function` object whose call is tracing (from the patched `__call__`'s frame) and the calling
+    frame's code (path, first line)."""
     from tfguard.runtime.record.tracebacks import is_library_file
 
     function = None
@@ -203,9 +303,9 @@ def _caller(frame: Any) -> Tuple[Optional[Tuple[str, int]], Any]:
         if code is call_code and function is None:
             function = frame.f_locals.get("self")
         elif not is_library_file(code.co_filename) and _AUTOGRAPH_FILE not in code.co_filename:
-            return (code.co_filename, frame.f_lineno), function
+            return (code.co_filename, frame.f_lineno), function, (code.co_filename, code.co_firstlineno)
         frame = frame.f_back
-    return None, function
+    return None, function, None
 
 
 def tracing() -> Tuple[bool, Any]:

@@ -11,6 +11,9 @@ Reads the FunctionRecords of a function watch (record/functions.py: `Evidence.fu
    least one traced call per `CALLS_PER_NEW_TRACE` calls: a tf.function or a model created per call). A model
    built per fold of a cross-validation and then fit for many steps traces once per fold: that is information.
 
+Condition 2 is waived when the traced calls are that dense over the whole run (one per `CALLS_PER_NEW_TRACE`
+calls or more): a set of 9 shapes cycled through in 20 calls has not shown that it is bounded.
+
 Any other function traced in 2 or more calls is `info` (a bounded handful); one traced once is not reported.
 The live alert (`alert_due`) fires once per function, when its traced calls reach `ALERT_TRACES` and the
 conditions hold at that moment.
@@ -25,6 +28,7 @@ from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.document import display_path, format_seconds
 from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.functions import FunctionRecord
+from tfguard.runtime.record.tracebacks import is_library_file
 from tfguard.runtime.verdict import Diagnostic, Site
 
 #: Traced calls that can make a function one that keeps retracing (TensorFlow's own detector warns at 5 traces
@@ -37,6 +41,9 @@ CALLS_PER_NEW_TRACE = 4
 #: Traced calls at which the live alert fires (higher than the threshold: a fixed set of 5-9 input shapes met in
 #: the first calls must not alert before the run shows that the set is bounded).
 ALERT_TRACES = 10
+
+#: Calling lines of the leading change named besides the blamed one.
+MAX_NAMED_CALLS = 5
 
 #: What to write instead, per kind of change.
 _ADVICE = {
@@ -58,11 +65,11 @@ def keeps_retracing(record: FunctionRecord, calls: Optional[int] = None) -> bool
     traced = record.traced_call_count
     if traced < RETRACE_THRESHOLD:
         return False
+    dense = traced * CALLS_PER_NEW_TRACE >= calls
+    if dense:
+        return True
     late = sum(1 for call in record.traced_calls if call * 2 > calls)
-    if late < LATE_TRACES:
-        return False
-    grows = record.most_traced_calls_of_one_object >= RETRACE_THRESHOLD
-    return grows or traced * CALLS_PER_NEW_TRACE >= calls
+    return late >= LATE_TRACES and record.most_traced_calls_of_one_object >= RETRACE_THRESHOLD
 
 
 def alert_due(record: FunctionRecord) -> bool:
@@ -89,6 +96,9 @@ def where(path: str, line: int) -> str:
 
 def _changes_text(record: FunctionRecord, limit: int = 2) -> str:
     changes = record.top_changes()
+    if not changes and record.variants > 1:
+        return "no argument changed: %d functions made from one Python function (Keras' train and test " \
+               "functions, say) traced each" % record.variants
     if not changes:
         return "no argument changed (the same arguments traced again)"
     parts = ["%s (%s)" % (change.text(), _times(change.count)) for change in changes[:limit]]
@@ -105,12 +115,26 @@ def _cost(record: FunctionRecord) -> str:
     return "tracing took %s, running %s" % (format_seconds(record.trace_seconds), format_seconds(run))
 
 
+def _head(record: FunctionRecord) -> str:
+    """`step` (defined at train.py:3, created again at train.py:20): a library's function (Keras' train function)
+    is said to be one, the user's lines (where it is called, where it is created) are the lines named; the
+    creating line is said when it is not the calling line."""
+    if is_library_file(record.path):
+        defined = "a function of %s" % where(record.path, record.line).split("/")[0]
+    else:
+        defined = "defined at %s" % where(record.path, record.line)
+    created = record.created_site()
+    if created is not None and created != record.retrace_site():
+        defined += ", created again at %s" % where(*created)
+    return "`%s` (%s)" % (record.name, defined)
+
+
 def message(record: FunctionRecord, level: str) -> str:
     """The diagnostic's one-line message."""
-    site = record.top_site()
+    site = record.retrace_site()
     called = " called from %s" % where(*site) if site else ""
     last = record.traced_calls[-1] if record.traced_calls else 0
-    head = "`%s` (defined at %s)%s" % (record.name, where(record.path, record.line), called)
+    head = _head(record) + called
     counts = "%d traces in %d calls" % (record.traced_call_count, record.calls)
     if record.objects > 1:
         counts += " of %d tf.function objects" % record.objects
@@ -130,25 +154,25 @@ def advice(record: FunctionRecord, level: str) -> str:
 
 def alert_message(record: FunctionRecord) -> str:
     """The live alert, when a function's traced calls cross ALERT_TRACES."""
-    site = record.top_site()
-    return "tfguard: %s `%s` (defined at %s) keeps retracing: %d traces in %d calls so far%s; what changed: %s" % (
-        DIAGNOSTIC.code, record.name, where(record.path, record.line), record.traced_call_count, record.calls + 1,
+    site = record.retrace_site()
+    return "tfguard: %s %s keeps retracing: %d traces in %d calls so far%s; what changed: %s" % (
+        DIAGNOSTIC.code, _head(record), record.traced_call_count, record.calls + 1,
         ", called from %s" % where(*site) if site else "", _changes_text(record, 1))
 
 
 def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG908 findings of the functions that traced in 2 calls or more, warnings first; each is located at the
-    user's calling line (`path`/`line`), else at the definition (a NAMED site when both), with its figures as
-    evidence."""
+    user's calling line of the traces (`path`/`line`), else at the definition; the line that created the objects
+    made again and the definition (unless it is a library's) are NAMED sites; its figures are its evidence."""
     found = []
     for record in evidence.functions:
         level = severity(record)
         if level is None:
             continue
-        site = record.top_site() or (record.path, record.line)
+        site = record.retrace_site() or (record.path, record.line)
         found.append(DIAGNOSTIC.finding(
             message(record, level), level, site[0], site[1], help=advice(record, level),
-            named=[Site(record.path, record.line)] if (record.path, record.line) != tuple(site) else [],
+            named=_named(record, tuple(site)),
             function=record.name, definition_path=record.path,
             definition_line=record.line, traces=record.traced_call_count, calls=record.calls,
             objects=record.objects, trace_seconds=record.trace_seconds,
@@ -156,6 +180,21 @@ def judge(evidence: Evidence) -> List[Diagnostic]:
             changes=[change.to_dict() for change in record.top_changes()[:3]]))
     found.sort(key=lambda d: (d.severity != "warning", -d.evidence["traces"]))
     return found
+
+
+def _named(record: FunctionRecord, blamed: tuple) -> List[Site]:
+    """The other lines to show: the other calling lines of the leading change's traces (a literal passed on
+    several lines), where the objects were created again, and the definition (not a library's)."""
+    changes = record.top_changes()
+    lines = sorted(changes[0].sites)[:MAX_NAMED_CALLS] if changes else []
+    lines.append(record.created_site())
+    if not is_library_file(record.path):
+        lines.append((record.path, record.line))
+    named: List[Site] = []
+    for line in lines:
+        if line is not None and tuple(line) != blamed and all((s.path, s.line) != tuple(line) for s in named):
+            named.append(Site(line[0], line[1]))
+    return named
 
 
 DIAGNOSTIC = RuntimeDiagnostic(

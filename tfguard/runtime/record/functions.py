@@ -15,6 +15,10 @@ MAX_TRACED_CALLS = 100000
 #: Argument changes kept per function, and call sites.
 MAX_CHANGES = 20
 MAX_SITES = 20
+#: Distinct values kept per change (a value that keeps taking new ones leads the changes), and tf.function objects
+#: whose last trace's arguments are kept (a trace is compared with the same object's last one).
+MAX_VALUES = 50
+MAX_OBJECTS = 64
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+|0x[0-9a-fA-F]+")
 
@@ -87,9 +91,13 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 class Change(object):
-    """How one argument differed from the function's previous trace: `x` shape [32, 10] -> [17, 10]."""
+    """How one argument differed from the same tf.function object's previous trace: `x` shape [32, 10] -> [17, 10].
 
-    __slots__ = ("argument", "kind", "before", "after", "count", "first_call")
+    `values` are the distinct values it changed to (a growing float takes a new one each time, a flag alternates
+    between two); `sites` the user's calling lines of the traces it came with.
+    """
+
+    __slots__ = ("argument", "kind", "before", "after", "count", "first_call", "values", "sites")
 
     def __init__(self, argument: str, kind: str, before: str, after: str, call: int) -> None:
         self.argument = argument
@@ -98,6 +106,21 @@ class Change(object):
         self.after = after
         self.count = 1
         self.first_call = call
+        self.values = {after}
+        self.sites: Dict[Tuple[str, int], int] = {}
+
+    def seen(self, after: str, site: Optional[Tuple[str, int]]) -> None:
+        """Note the value it changed to and the calling line of that trace."""
+        if len(self.values) < MAX_VALUES:
+            self.values.add(after)
+        if site is not None and (site in self.sites or len(self.sites) < MAX_SITES):
+            self.sites[site] = self.sites.get(site, 0) + 1
+
+    def top_site(self) -> Optional[Tuple[str, int]]:
+        """The calling line of most of the traces this change came with (the first such line on a tie)."""
+        if not self.sites:
+            return None
+        return max(self.sites.items(), key=lambda item: item[1])[0]
 
     def text(self) -> str:
         """`argument x: shape [32, 10] -> [17, 10]`, in words for each kind."""
@@ -114,6 +137,12 @@ class Change(object):
         """JSON-ready."""
         return {"argument": self.argument, "kind": self.kind, "before": self.before, "after": self.after,
                 "count": self.count, "first_call": self.first_call, "text": self.text()}
+
+    def rank(self) -> Tuple[int, int, int]:
+        """Sort key, first what keeps changing: more distinct values (a growing float before an alternating flag),
+        then more traces, then the earlier."""
+        distinct = self.count if self.kind in ("new-function", "object") else len(self.values)  # new each time
+        return (-distinct, -self.count, self.first_call)
 
 
 def changes_between(before: Sequence[Tuple[str, Argument]], after: Sequence[Tuple[str, Argument]]
@@ -149,7 +178,10 @@ class FunctionRecord(object):
 
     A *traced call* is a call during which the function traced (a first call that creates variables traces
     twice: one traced call). A trace made outside any call (`get_concrete_function`) is counted with the next
-    call.
+    call. A trace is compared with the last trace of the same tf.function object: what differs made its cache
+    miss. An object's first trace is a change only when an object of the same *variant* traced before (the same
+    Python function closing over the same functions: Keras builds its train and test functions from one Python
+    function, each a variant, neither "created again").
     """
 
     def __init__(self, name: str, path: str, line: int) -> None:
@@ -168,7 +200,12 @@ class FunctionRecord(object):
         self._last_traced_call = 0
         self.sites: Dict[Tuple[str, int], int] = {}
         self.changes: Dict[Tuple[str, str], Change] = {}
-        self._last: Optional[Tuple[int, Sequence[Tuple[str, Argument]]]] = None
+        #: The last trace's arguments of each recent tf.function object, and the variants seen.
+        self._last_of_object: Dict[int, Sequence[Tuple[str, Argument]]] = {}
+        self._variants: set = set()
+        #: The user's lines that created the tf.function objects after the first of their variant (a function or
+        #: a model created per call: the line to change), with how many objects each created.
+        self.created_sites: Dict[Tuple[str, int], int] = {}
         self.first_arguments: List[Tuple[str, str]] = []
         self.alerted = False
 
@@ -178,8 +215,10 @@ class FunctionRecord(object):
         self.call_seconds += seconds
 
     def traced(self, seconds: float, arguments: Sequence[Tuple[str, Argument]], cache: int,
-               site: Optional[Tuple[str, int]]) -> bool:
-        """One trace (made during call `self.calls + 1`, the call in progress); True when it is a new traced call."""
+               site: Optional[Tuple[str, int]], variant: Any = None,
+               created: Optional[Tuple[str, int]] = None) -> bool:
+        """One trace (made during call `self.calls + 1`, the call in progress) by the tf.function object `cache` of
+        `variant`, created at the user's line `created`; True when it is a new traced call."""
         call = self.calls + 1
         self.traces += 1
         self.trace_seconds += seconds
@@ -192,30 +231,43 @@ class FunctionRecord(object):
             self._object_calls[cache] = self._object_calls.get(cache, 0) + 1
             if site is not None and (site in self.sites or len(self.sites) < MAX_SITES):
                 self.sites[site] = self.sites.get(site, 0) + 1
-        if self._last is None:
+        if self.traces == 1:
             self.first_arguments = [(name, argument.description) for name, argument in arguments]
-        else:
-            self._note_changes(self._last, cache, arguments, call)
-        self._last = (cache, arguments)
+        last = self._last_of_object.pop(cache, None)
+        if last is not None:
+            self._note_changes(changes_between(last, arguments), call, site)
+        elif variant in self._variants:  # a new object where one of its variant traced before: created again
+            self._note_changes([("", "new-function", "", "")], call, site)
+            if created is not None and (created in self.created_sites or len(self.created_sites) < MAX_SITES):
+                self.created_sites[created] = self.created_sites.get(created, 0) + 1
+        self._variants.add(variant)
+        self._last_of_object[cache] = arguments  # re-inserted last: the oldest object is dropped first
+        if len(self._last_of_object) > MAX_OBJECTS:
+            del self._last_of_object[next(iter(self._last_of_object))]
         return new_call
 
-    def _note_changes(self, last: Tuple[int, Sequence[Tuple[str, Argument]]], cache: int,
-                      arguments: Sequence[Tuple[str, Argument]], call: int) -> None:
-        found = changes_between(last[1], arguments)
-        if not found and last[0] != cache:
-            found = [("", "new-function", "", "")]
+    def _note_changes(self, found: Sequence[Tuple[str, str, str, str]], call: int,
+                      site: Optional[Tuple[str, int]]) -> None:
         for argument, kind, before, after in found:
             change = self.changes.get((argument, kind))
             if change is not None:
                 change.count += 1
                 change.before, change.after = change.before if kind == "object" else before, after
             elif len(self.changes) < MAX_CHANGES:
-                self.changes[(argument, kind)] = Change(argument, kind, before, after, call)
+                change = self.changes[(argument, kind)] = Change(argument, kind, before, after, call)
+            else:
+                continue
+            change.seen(after, site)
 
     @property
     def objects(self) -> int:
         """How many tf.function objects of this Python function traced."""
         return len(self._object_calls)
+
+    @property
+    def variants(self) -> int:
+        """How many variants of this Python function traced (see the class docstring)."""
+        return len(self._variants)
 
     @property
     def most_traced_calls_of_one_object(self) -> int:
@@ -229,8 +281,21 @@ class FunctionRecord(object):
         return max(self.sites.items(), key=lambda item: item[1])[0]
 
     def top_changes(self) -> List[Change]:
-        """The changes, most frequent first."""
-        return sorted(self.changes.values(), key=lambda change: (-change.count, change.first_call))
+        """The changes, what keeps changing first (`Change.rank`)."""
+        return sorted(self.changes.values(), key=Change.rank)
+
+    def retrace_site(self) -> Optional[Tuple[str, int]]:
+        """The user's line to blame: the calling line of most traces of the leading change (a function traced from
+        several lines, tensors first and Python literals after, is blamed where the literals retrace), else the
+        line of most traced calls."""
+        changes = self.top_changes()
+        return (changes[0].top_site() if changes else None) or self.top_site()
+
+    def created_site(self) -> Optional[Tuple[str, int]]:
+        """The user's line that created most of the tf.function objects made again, or None."""
+        if not self.created_sites:
+            return None
+        return max(self.created_sites.items(), key=lambda item: item[1])[0]
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready facts of this function."""
@@ -245,4 +310,6 @@ class FunctionRecord(object):
                            for (path, line), count in sorted(self.sites.items(), key=lambda item: -item[1])],
             "first_arguments": [{"argument": name, "value": value} for name, value in self.first_arguments],
             "changes": [change.to_dict() for change in self.top_changes()],
+            "created_at": [{"path": path, "line": line, "objects": count}
+                           for (path, line), count in sorted(self.created_sites.items(), key=lambda item: -item[1])],
         }

@@ -174,6 +174,8 @@ def _varying(module, expr: nodes.NodeNG, loops, depth: int,
             named.extend(left_named if left else right_named)  # the root's lines, and the steps to it
             return f"`{expr.as_string()}`{_ARITHMETIC}{root}"
         return None
+    if isinstance(expr, nodes.UnaryOp):  # `-step`: as varying as its operand
+        return _varying(module, expr.operand, loops, depth + 1)
     if isinstance(expr, nodes.JoinedStr):
         for value in expr.nodes_of_class(nodes.FormattedValue):
             inner = _varying(module, value.value, loops, depth + 1, named)
