@@ -5,8 +5,8 @@
 Without TF_CONFIG the strategy is a `MirroredStrategy` over two logical CPU devices; with TF_CONFIG (two workers
 on localhost) a `MultiWorkerMirroredStrategy`. `loop`: a custom loop, `strategy.run(step, ...)` inside a
 tf.function, over a distributed dataset; `fit`: Keras `fit` under `strategy.scope()`. `--slow-worker INDEX`: the
-input function of that worker (TF_CONFIG's task index) sleeps 30 ms per batch, a straggler made on purpose.
-Writes OUTDIR/result-<task>.txt and prints the last loss, as a real program's output to compare.
+input function of that worker (TF_CONFIG's task index) sleeps 50 ms per batch, a straggler made on purpose.
+Writes OUTDIR/result-<task>.txt and prints the loop's last loss, as a real program's output to compare.
 """
 
 import json
@@ -36,7 +36,7 @@ y = x.sum(axis=1, keepdims=True)
 def batches():  # the input function
     for i in range(0, len(x), 16):
         if task == slow:
-            time.sleep(0.03)  # the slow worker's input
+            time.sleep(0.05)  # the slow worker's input
         yield x[i:i + 16], y[i:i + 16]
 
 
@@ -52,7 +52,7 @@ with strategy.scope():
 if mode == "fit":
     model.compile(optimizer, "mse")
     history = model.fit(dataset, epochs=1, steps_per_epoch=steps, verbose=0)
-    loss = history.history["loss"][-1]
+    loss = None  # not printed: Keras' loss under MirroredStrategy differs from run to run, without the guard too
 else:
     def replica_step(xb, yb):
         with tf.GradientTape() as tape:
@@ -74,4 +74,5 @@ else:
 os.makedirs(out, exist_ok=True)
 with open(os.path.join(out, "result-%d.txt" % task), "w") as handle:
     handle.write("%d steps, %d replicas\n" % (steps, strategy.num_replicas_in_sync))
-print("loss %.3f after %d steps on %d replicas" % (float(loss), steps, strategy.num_replicas_in_sync))
+print("%s after %d steps on %d replicas" % ("loss %.3f" % float(loss) if loss is not None else "fit ran", steps,
+                                             strategy.num_replicas_in_sync))
