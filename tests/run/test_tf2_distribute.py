@@ -58,7 +58,7 @@ def test_mirrored_strategy_steps_are_counted_once_and_the_program_runs_as_withou
 
 @pytest.fixture(scope="module")
 def worker_reports(tmp_path_factory, tensorflow_installed):
-    """Two workers (worker 1's input function sleeps 50 ms a batch), each under `tfguard run --json-dir`; the
+    """Two workers (worker 1's input function sleeps 100 ms a batch), each under `tfguard run --json-dir`; the
     launcher kills a worker still running after 150 s, and past the timeout its whole process group is killed."""
     folder = tmp_path_factory.mktemp("workers")
     launcher = subprocess.Popen([sys.executable, str(LAUNCHER), str(folder / "reports"), str(folder / "out"),

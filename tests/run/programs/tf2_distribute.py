@@ -5,7 +5,7 @@
 Without TF_CONFIG the strategy is a `MirroredStrategy` over two logical CPU devices; with TF_CONFIG (two workers
 on localhost) a `MultiWorkerMirroredStrategy`. `loop`: a custom loop, `strategy.run(step, ...)` inside a
 tf.function, over a distributed dataset; `fit`: Keras `fit` under `strategy.scope()`. `--slow-worker INDEX`: the
-input function of that worker (TF_CONFIG's task index) sleeps 50 ms per batch, a straggler made on purpose.
+input function of that worker (TF_CONFIG's task index) sleeps 100 ms per batch, a straggler made on purpose.
 Writes OUTDIR/result-<task>.txt and prints the loop's last loss, as a real program's output to compare.
 """
 
@@ -36,7 +36,7 @@ y = x.sum(axis=1, keepdims=True)
 def batches():  # the input function
     for i in range(0, len(x), 16):
         if task == slow:
-            time.sleep(0.05)  # the slow worker's input
+            time.sleep(0.1)  # the slow worker's input
         yield x[i:i + 16], y[i:i + 16]
 
 
