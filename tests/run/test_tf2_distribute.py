@@ -92,7 +92,8 @@ def test_report_dir_puts_the_workers_side_by_side_and_names_the_slowed_one(worke
     assert (done.returncode, done.stderr) == (0, "")
     lines = done.stdout.splitlines()
     assert lines[0] == "tfguard cluster report: 2 tasks (worker-0, worker-1)"
-    rows = {line.split()[0]: line.split() for line in lines if line.startswith("worker-")}
+    table = done.stdout.split("\n\n")[1]
+    rows = {line.split()[0]: line.split() for line in table.splitlines() if line.startswith("worker-")}
     assert [rows[name][1:3] for name in ("worker-0", "worker-1")] == [["chief", "40"], ["worker", "40"]]
     stragglers = [line for line in lines if line.startswith("  straggler:")]
     assert len(stragglers) == 1 and stragglers[0].startswith("  straggler: worker-1 spends ")
