@@ -30,7 +30,7 @@ def test_each_reached_guard_function_raising_leaves_the_program_its_own(tensorfl
     # The entry points the issue names are among those found (the list is found, not written down).
     for expected in ("SessionTap._call_begin", "SessionTap._call_end", "Recorder.drain", "Recorder.on_growth",
                      "GraphPatch._check_not_finalized", "SaverPatch.attach", "SessionWatcher._begin",
-                     "SessionWatcher.end", "Guard.__exit__", "runner.run_document", "cli.run._report"):
+                     "SessionWatcher.end", "Guard.__exit__", "runner.run_verdict", "cli.run._report"):
         assert any(expected in point for point in points), expected
     assert sum(1 for r in results if r["fired"]) >= 0.95 * len(results)
     assert summary["expected_status"] == 0

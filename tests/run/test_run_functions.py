@@ -74,9 +74,10 @@ def test_a_retracing_program_is_reported_and_runs_as_without_the_guard(tmp_path,
     document = valid_document(json.loads(report.read_text(encoding="utf-8")))
     (function,) = document["functions"]["functions"]
     assert (function["function"], function["traced_calls"], function["calls"]) == ("step", 12, 12)
-    (diagnostic,) = document["functions"]["diagnostics"]
-    assert (diagnostic["path"], diagnostic["line"], diagnostic["evidence"]["definition_line"]) == (
-        str(script), line, definition)
+    (diagnostic,) = document["diagnostics"]
+    assert (diagnostic["scope"], diagnostic["sites"][0]["path"], diagnostic["sites"][0]["line"]) == (
+        "function", str(script), line)
+    assert diagnostic["evidence"]["definition_line"] == definition and diagnostic["help"]
 
 
 def test_fail_on_retracing_fails_a_retracing_program_only(tmp_path):

@@ -54,7 +54,7 @@ def test_an_eager_step_is_named_where_tf_function_goes(tmp_path):
     assert finding["evidence"]["apply_line"] == _line(LOOP, "# applies")
     assert "put @tf.function on `train_step`" in finding["help"]
     assert document["steps"]["mode"] == "eager" and document["steps"]["steps"] == 40
-    assert "TFG909 warning: the training step runs eagerly" in done.stderr
+    assert "TFG909 warning (program): the training step runs eagerly" in done.stderr
 
 
 def test_summaries_of_every_weight_every_step_are_named_on_their_line(tmp_path):

@@ -125,6 +125,18 @@ def test_traces_per_function_are_shown_only_when_the_run_traced_any():
         section and "predict" in section
 
 
+def test_a_tf2_run_without_a_session_shows_its_functions_and_their_diagnostics():
+    function = {"function": "step", "path": "train.py", "line": 3, "traced_calls": 1, "calls": 20}
+    healthy = RunVerdict(dict(FACTS, command=["tf2.py"]), functions=FunctionsVerdict(True, False, [function]))
+    html = render_report(healthy)
+    assert "no diagnostics: 1 tf.function traced" in html and "nothing to report" not in html
+    assert 'id="traces"' in html
+    retracing = RunVerdict(healthy.facts, functions=healthy.functions, diagnostics=[Diagnostic(
+        "TFG908", "warning", "`step` keeps retracing", "pass a tensor", scope="function")])
+    html = render_report(retracing)
+    assert "`step` keeps retracing (tf.function)</p>" in html and "<b>help:</b> pass a tensor" in html
+
+
 def test_a_run_without_a_session_says_there_is_nothing_to_report():
     html = render_report(RunVerdict(dict(FACTS, command=["prep.py"])))
     assert "prep.py created no TensorFlow session: nothing to report" in html

@@ -263,6 +263,7 @@ def run_command(args: argparse.Namespace) -> int:
         except Exception as exc:
             safety.internal_error("tfguard run's report", exc, "reporting")
             failed = None
+        _end_stopped_tf2_run(watcher, status if failed is None else failed)
         if failed is not None:
             return failed
     if status == 0 and fail_on and safety.failed_since(failures_before):
@@ -285,6 +286,22 @@ def _watch_functions() -> Any:
         functions.stop()
         return None
     return functions
+
+
+def _end_stopped_tf2_run(watcher: Any, status: int) -> None:
+    """End the process now when `--max-steps` stopped a TF2 training loop, its report written and its output
+    flushed. The stop leaves the program's input pipeline alive in reference cycles (the tf.data iterator of a Keras
+    `fit` whose map runs a `numpy_function` registered with TensorFlow): freed at interpreter exit, its destructor
+    waits for ever on a thread that can no longer run Python. The program's own atexit handlers do not run then:
+    it was stopped mid-run, as the option says."""
+    steps = getattr(watcher, "steps", None)
+    if steps is None or not steps.stopped_by_max_steps:
+        return
+    import os
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 def _watch_steps(max_steps: Optional[int], stop_type: type) -> Any:

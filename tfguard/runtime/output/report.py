@@ -79,14 +79,15 @@ class Report:
                 return sig
         return None
 
-    def table(self, width: Optional[int] = None) -> str:
-        """The report as text: the diagnostics first (one line each, the fix under a repeated growth site), then
-        the evidence: the totals that say something, graph growth, blocked changes, the busiest signatures.
+    def table(self, width: Optional[int] = None, freeze_after: Optional[int] = None) -> str:
+        """The report as text: the diagnostics first (one line each, its help under it), then the evidence: the
+        totals that say something, graph growth, blocked changes, the busiest signatures. `freeze_after`: the
+        run's ``--freeze-after`` (a fact of the run, not of the session).
 
         Lines fit `width` columns (None: 80 or `COLUMNS`; 0: wide, nothing wrapped or shortened)."""
         d = self.session.figures
         width = resolve_width(width)
-        evidence = evidence_rows(d)
+        evidence = evidence_rows(d, freeze_after)
         blocks = ["tfguard runtime report", diagnostics_block(d, self.findings, width), "evidence\n" + tabulate(
             evidence, tablefmt="plain", maxcolwidths=[None, max(20, width - 2 - max(len(r[0]) for r in evidence))]
             if width else None)]
@@ -143,11 +144,11 @@ def diagnostics_block(d: Dict[str, Any], diagnostics: List[Diagnostic], width: i
     return "\n".join(lines)
 
 
-def evidence_rows(d: Dict[str, Any]) -> List[List[str]]:
-    """The totals that say something: a row about other threads, saves, growth or freezing only when there
-    is something to say; figures to 3 significant digits, the slowdown spelled as in the diagnostics."""
+def evidence_rows(d: Dict[str, Any], freeze_after: Optional[int] = None) -> List[List[str]]:
+    """The totals that say something of a session's figures `d` (`freeze_after`: the run's --freeze-after): a row
+    about other threads, saves, growth or freezing only when there is something to say; figures to 3 significant
+    digits, the slowdown spelled as in the diagnostics."""
     rows = []
-    freeze_after = d.get("freeze_after")
     if freeze_after:
         rows.append(["mode", "frozen after run %d (--freeze-after)" % freeze_after if d["runs"] >= freeze_after
                      else "watch (--freeze-after %d not reached)" % freeze_after])

@@ -80,7 +80,7 @@ def _render_sessions(verdict: RunVerdict, width: Optional[int] = None) -> str:
     for session in verdict.sessions:
         if session.number in left_out:
             continue
-        table = Report(session, verdict.of_session(session.number)).table(width)
+        table = Report(session, verdict.of_session(session.number)).table(width, verdict.facts.get("freeze_after"))
         if count > 1 or session.created_at:
             table = table.replace("tfguard runtime report", "tfguard runtime report: session created at %s" % (
                 session.created_at,), 1)

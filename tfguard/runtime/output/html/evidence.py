@@ -54,7 +54,7 @@ def facts_rows(verdict: RunVerdict) -> List[List[str]]:
     if unguarded:
         rows.append(["sessions not reported", "%d (tfguard failed internally on them)" % len(unguarded)])
     if busiest is not None:
-        rows += [[str(name), str(value)] for name, value in evidence_rows(busiest.figures)]
+        rows += [[str(name), str(value)] for name, value in evidence_rows(busiest.figures, facts.get("freeze_after"))]
     return rows
 
 
