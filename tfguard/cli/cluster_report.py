@@ -27,10 +27,12 @@ def add_arguments(report: argparse.ArgumentParser) -> None:
                                                              "(default for reports of no cluster task)")
     report.add_argument("--straggler-margin", metavar="X", default=str(DEFAULT_STRAGGLER_MARGIN),
                         help="with several reports: flag a task whose median step is at least X times the other "
-                             "tasks' median (default %s)" % DEFAULT_STRAGGLER_MARGIN)
+                             "tasks' median (TF2 workers: its own time per step, the time the others wait for; "
+                             "default %s)" % DEFAULT_STRAGGLER_MARGIN)
     report.add_argument("--hook-margin", metavar="SHARE", default=str(DEFAULT_HOOK_MARGIN),
-                        help="with several reports: flag the chief when its hooks (Saver.save, summary runs) take "
-                             "at least this share of its wall time and more than any other task's (default %s)"
+                        help="with several reports: flag the chief when its hooks (Saver.save, summary runs; TF2: "
+                             "checkpoints and summaries) take at least this share of its wall time and more than "
+                             "any other task's (default %s)"
                         % DEFAULT_HOOK_MARGIN)
 
 

@@ -1,4 +1,7 @@
-"""A TF1 cluster's tasks side by side, from one saved runtime report per task (``tfguard report DIR``).
+"""A cluster's tasks side by side, from one saved runtime report per task (``tfguard report DIR``).
+
+A TF1 cluster's tasks (sessions) are compared by their sessions' figures; a TF2 run's workers
+(``MultiWorkerMirroredStrategy``, no session) by their steps (worker_steps.py), when no task created a session.
 
 Each task's row: steps, step-time median/p95, host fraction, repeated growth sites, Saver.save and summary
 cost, diagnostics. Two flags, each with its margin printed:
@@ -7,6 +10,11 @@ cost, diagnostics. Two flags, each with its margin printed:
   tasks' median steps (tasks with at least ``MIN_STEPS`` steps are compared; fewer than two: no verdict);
 - costly chief: the chief, when the time its hooks cost (Saver.save, plus summary runs' time over plain
   steps) is at least ``hook_margin`` of its wall time and more than any other task's.
+
+The TF2 workers' row: steps, step-time median/p95, time in the step, own time (outside the step and in the input
+pipeline's Python functions), checkpoints and summaries, diagnostics; their straggler is the worker whose own time
+the others wait for (worker_steps.sync_stragglers), their costly chief the chief whose checkpoints and summaries
+take at least ``hook_margin`` of its steps' wall time and more than any other worker's.
 
 A task's own diagnostics are its run verdict's (every scope); nothing here re-judges them.
 """
@@ -19,7 +27,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tabulate import tabulate
 
-from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS
+from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS, SYNC_WAIT_SHARE
+from tfguard.reports.worker_steps import WorkerSteps, sync_stragglers
 from tfguard.runtime.document import display_path, format_seconds
 from tfguard.runtime.output.fit import fit_table, widest, wrap_lines
 from tfguard.runtime.output.report import Report
@@ -64,6 +73,10 @@ class Task:
         self.report = Report(busiest, verdict.of_session(busiest.number)) if busiest is not None else None
         series = busiest.get("all_runs_series") if busiest is not None else None
         self._intervals = sorted(point[1] for point in series["points"]) if isinstance(series, dict) else []
+        steps = verdict.facts.get("steps")
+        #: The TF2 steps of a task that applied gradients (None for a session task or one with no step).
+        self.tf2: Optional[WorkerSteps] = WorkerSteps(steps) if isinstance(steps, dict) and steps.get("steps") \
+            else None
 
     @property
     def has_session(self) -> bool:
@@ -150,9 +163,14 @@ class ClusterView:
         _mark_chief(self.tasks)
         self.straggler_margin = straggler_margin
         self.hook_margin = hook_margin
+        #: TF2 workers: no task created a session and at least one ran TF2 steps.
+        self.tf2 = not any(t.has_session for t in self.tasks) and any(t.tf2 is not None for t in self.tasks)
 
     def stragglers(self) -> Tuple[List[Tuple[Task, float, float]], Optional[str]]:
-        """([(task, its median step, the others' median)], why no verdict or None)."""
+        """([(task, its median step, the others' median)], why no verdict or None); TF2 workers: (task, its own time
+        per step, the others' median own time)."""
+        if self.tf2:
+            return sync_stragglers([(t, t.tf2) for t in self.tasks if t.tf2 is not None], self.straggler_margin)
         timed = [t for t in self.tasks if t.steps >= MIN_STEPS and t.step_time("median")]
         if len(timed) < 2:
             return [], "fewer than two tasks with %d or more steps" % MIN_STEPS
@@ -165,8 +183,12 @@ class ClusterView:
         return found, None
 
     def costly_chief(self) -> Optional[Tuple[Task, float]]:
-        """(chief, its hooks' share of wall time) when the chief's hooks cost the most, over the margin."""
-        shares = {t.name: t.hook_share() for t in self.tasks if t.has_session}
+        """(chief, its hooks' share of wall time) when the chief's hooks cost the most, over the margin (TF2
+        workers: its checkpoints' and summaries' share of its steps' wall time)."""
+        if self.tf2:
+            shares = {t.name: t.tf2.writes_share() for t in self.tasks if t.tf2 is not None}
+        else:
+            shares = {t.name: t.hook_share() for t in self.tasks if t.has_session}
         for task in self.tasks:
             share = shares.get(task.name)
             if not task.chief or share is None or share < self.hook_margin:
@@ -182,9 +204,14 @@ class ClusterView:
         names = ", ".join(t.name for t in self.tasks)
         blocks = ["tfguard cluster report: %d task%s (%s)" % (len(self.tasks), "" if len(self.tasks) == 1 else "s",
                                                            names)]
-        rows = [self._row(task) for task in self.tasks]
-        headers = ["task", "role", "steps", "step median", "step p95", "host", "Saver.save", "summary runs",
-                   "hooks", "repeated growth", "diagnostics"]
+        if self.tf2:
+            rows = [_tf2_row(task) for task in self.tasks]
+            headers = ["task", "role", "steps", "step median", "step p95", "own time", "input Python",
+                       "checkpoints", "summaries", "diagnostics"]
+        else:
+            rows = [self._row(task) for task in self.tasks]
+            headers = ["task", "role", "steps", "step median", "step p95", "host", "Saver.save", "summary runs",
+                       "hooks", "repeated growth", "diagnostics"]
         table = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
         if width and widest(table) > width:
             # Too wide for the terminal: one column per task, a row per figure (as `tfguard report a b` does).
@@ -218,6 +245,8 @@ class ClusterView:
                 ", ".join(codes) or "-"]
 
     def _flags(self) -> str:
+        if self.tf2:
+            return self._tf2_flags()
         lines = ["flags (straggler: median step at least x%.2f the other tasks' median; costly chief: its hooks, "
                  "Saver.save and summary runs over plain steps, take at least %.0f%% of its wall time and more "
                  "than any other task's)" % (self.straggler_margin, self.hook_margin * 100)]
@@ -246,9 +275,37 @@ class ClusterView:
             lines.append("  costly chief: not judged, no chief (no chief/master job, no worker-0)")
         return "\n".join(lines)
 
+    def _tf2_flags(self) -> str:
+        lines = ["flags (TF2 workers step together, each step waiting for all at its all-reduce; straggler: own "
+                 "time per step, outside the step and in the input pipeline's Python functions, at least x%.2f "
+                 "the other workers' median and more than theirs by %.0f%% of its step; costly chief: checkpoints "
+                 "and summaries take at least %.0f%% of its steps' wall time and more than any other worker's)"
+                 % (self.straggler_margin, SYNC_WAIT_SHARE * 100, self.hook_margin * 100)]
+        stragglers, why_not = self.stragglers()
+        if why_not:
+            lines.append("  straggler: not judged, %s" % why_not)
+        for task, own, middle in stragglers:
+            lines.append("  straggler: %s spends %s per step on its own (%s), the other workers %s: they wait for "
+                         "it at every step's all-reduce, inside their step" % (
+                             task.name, format_seconds(own), task.tf2.own_time_parts(), format_seconds(middle)))
+        if not stragglers and not why_not:
+            lines.append("  straggler: none")
+        costly = self.costly_chief()
+        if costly is not None:
+            task, share = costly
+            lines.append("  costly chief: %s's checkpoints and summaries took %.0f%% of its steps' wall time "
+                         "(%d checkpoints %s, %d summaries %s)" % (
+                             task.name, share * 100, task.tf2.saves[0], format_seconds(task.tf2.saves[1]),
+                             task.tf2.summaries[0], format_seconds(task.tf2.summaries[1])))
+        elif any(t.chief for t in self.tasks):
+            lines.append("  costly chief: none")
+        else:
+            lines.append("  costly chief: not judged, no chief (no chief job, no worker-0)")
+        return "\n".join(lines)
+
     @staticmethod
     def _details(task: Task) -> List[str]:
-        if not task.has_session:
+        if not task.has_session and task.tf2 is None:
             return []
         lines = []
         for path, line, ops, events, _kind in task.repeated_sites()[:5]:
@@ -256,6 +313,25 @@ class ClusterView:
         for diagnostic in task.verdict.diagnostics:
             lines.append("  %s %s: %s" % (diagnostic.code, diagnostic.severity, diagnostic.one_line))
         return ["%s (%s)" % (task.name, task.path)] + lines if lines else []
+
+
+def _tf2_row(task: Task) -> List[Any]:
+    """A TF2 worker's row (see the module docstring)."""
+    role = "chief" if task.chief else (task.job or "-")
+    worker = task.tf2
+    codes = ", ".join(sorted(task.verdict.fired_codes())) or "-"
+    if worker is None:
+        return [task.name, role, "-", "-", "-", "-", "-", "-", "-", "no TF2 step"]
+
+    def per_step(value: Optional[float]) -> str:
+        return "-" if value is None else format_seconds(value)
+
+    def writes(count: int, seconds: float) -> str:
+        return "%s (%d)" % (format_seconds(seconds), count) if count or seconds else "-"
+
+    return [task.name, role, worker.steps if worker.mode == "compiled" else "%d eager" % worker.steps,
+            per_step(worker.step_time("median")), per_step(worker.step_time("p95")), per_step(worker.own_time),
+            per_step(worker.input_python), writes(*worker.saves), writes(*worker.summaries), codes]
 
 
 def _median(values: List[float]) -> float:

@@ -6,3 +6,6 @@ DEFAULT_STRAGGLER_MARGIN = 1.25
 DEFAULT_HOOK_MARGIN = 0.10
 #: Steps a task needs before its step time is compared with the others'.
 MIN_STEPS = 10
+#: In a synchronous TF2 run, a straggler's own time per step exceeds the other workers' by at least this share of
+#: its step (what the others wait for at each step's all-reduce).
+SYNC_WAIT_SHARE = 0.25

@@ -189,6 +189,7 @@ _STEP_TARGETS = {
         ("tensorflow.summary", "", "write", SUMMARY),
         ("tensorflow.summary", "", "flush", FLUSH),
         ("tensorflow.python.data.ops.iterator_ops", "OwnedIterator", "__next__", NEXT),
+        ("tensorflow.python.distribute.input_lib", "DistributedIteratorBase", "__next__", NEXT),
         ("tensorflow.python.data.ops.dataset_ops", "DatasetV2", "map", MAP),
         ("tensorflow.python.ops.script_ops", "", "_internal_py_func", PY_FUNCTION),
     ),
@@ -312,3 +313,30 @@ def tensor_facts(tensor: Any) -> Tuple[str, str, int]:
     except Exception:  # an unknown dimension
         size = -1
     return device, str(dtype), size
+
+
+#: The module of `tf.distribute`'s replica threads: MirroredStrategy (and MultiWorkerMirroredStrategy, its
+#: multi-worker form) runs each replica's part of `strategy.run(fn)` on a thread of its own, `_MirroredReplicaThread`,
+#: which builds into the graph of the thread that called `run` (a tf.function's trace) or runs eagerly.
+_REPLICA_THREAD_MODULE = "tensorflow.python.distribute.mirrored_run"
+
+
+def replica_thread(thread: Any) -> Optional[Tuple[int, Any]]:
+    """(replica id, the graph it builds in) when `thread` is a `tf.distribute` replica thread, else None."""
+    cls = type(thread)
+    if cls.__name__ != "_MirroredReplicaThread" or cls.__module__ != _REPLICA_THREAD_MODULE:
+        return None
+    try:
+        return int(thread.replica_id), thread.graph
+    except Exception:  # another TensorFlow layout: seen as a thread of its own
+        return None
+
+
+def outer_graphs(graph: Any) -> Sequence[Any]:
+    """`graph` and the graphs it is built inside (a `tf.while_loop` body's FuncGraph, then the function's), at
+    most 64."""
+    found = []
+    while graph is not None and len(found) < 64:
+        found.append(graph)
+        graph = getattr(graph, "outer_graph", None)
+    return found

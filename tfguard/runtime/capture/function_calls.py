@@ -56,11 +56,16 @@ _library_trace_count = [0]
 def library_traces() -> int:
     """How many traces of TensorFlow's own functions (tf.data's map and pipeline functions) ran so far."""
     return _library_trace_count[0]
+
+
 #: The user's frames that created each tf.function object: ((path, line, first line of the frame's code), ...).
 _created: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
 #: User frames kept per creation, and closures followed for a variant.
 _CREATION_FRAMES = 4
 _VARIANT_DEPTH = 6
+#: The graph of each trace running now -> the tf.function object tracing it: a `tf.distribute` replica thread
+#: builds `strategy.run`'s function into its caller's graph, on a thread of its own (see `tracing`).
+_traced_graphs: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
 
 
 def available() -> bool:
@@ -204,6 +209,7 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
             _fail("a tf.function trace", exc)
         local.depth += 1
         local.tracing = seen[8] if seen is not None else None
+        _note_graph(func_graph, local.tracing)
         start = clock()
         try:
             return original(function_type, type_context, func_graph, tracing_options, *args, **kwds)
@@ -211,6 +217,7 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
             seconds = clock() - start
             local.depth -= 1
             local.tracing = None
+            _note_graph(func_graph, None)
             if seen is not None:
                 try:
                     for sink in list(sinks):
@@ -309,8 +316,34 @@ def _caller(frame: Any) -> Tuple[Optional[Tuple[str, int]], Any, Optional[Tuple[
 
 
 def tracing() -> Tuple[bool, Any]:
-    """(whether a tf.function traces on this thread now, the tf.function object tracing or None)."""
-    return bool(_local.depth), _local.tracing
+    """(whether a tf.function traces on this thread now, the tf.function object tracing or None).
+
+    A `tf.distribute` replica thread (`strategy.run` in a trace) traces for the thread that made it: the
+    tf.function is the one whose trace owns the graph the replica builds in.
+    """
+    if _local.depth:
+        return True, _local.tracing
+    replica = tf_access.replica_thread(threading.current_thread()) if _traced_graphs else None
+    if replica is not None:
+        for graph in tf_access.outer_graphs(replica[1]):
+            try:
+                function = _traced_graphs.get(graph)
+            except TypeError:  # not weakly referable
+                function = None
+            if function is not None:
+                return True, function
+    return False, None
+
+
+def _note_graph(graph: Any, function: Any) -> None:
+    """Note (or forget, `function` None) the tf.function object whose trace builds `graph`."""
+    try:
+        if function is not None:
+            _traced_graphs[graph] = function
+        else:
+            _traced_graphs.pop(graph, None)
+    except TypeError:  # not weakly referable: replica threads of that trace are not followed
+        pass
 
 
 def _serial_of(function: Any) -> int:

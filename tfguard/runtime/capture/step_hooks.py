@@ -176,11 +176,17 @@ def _wrap_apply(original: Callable, kind: str) -> Callable:
         if tracing:
             if function is not None:
                 _notify("applied", function, None)
-        elif tf_access.executing_eagerly():
+        elif tf_access.executing_eagerly() and _first_replica():
             _notify("applied", None, _eager_site(sys._getframe(1)))
         return result
 
     return apply
+
+
+def _first_replica() -> bool:
+    """False on the replica threads of an eager `strategy.run` but the first: one step, not one per replica."""
+    replica = tf_access.replica_thread(threading.current_thread())
+    return replica is None or replica[0] == 0
 
 
 def _wrap_write(original: Callable, kind: str) -> Callable:
@@ -209,13 +215,15 @@ def _wrap_next(original: Callable, kind: str) -> Callable:
 
     @functools.wraps(original)
     def __next__(self: Any) -> Any:
-        if not _sinks or _local.busy:
+        if not _sinks or _local.busy or function_calls.tracing()[0]:
             return original(self)
+        _local.busy = kind  # a distributed iterator's next over a plain one's is one batch
         start = clock()
         try:
             return original(self)
         finally:
             seconds = clock() - start
+            _local.busy = ""
             frame = sys._getframe(1)  # the `for` loop's frame, usually the user's own
             site = (frame.f_code.co_filename, frame.f_lineno)
             if is_library_file(site[0]):
