@@ -204,10 +204,27 @@ def reset(saved: List[Tuple[Any, str, Any]]) -> None:
 
     for owner, name, value in saved:
         setattr(owner, name, value)
+    _reset_capture_modules()
     SessionTap._taps.clear()
     GraphPatch._patches.clear()
     SaverPatch._count, SaverPatch._owner, SaverPatch._original = 0, None, None
     tf.reset_default_graph()
+
+
+def _reset_capture_modules() -> None:
+    """The TF2 capture modules' registries (sinks, import hooks, the patches' undo lists), as a new process has
+    them: a sink an injected failure left attached would keep the next runs from patching anything."""
+    from tfguard.runtime.capture import function_calls, keras_calls, step_hooks
+
+    for module in (keras_calls, step_hooks, function_calls):
+        del module._sinks[:]
+        for hooks in (getattr(module, "_imports", []), getattr(module, "_hooks", [])):
+            while hooks:
+                with contextlib.suppress(Exception):
+                    hooks.pop().remove()
+        while module._undo:
+            with contextlib.suppress(Exception):
+                module._undo.pop()()
 
 
 def fresh(workdir: str) -> None:
