@@ -65,7 +65,7 @@ def rules_nav() -> list:
     graphs, training costs, TF 2 functions and costs, runtime...), each page titled `CODE name`, marked
     `(fixable)` when `--fix` fixes it (safe) or `(fixable, unsafe)` with `--unsafe-fixes`."""
     from tfguard.catalog import group_title
-    from tfguard.cli import rule_rows
+    from tfguard.cli.rules import rule_rows
 
     pages = {folder.name.split("-")[0] for folder in _rule_folders()}
     sections: dict = {}

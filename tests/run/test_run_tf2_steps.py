@@ -63,8 +63,8 @@ def test_summaries_of_every_weight_every_step_are_named_on_their_line(tmp_path):
     # a warning at 10% of the steps' time (32% here on an idle machine), info below: the share is the machine's
     (finding,) = [d for d in _program(document) if d["code"] == "TFG904"]
     assert (finding["path"], finding["line"]) == (str(LOOP), _line(LOOP, "# every weight"))
-    assert finding["headline"].startswith("summaries every step: 1200 summary writes for 300 steps")
-    assert finding["evidence"]["summary_writes"] == 4 * 300 and finding["evidence"]["flushes"] >= 300
+    assert finding["headline"].startswith("summaries every step: 4000 summary writes for 1000 steps")
+    assert finding["evidence"]["summary_writes"] == 4 * 1000 and finding["evidence"]["flushes"] >= 1000
 
 
 def test_a_checkpoint_every_step_is_named_on_its_line(tmp_path):
@@ -72,7 +72,7 @@ def test_a_checkpoint_every_step_is_named_on_its_line(tmp_path):
     assert done.returncode == 0, done.stderr
     finding = _findings(document)[("TFG905", "warning")]
     assert (finding["path"], finding["line"]) == (str(LOOP), _line(LOOP, "# checkpoint"))
-    assert finding["evidence"]["saves"] == 60
+    assert finding["evidence"]["saves"] == 200
 
 
 def test_steps_slowing_on_growing_host_work_are_named_at_the_step(tmp_path):

@@ -1,9 +1,9 @@
 """TF2 seed: the field reports' diseases in TF 2 form, in one small Keras training script.
 
-The training step runs eagerly (a GradientTape step never wrapped in tf.function), a summary
-and a checkpoint are written on every step, the input pipeline maps one element at a time and
-never prefetches, and the evaluation calls `model.predict` once per sample. The fixed twin is
-tf2_fixed.py. Tiny on purpose: it runs on a CPU in seconds.
+The training step runs eagerly (a GradientTape step never wrapped in tf.function), a summary is
+written and flushed to disk and a checkpoint written on every step, the input pipeline maps one
+element at a time and never prefetches, and the evaluation calls `model.predict` once per sample.
+The fixed twin is tf2_fixed.py. Tiny on purpose: it runs on a CPU in seconds.
 """
 
 import argparse
@@ -49,7 +49,8 @@ def main():
     with writer.as_default():
         for step, (x, y) in enumerate(dataset.take(args.steps)):
             loss = train_step(x, y)
-            tf.summary.write("loss", loss, step=step)  # todo-expect: TFG201, TFG904
+            tf.summary.write("loss", loss, step=step)  # todo-expect: TFG904
+            writer.flush()  # expect: TFG201
             checkpoint.write(os.path.join(model_dir, "ckpt"))  # expect: TFG202  # todo-expect: TFG905
     predictions = [model.predict(sample[None], verbose=0) for sample in features[:32]]  # expect: TFG406, TFG910
     error = float(np.mean(np.abs(np.concatenate(predictions) - labels[:32])))

@@ -20,7 +20,7 @@ model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(16), tf
 optimizer = tf.keras.optimizers.SGD(0.01)
 x = np.random.RandomState(0).rand(64, 8).astype("float32")
 y = x.sum(axis=1, keepdims=True)
-steps = {"eager": 40, "summaries": 300, "checkpoints": 60, "slowing": 400}
+steps = {"eager": 40, "summaries": 1000, "checkpoints": 200, "slowing": 400}
 count = max([steps[f] for f in flags if f in steps] or [50])
 dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(8).repeat().take(count)
 writer = tf.summary.create_file_writer(os.path.join(out, "logs"))

@@ -17,7 +17,7 @@ import time
 
 import tensorflow  # noqa: F401 - loaded before forking
 
-from tfguard.cli import main
+from tfguard.cli.main import main
 
 PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf2_distribute.py")
 reports, out, mode, steps, slow = sys.argv[1:6]
