@@ -278,19 +278,26 @@ def run_command(args: argparse.Namespace) -> int:
     return status
 
 
+def _started(watch: Any, what: str, doing: str) -> Any:
+    """`watch` started, or None (stopped again, one line on stderr) when it could not start: the program then runs
+    without it."""
+    from tfguard.runtime import safety
+
+    try:
+        watch.start()
+    except Exception as exc:
+        safety.internal_error("tfguard run's %s" % what, exc, doing)
+        watch.stop()
+        return None
+    return watch
+
+
 def _watch_functions() -> Any:
     """The watch of the program's tf.functions (TFG908), alerts on stderr; None when it could not start."""
-    from tfguard.runtime import safety
     from tfguard.runtime.run.function_watch import FunctionWatch
 
-    functions = FunctionWatch(alerts_through_warnings=False)  # the program's behaviour must not change
-    try:
-        functions.start()
-    except Exception as exc:
-        safety.internal_error("tfguard run's tf.function watch", exc, "following tf.functions")
-        functions.stop()
-        return None
-    return functions
+    # alerts as plain lines, not through `warnings`: the program's behaviour must not change
+    return _started(FunctionWatch(alerts_through_warnings=False), "tf.function watch", "following tf.functions")
 
 
 def _end_stopped_tf2_run(watcher: Any, status: int) -> None:
@@ -312,31 +319,18 @@ def _end_stopped_tf2_run(watcher: Any, status: int) -> None:
 def _watch_steps(max_steps: Optional[int], stop_type: type) -> Any:
     """The watch of a TF2 program's training loop (steps, input, checkpoints, summaries); None when it could not
     start."""
-    from tfguard.runtime import safety
     from tfguard.runtime.run.step_watch import StepWatch
 
-    steps = StepWatch(max_steps=max_steps, stop_type=stop_type)
-    try:
-        steps.start()
-    except Exception as exc:
-        safety.internal_error("tfguard run's training-loop watch", exc, "following the training loop")
-        steps.stop()
-        return None
-    return steps
+    return _started(StepWatch(max_steps=max_steps, stop_type=stop_type), "training-loop watch",
+                    "following the training loop")
+
+
 def _watch_program() -> Any:
     """The watch of the program's Keras calls, callbacks and host syncs (TFG910-TFG912); None when it could not
     start."""
-    from tfguard.runtime import safety
     from tfguard.runtime.run.program_watch import ProgramWatch
 
-    program = ProgramWatch()
-    try:
-        program.start()
-    except Exception as exc:
-        safety.internal_error("tfguard run's Keras watch", exc, "following Keras calls and host syncs")
-        program.stop()
-        return None
-    return program
+    return _started(ProgramWatch(), "Keras watch", "following Keras calls and host syncs")
 
 
 def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
-from typing import Any, Callable
+from typing import Any, Callable, List
 
 #: The instance held no value of its own (the attribute came from its class).
 MISSING = object()
@@ -57,3 +57,27 @@ def restore_attr(obj: Any, name: str, previous: Any) -> None:
     else:
         setattr(obj, name, previous)
 
+
+def undo_all(undo: List[Callable[[], None]]) -> None:
+    """Run a capture module's undo list, last patch first; a patch that cannot be taken back stays (with no sink
+    left it calls straight through)."""
+    while undo:
+        try:
+            undo.pop()()
+        except Exception:
+            pass
+
+
+def fail_sinks(sinks: List[Any], where: str, exc: BaseException, doing: str) -> None:
+    """tfguard's own error in a capture module's wrapper: every sink stops (marked ``failed``; the wrappers then
+    call straight through), said once on stderr (runtime/safety.py)."""
+    from tfguard.runtime.safety import internal_error
+
+    failed = list(sinks)
+    del sinks[:]
+    for sink in failed:
+        try:
+            sink.failed = True
+        except Exception:
+            pass
+    internal_error(where, exc, doing)

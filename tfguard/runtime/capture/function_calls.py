@@ -31,6 +31,7 @@ import weakref
 from typing import Any, Callable, List, Optional, Tuple
 
 from tfguard.runtime import tf_access
+from tfguard.runtime.capture.attrs import fail_sinks, undo_all
 
 _AUTOGRAPH_FILE = "__autograph_generated_file"
 
@@ -96,25 +97,11 @@ def detach(sink: Any) -> None:
 
 
 def _unpatch() -> None:
-    while _undo:
-        try:
-            _undo.pop()()
-        except Exception:  # what stays patched calls straight through (no sinks)
-            pass
+    undo_all(_undo)
 
 
 def _fail(where: str, exc: BaseException) -> None:
-    """tfguard's own error: every sink stops (the patches call straight through), said once."""
-    from tfguard.runtime.safety import internal_error
-
-    failed = list(_sinks)
-    del _sinks[:]
-    for sink in failed:
-        try:
-            sink.failed = True
-        except Exception:
-            pass
-    internal_error(where, exc, "following tf.function traces")
+    fail_sinks(_sinks, where, exc, "following tf.function traces")
 
 
 def _patch(hooks: tf_access.FunctionHooks) -> None:

@@ -29,6 +29,7 @@ from typing import Any, Callable, List, Optional, Tuple
 
 from tfguard.runtime import tf_access
 from tfguard.runtime.capture import function_calls
+from tfguard.runtime.capture.attrs import fail_sinks, undo_all
 from tfguard.runtime.capture.module_import import OnModulesImport
 from tfguard.runtime.record.tracebacks import is_library_file
 
@@ -99,21 +100,11 @@ def detach(recorder: Any) -> None:
         function_calls.detach(_function_time)
         while _imports:
             _imports.pop().remove()
-        while _undo:
-            try:
-                _undo.pop()()
-            except Exception:  # what stays patched calls straight through (no sinks)
-                pass
+        undo_all(_undo)
 
 
 def _fail(where: str, exc: BaseException) -> None:
-    from tfguard.runtime.safety import internal_error
-
-    failed = list(_sinks)
-    del _sinks[:]
-    for sink in failed:
-        sink.failed = True
-    internal_error(where, exc, "following Keras calls and host syncs")
+    fail_sinks(_sinks, where, exc, "following Keras calls and host syncs")
 
 
 def _replace(cls: type, name: str, wrapper: Callable) -> None:

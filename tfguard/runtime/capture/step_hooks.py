@@ -33,6 +33,7 @@ from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 from tfguard.runtime import tf_access
 from tfguard.runtime.capture import function_calls
+from tfguard.runtime.capture.attrs import fail_sinks, undo_all
 from tfguard.runtime.capture.import_hook import OnTensorFlowImport
 from tfguard.runtime.record.tracebacks import is_library_file
 
@@ -92,11 +93,7 @@ def detach(sink: Any) -> None:
             return
         while _hooks:
             _hooks.pop().remove()
-        while _undo:
-            try:
-                _undo.pop()()
-            except Exception:  # what stays patched calls straight through (no sinks)
-                pass
+        undo_all(_undo)
 
 
 def _patch_package(package: str, _module: Any) -> None:
@@ -109,17 +106,7 @@ def _patch_package(package: str, _module: Any) -> None:
 
 
 def _fail(where: str, exc: BaseException) -> None:
-    """tfguard's own error: every sink stops (the wrappers call straight through), said once."""
-    from tfguard.runtime.safety import internal_error
-
-    failed = list(_sinks)
-    del _sinks[:]
-    for sink in failed:
-        try:
-            sink.failed = True
-        except Exception:
-            pass
-    internal_error(where, exc, "following the training loop")
+    fail_sinks(_sinks, where, exc, "following the training loop")
 
 
 def _notify(method: str, *args: Any) -> None:
