@@ -20,14 +20,34 @@ _ROWS = ["steps", "tf.functions (calls)", "traces", "predict calls", "diagnostic
 
 def tensorflow_major() -> Optional[int]:
     """The installed TensorFlow's major version, read from its package metadata (TensorFlow is not imported)."""
-    from importlib import metadata
-
     for name in ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly"):
-        try:
-            return int(metadata.version(name).split(".")[0])
-        except (metadata.PackageNotFoundError, ValueError):
-            continue
+        version = _distribution_version(name)
+        if version:
+            try:
+                return int(version.split(".")[0])
+            except ValueError:
+                continue
     return None
+
+
+def _distribution_version(name: str) -> Optional[str]:
+    """An installed distribution's version, or None; `importlib.metadata` where it exists (Python 3.8+), else
+    setuptools' `pkg_resources` (Python 3.7, beside TensorFlow 1.15)."""
+    try:
+        from importlib import metadata
+    except ImportError:
+        try:
+            import pkg_resources
+        except ImportError:
+            return None
+        try:
+            return pkg_resources.get_distribution(name).version
+        except Exception:  # not installed (DistributionNotFound), or unreadable metadata
+            return None
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def _functions(verdict: Any) -> List[Dict[str, Any]]:
