@@ -6,12 +6,12 @@ from typing import Iterable
 
 from astroid import nodes
 
-from tfguard.static.analysis.eager_cadence import every_step_sites
-from tfguard.static.analysis.eager_steps import CHECKPOINT_CALLBACK, eager_steps, frequent_callback
+from tfguard.static.analysis.eager_steps import CHECKPOINT_CALLBACK
 from tfguard.static.analysis.frequency import frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.step_effects import CHECKPOINT_SAVE, merged_chain, step_effects
 from tfguard.static.analysis.steps import is_checkpoint_save
+from tfguard.static.checks._eager_writes import every_step_writes, frequent_callbacks
 from tfguard.static.checks._links import with_default
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import UNSAFE, Finding
@@ -72,23 +72,15 @@ class CheckpointEveryStep(NodeRule):
     def _eager(self, module: ModuleAnalysis, steps) -> Iterable[Finding]:
         """TF 2: ``manager.save()``, ``ckpt.save``/``write``, ``model.save``/``save_weights`` on every step of a
         custom loop, and ``ModelCheckpoint(..., save_freq=N)`` with N at most a few batches."""
-        loops = eager_steps(module)
-        for call, loop, reached in every_step_sites(module, CHECKPOINT_SAVE):
-            how = loops.how_often(call, loop)
-            if not reached:
-                headline = f"`{describe(call)}` writes a checkpoint {how} of {steps.loop_text(loop)}"
-                yield self.finding(module, call, headline, FIX, with_default((), module, steps, call, loop))
-                continue
-            site = reached[0]
-            where = "line" if site.owner.path == module.path else f"{site.owner.path}, line"
-            headline = (f"`{describe(call)}` calls `{describe(site.site)}` ({where} {site.site.lineno}) on each "
-                        f"call, so it writes a checkpoint {how} of {steps.loop_text(loop)}")
-            chain = with_default(merged_chain(reached), module, steps, call, loop)
-            yield self.finding(module, call, headline, FIX, chain)
-        for call in module.candidate_calls(frozenset(), frozenset({CHECKPOINT_CALLBACK})):
-            setting = frequent_callback(module, call, CHECKPOINT_CALLBACK)
-            if setting is not None:
-                headline = (f"`{describe(call)}` ({setting}) saves the model every few batches: each save copies "
-                            "every weight to the host and writes it to disk")
-                advice = "save once per epoch (`save_freq=\"epoch\"`, the default) or every few hundred batches"
-                yield self.finding(module, call, headline, advice)
+        yield from every_step_writes(self, module, steps, CHECKPOINT_SAVE, "writes a checkpoint", FIX, _first_place)
+        yield from frequent_callbacks(
+            self, module, CHECKPOINT_CALLBACK,
+            "saves the model every few batches: each save copies every weight to the host and writes it to disk",
+            "save once per epoch (`save_freq=\"epoch\"`, the default) or every few hundred batches")
+
+
+def _first_place(module: ModuleAnalysis, reached) -> str:
+    """The line of the first checkpoint write a called helper makes ("line 12", or "other.py, line 12")."""
+    site = reached[0]
+    where = "line" if site.owner.path == module.path else f"{site.owner.path}, line"
+    return f"{where} {site.site.lineno}"

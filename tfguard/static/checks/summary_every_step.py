@@ -6,13 +6,13 @@ from typing import Iterable, Iterator, List, Optional, Set
 
 from astroid import nodes
 
-from tfguard.static.analysis.eager_cadence import every_step_sites
-from tfguard.static.analysis.eager_steps import TENSORBOARD_CALLBACK, eager_steps, frequent_callback
+from tfguard.static.analysis.eager_steps import TENSORBOARD_CALLBACK
 from tfguard.static.analysis.frequency import StepAnalysis, frequency
 from tfguard.static.analysis.module import ModuleAnalysis, describe
 from tfguard.static.analysis.scalar_summaries import writes_only_scalars
 from tfguard.static.analysis.step_effects import SUMMARY_WRITE, merged_chain, step_effects
 from tfguard.static.analysis.steps import fetched, is_summary_tensor, is_summary_write
+from tfguard.static.checks._eager_writes import every_step_writes, frequent_callbacks
 from tfguard.static.checks._links import with_default, with_lines
 from tfguard.static.checks._node_rule import NodeRule
 from tfguard.static.finding import UNSAFE, Finding
@@ -69,7 +69,7 @@ class SummaryEveryStep(NodeRule):
                 if loop is not None:
                     site = reached[0]
                     # every write the helper makes on each call, in every branch it may take (issue 40, class 3)
-                    places = ", ".join(dict.fromkeys(_place(module, other) for other in reached))
+                    places = _places(module, reached)
                     yield self.finding(
                         module, call,
                         f"`{describe(call)}` calls `{describe(site.site)}` ({places}) on each call, "
@@ -84,25 +84,13 @@ class SummaryEveryStep(NodeRule):
     def _eager(self, module: ModuleAnalysis, steps: StepAnalysis) -> Iterator[Finding]:
         """TF 2: histograms, images or a writer flush on every step of a custom loop, and a Keras
         ``TensorBoard`` callback that logs every batch and writes histograms."""
-        loops = eager_steps(module)
-        for call, loop, reached in every_step_sites(module, SUMMARY_WRITE):
-            how = loops.how_often(call, loop)
-            if not reached:
-                headline = f"`{describe(call)}` writes summaries {how} of {steps.loop_text(loop)}"
-                yield self.finding(module, call, headline, TF2_ADVICE, with_default((), module, steps, call, loop))
-                continue
-            places = ", ".join(dict.fromkeys(_place(module, other) for other in reached))
-            headline = (f"`{describe(call)}` calls `{describe(reached[0].site)}` ({places}) on each call, so it "
-                        f"writes summaries {how} of {steps.loop_text(loop)}")
-            chain = with_default(merged_chain(reached), module, steps, call, loop)
-            yield self.finding(module, call, headline, TF2_ADVICE, chain)
-        for call in module.candidate_calls(frozenset(), frozenset({TENSORBOARD_CALLBACK})):
-            setting = frequent_callback(module, call, TENSORBOARD_CALLBACK)
-            if setting is not None:
-                headline = (f"`{describe(call)}` ({setting}) writes every logged metric every few batches besides "
-                            "histograms of every weight (Keras warns that writing this often slows training)")
-                advice = "use `update_freq=\"epoch\"` or a step count such as `update_freq=100`"
-                yield self.finding(module, call, headline, advice)
+        yield from every_step_writes(self, module, steps, SUMMARY_WRITE, "writes summaries", TF2_ADVICE,
+                                     _places)
+        yield from frequent_callbacks(
+            self, module, TENSORBOARD_CALLBACK,
+            "writes every logged metric every few batches besides histograms of every weight (Keras warns that "
+            "writing this often slows training)",
+            "use `update_freq=\"epoch\"` or a step count such as `update_freq=100`")
 
     def _fetches_for_guarded_writes(self, module: ModuleAnalysis, steps: StepAnalysis, loop) -> Iterator[Finding]:
         """A summary fetched on every step whose value is written only under a guard is computed for nothing.
@@ -164,6 +152,11 @@ def _returned(run: nodes.Call, function: nodes.NodeNG) -> bool:
         isinstance(node, nodes.Return) and node.value is not None and _mentions([node.value], bound)
         for node in function.nodes_of_class(nodes.Return)
     )
+
+
+def _places(module: ModuleAnalysis, reached) -> str:
+    """Every line a called helper writes summaries on, in every branch it may take (issue 40, class 3)."""
+    return ", ".join(dict.fromkeys(_place(module, effect) for effect in reached))
 
 
 def _place(module: ModuleAnalysis, effect) -> str:
