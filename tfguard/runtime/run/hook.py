@@ -17,7 +17,7 @@ from tfguard.runtime.devices.placement import session_devices
 from tfguard.runtime.output.report import Report
 from tfguard.runtime.record.recorder import Recorder, validate_options
 from tfguard.runtime.record.signature import feed_keys
-from tfguard.runtime.run.reporting import final_report, growth_alerts, report_of
+from tfguard.runtime.run.reporting import alert_repeated, final_report, report_of
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import tf_v1
 
@@ -98,8 +98,7 @@ class GuardHook(_v1.train.SessionRunHook):
         (CheckpointSaverHook's saves too) on that graph until end()."""
         self._detach()
         # A GuardHook alerts through the warnings machinery, as tfguard.watch does.
-        self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options,
-                                  growth_alerts(lambda: True))
+        self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
         self._report = None
         if self._devices is not None:
             self._devices.stop()
@@ -155,7 +154,7 @@ class GuardHook(_v1.train.SessionRunHook):
         if get_ident() == recorder.thread:
             version = recorder.graph.version
             if version != recorder.last_version:
-                recorder.on_growth(version)
+                alert_repeated(recorder, recorder.on_growth(version), True)
         trace = self._devices.before_run(args) if self._devices.armed else None
         self._pending[get_ident()] = (args.fetches, feed_keys(args.feed_dict), perf_counter())
         return trace

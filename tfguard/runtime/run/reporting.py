@@ -8,7 +8,7 @@ slowdown is never warned about before the end.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+from typing import Optional, Sequence
 
 from tfguard.runtime.devices.devicewatch import DeviceWatch
 from tfguard.runtime.errors import GraphGrowthWarning, SlowdownWarning
@@ -17,17 +17,23 @@ from tfguard.runtime.judge.judgement import judged_session
 from tfguard.runtime.judge.slowing_steps import DIAGNOSTIC as SLOWING_STEPS
 from tfguard.runtime.output.alerts import emit
 from tfguard.runtime.output.report import Report
+from tfguard.runtime.record.growth import REPEATED, GrowthSite
 from tfguard.runtime.record.recorder import Recorder
 from tfguard.runtime.verdict import SessionVerdict
 
 
-def growth_alerts(through_warnings: Callable[[], bool]) -> Callable[[Dict[str, Any], int], None]:
-    """The live alert (GraphGrowthWarning) of a growth site that turns repeated, for a Recorder's `on_repeated`;
-    `through_warnings()` says, when it fires, whether it goes through the warnings machinery (else to stderr)."""
-    def on_repeated(site: Dict[str, Any], step: int) -> None:
-        emit(growth_alert(site, step), GraphGrowthWarning, through_warnings())
-
-    return on_repeated
+def alert_repeated(recorder: Recorder, grown: Sequence[GrowthSite], through_warnings: bool) -> None:
+    """The live alert (GraphGrowthWarning) of each site of `grown` (what `recorder.on_growth` returned while the
+    program runs) that this growth turned repeated, through the warnings machinery or to stderr. A site alerted
+    stays repeated in the final report (`GrowthSite.alerted`): the report never contradicts the alert."""
+    if not grown or not recorder.options["warn"]:
+        return
+    loop_start = recorder.loop_start()
+    for site in grown:
+        step = site.last_step  # the runs so far when it grew
+        if not site.alerted and site.kind(loop_start, step) == REPEATED:
+            site.alerted = True
+            emit(growth_alert(site.to_dict(loop_start, step), step), GraphGrowthWarning, through_warnings)
 
 
 def report_of(recorder: Recorder, devices: Optional[DeviceWatch] = None) -> Report:
