@@ -1,4 +1,4 @@
-"""The A/B comparison's rows, built once: ``tfguard report A.json B.json`` (reports/compare.py, a text table) and
+"""The A/B comparison's rows, built once: ``tfguard report A.json B.json`` (views/compare.py, a text table) and
 the HTML page of runs side by side (html/side_by_side.py) show the same rows in the same words.
 
 One column per run, the same rows for each: training steps, graph size, the step interval in the first and the

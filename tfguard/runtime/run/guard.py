@@ -13,7 +13,7 @@ from tfguard.runtime.capture.saver_patch import SaverPatch
 from tfguard.runtime.capture.session_tap import SessionTap
 from tfguard.runtime.capture.writer_patch import WriterPatch
 from tfguard.runtime.devices.devicewatch import DeviceWatch
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.output.tensorboard import TensorBoardExport, validate_tensorboard
 from tfguard.runtime.record.growth import GrowthSite
 from tfguard.runtime.record.recorder import Recorder, validate_options
@@ -53,7 +53,7 @@ class Guard:
         self._tensorboard = TensorBoardExport(logdir, tensorboard_every) if logdir is not None else None
         self._devices = DeviceWatch(placement_at, sample_gpu)
         self._recorder: Optional[Recorder] = None
-        self._report: Optional[Report] = None
+        self._report: Optional[SessionReport] = None
         #: False under `tfguard run`: live alerts go to stderr, never through the warnings machinery.
         self.alerts_through_warnings = True
         self._undo: list = []
@@ -159,7 +159,7 @@ class Guard:
                     pass
 
     @property
-    def report(self) -> Report:
+    def report(self) -> SessionReport:
         """The report: final after the block, a live snapshot inside it."""
         if self._report is not None:
             return self._report

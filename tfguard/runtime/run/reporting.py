@@ -1,7 +1,7 @@
 """What a guard says about its recorder: the live growth alert while the program runs, the report at the end.
 
 The stages meet here: the recorder records (record/), the judges judge the session's evidence (judge/), the devices
-add what they saw (devices/), and the report is the output (output/report.py). The guard keeps the final report
+add what they saw (devices/), and the report is the output (output/session_report.py). The guard keeps the final report
 (made once, `final_report`), which gives a significant slowdown its SlowdownWarning, in the report's own words: a
 slowdown is never warned about before the end.
 """
@@ -16,7 +16,7 @@ from tfguard.runtime.judge.graph_growth import growth_alert
 from tfguard.runtime.judge.judgement import judged_session
 from tfguard.runtime.judge.slowing_steps import DIAGNOSTIC as SLOWING_STEPS
 from tfguard.runtime.output.alerts import emit
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.record.growth import REPEATED, GrowthSite
 from tfguard.runtime.record.recorder import Recorder
 from tfguard.runtime.verdict import SessionVerdict
@@ -36,15 +36,16 @@ def alert_repeated(recorder: Recorder, grown: Sequence[GrowthSite], through_warn
             emit(growth_alert(site.to_dict(loop_start, step), step), GraphGrowthWarning, through_warnings)
 
 
-def report_of(recorder: Recorder, devices: Optional[DeviceWatch] = None) -> Report:
-    """A Report of everything `recorder` recorded so far, judged (with what `devices` saw, when given)."""
+def report_of(recorder: Recorder, devices: Optional[DeviceWatch] = None) -> SessionReport:
+    """A SessionReport of everything `recorder` recorded so far, judged (with what `devices` saw, when given)."""
     figures, findings = judged_session(recorder.recording(), devices.placement if devices is not None else None)
     if devices is not None:
         findings = devices.contribute(figures, findings)
-    return Report(SessionVerdict(figures=figures), findings)
+    return SessionReport(SessionVerdict(figures=figures), findings)
 
 
-def final_report(recorder: Recorder, devices: Optional[DeviceWatch] = None, through_warnings: bool = True) -> Report:
+def final_report(recorder: Recorder, devices: Optional[DeviceWatch] = None,
+                 through_warnings: bool = True) -> SessionReport:
     """The report of a finished recorder (its guard keeps it): `report_of`, and the SlowdownWarning of a
     significant slowdown (through the warnings machinery, or to stderr under `tfguard run`)."""
     report = report_of(recorder, devices)
