@@ -35,19 +35,19 @@ def test_runtime_imports_nothing_from_the_static_side_or_the_command_line():
     assert not leaks
 
 
-def test_integrations_and_reports_stand_on_the_runtime_only_as_the_page_says():
-    for folder in ("integrations", "reports"):
+def test_integrations_and_views_stand_on_the_runtime_only_as_the_page_says():
+    for folder in ("integrations", "views"):
         line = next(line for line in PAGE.splitlines() if line.startswith("tfguard/%s/" % folder))
         block = PAGE[PAGE.index(line):].split("\ntfguard/", 1)[0]
         assert "stands on runtime/ only" in block, folder
-    leaks = {name for folder in ("integrations", "reports") for name in _imports_of(folder)
+    leaks = {name for folder in ("integrations", "views") for name in _imports_of(folder)
              if name.startswith(("tfguard.static", "tfguard.cli"))}
     assert not leaks
     above_runtime = {name for name in _imports_of("runtime") if name.startswith(("tfguard.integrations",
-                                                                                 "tfguard.reports"))}
+                                                                                 "tfguard.views"))}
     assert not above_runtime
-    reports_on_the_plugin = {name for name in _imports_of("reports") if name.startswith("tfguard.integrations")}
-    assert not reports_on_the_plugin
+    views_on_the_plugin = {name for name in _imports_of("views") if name.startswith("tfguard.integrations")}
+    assert not views_on_the_plugin
 
 
 def test_static_side_imports_neither_tensorflow_nor_the_runtime_nor_the_command_line():
@@ -221,9 +221,9 @@ def _circles(graph: Dict[str, Set[str]]) -> List[List[str]]:
 
 
 def test_no_import_circle_in_the_runtime_and_what_stands_on_it():
-    """No runtime module, and no module of the reports, the pytest plugin or the language server's runtime
+    """No runtime module, and no module of the views, the pytest plugin or the language server's runtime
     findings, imports its way back to itself (package faces included: a package's __init__ is a module)."""
-    graph = _import_graph(("tfguard.runtime", "tfguard.reports", "tfguard.integrations",
+    graph = _import_graph(("tfguard.runtime", "tfguard.views", "tfguard.integrations",
                            "tfguard.server.runtime_findings"))
     assert not _circles(graph)
 

@@ -18,7 +18,7 @@ __all__ = [
     "GuardHook",
     "PlacementReport",
     "GuardWarning",
-    "Report",
+    "SessionReport",
     "RetracingWarning",
     "SlowdownWarning",
     "check_paths",
@@ -47,7 +47,7 @@ _LAZY = {
     "GuardWarning": ("tfguard.runtime.errors", "GuardWarning"),
     "SlowdownWarning": ("tfguard.runtime.errors", "SlowdownWarning"),
     "RetracingWarning": ("tfguard.runtime.errors", "RetracingWarning"),
-    "Report": ("tfguard.runtime.output.report", "Report"),
+    "SessionReport": ("tfguard.runtime.output.session_report", "SessionReport"),
     "placement": ("tfguard.runtime.devices.placement", "placement"),
     "PlacementReport": ("tfguard.runtime.devices.placement", "PlacementReport"),
 }

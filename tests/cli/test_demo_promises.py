@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tfguard.cli import demo
-from tfguard.reports.compare import _fit
 from tfguard.runtime.output.comparison import comparison_column
 from tfguard.runtime.verdict import RunVerdict, SessionVerdict
+from tfguard.views.compare import _fit
 
 ROOT = Path(__file__).resolve().parents[2]
 

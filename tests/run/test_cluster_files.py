@@ -8,9 +8,9 @@ import socket
 
 import pytest
 
-from tfguard.reports.task_files import task_file_name
 from tfguard.runtime.run.cluster_task import task_from_tf_config
 from tfguard.runtime.verdict import DOCUMENT_VERSION as REPORT_VERSION
+from tfguard.views.task_files import task_file_name
 
 
 def _tf_config(cluster, job, index):

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from tfguard.reports.cluster import ClusterView, Task
-from tfguard.reports.worker_steps import WorkerSteps
 from tfguard.runtime.verdict import DOCUMENT_VERSION, RunVerdict
+from tfguard.views.cluster import ClusterView, Task
+from tfguard.views.worker_steps import WorkerSteps
 
 STEP = 0.01
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from tests.run.conftest import DEMO_DIR, busiest, tfguard
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 
 pytestmark = pytest.mark.usefixtures("tensorflow_installed")
 PNG_HEADER = b"\x89PNG\r\n\x1a\n"
@@ -36,7 +36,7 @@ def test_json_round_trips_through_report(saved_run):
     assert document["runs"] == 31 and document["nodes_added"] >= 30
     done = tfguard("report", out)
     assert done.returncode == 0, done.stderr
-    table = Report.from_dict(json.loads(out.read_text(encoding="utf-8"))).table()
+    table = SessionReport.from_dict(json.loads(out.read_text(encoding="utf-8"))).table()
     assert table.split("\n", 1)[1] in done.stdout  # the same table, below its session title
     assert "tfguard run " in done.stdout and "TFG901" in done.stdout
 

@@ -12,7 +12,7 @@ import pytest
 import tfguard
 from tfguard.runtime.devices.devicewatch import DeviceWatch
 from tfguard.runtime.devices.gpu import GpuSampler, GpuStats
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.verdict import Diagnostic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -79,7 +79,7 @@ def test_fallback_is_a_report_diagnostic_and_survives_json(tf):
     sess.close()
     report = guard.report
     assert "TFG906" in [c for c, _, _ in report.diagnostics]
-    again = Report.from_dict(json.loads(json.dumps(report.to_dict())))
+    again = SessionReport.from_dict(json.loads(json.dumps(report.to_dict())))
     assert again.table() == report.table()
     assert "doubled = x * 2.0" in again.table()
     assert again.placement["fallbacks"][0]["path"] == __file__

@@ -11,7 +11,7 @@ from tests.runtime.test_verdict_texts import OPTIONS, _data, _site
 from tfguard.runtime.judge import all_diagnostics
 from tfguard.runtime.judge.judgement import diagnose, judged_session
 from tfguard.runtime.output.formats import SCHEMA_PATH, document_schema
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 from tfguard.runtime.record.recording import Recording, SignatureRecord, SiteRecord, Violation
 from tfguard.runtime.verdict import DOCUMENT_VERSION, SessionVerdict
@@ -20,9 +20,9 @@ VALIDATOR = jsonschema.Draft202012Validator(document_schema())
 
 
 def judged_document(recording):
-    """A guard's document (`Report.to_dict()`) of a judged recording."""
+    """A guard's document (`SessionReport.to_dict()`) of a judged recording."""
     figures, found = judged_session(recording)
-    return Report(SessionVerdict(figures=figures), found).to_dict()
+    return SessionReport(SessionVerdict(figures=figures), found).to_dict()
 
 
 def _recording(**changes):

@@ -195,3 +195,28 @@ def test_a_bare_report_to_dict_makes_a_page_too():
     verdict.sessions[0].created_at = None
     html = render_report(verdict)
     assert "<title>tfguard runtime report</title>" in html and "TensorFlow ?" in html and _charts(html) == 3
+
+
+def test_the_chart_and_the_ab_rows_show_the_edges_the_slowdown_verdict_took_not_edges_found_again():
+    from tfguard.runtime.output.comparison import ROWS, comparison_column
+
+    verdict = run_verdict(300)
+    edges = verdict.sessions[0].figures["slowdown_edges"]
+    assert edges["warmup"] == 30 and edges["last"] > edges["first"]
+    # A verdict whose trend took other medians: the outputs say the verdict's, whatever the series would give.
+    verdict.sessions[0].figures["slowdown_edges"] = dict(edges, first=0.004, last=0.0625)
+    column = comparison_column(verdict)
+    assert column[ROWS.index("step interval, first 20%")] == "4.0 ms"
+    assert column[ROWS.index("step interval, last 20%")] == "62.5 ms"
+    html = render_report(verdict)
+    assert "first 20%: 4 ms" in html and "last 20%: 62.5 ms" in html
+    verdict.sessions[0].figures["slowdown_edges"] = None  # a series too short for a ratio: no edges drawn
+    assert "first 20%:" not in render_report(verdict)
+
+
+def test_a_document_written_before_the_verdict_kept_its_edges_gets_them_on_load():
+    from tfguard.runtime.judge.judgement import completed
+
+    document = run_verdict(300).to_document()
+    edges = document["sessions"][0].pop("slowdown_edges")
+    assert completed(RunVerdict.from_document(document)).sessions[0].figures["slowdown_edges"] == edges

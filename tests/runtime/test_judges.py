@@ -377,7 +377,8 @@ def test_each_diagnostic_declares_its_name_severity_and_fail_on_name():
                for code, d in all_diagnostics().items())
 
 
-VERDICT_FIELDS = ["slowdown", "slowdown_shape", "slowdown_points", "slowdown_cause", "verdict_window_s",
+VERDICT_FIELDS = ["slowdown", "slowdown_shape", "slowdown_points", "slowdown_edges", "slowdown_cause",
+                  "verdict_window_s",
                   "wall_per_run_growth", "cpu_per_run_growth", "thread_cpu_per_run_growth", "host_per_run_growth",
                   "feed_bytes_growth", "feed_bytes_first", "feed_bytes_last", "others_cpus_rise", "cpu_speed_change",
                   "contention", "slowdown_significant"]
@@ -386,7 +387,8 @@ VERDICT_FIELDS = ["slowdown", "slowdown_shape", "slowdown_points", "slowdown_cau
 def test_the_verdict_has_every_field_in_the_documents_order_judged_or_not():
     unjudged = sd.judge_slowdown(_rising(), THRESHOLD, None, [])
     assert list(unjudged) == VERDICT_FIELDS
-    assert all(unjudged[name] is None for name in VERDICT_FIELDS[3:14])
+    assert unjudged["slowdown_edges"]["last"] > unjudged["slowdown_edges"]["first"]  # the trend's, judged or not
+    assert all(unjudged[name] is None for name in VERDICT_FIELDS[4:15])
     assert list(_verdict(host=1.0)) == VERDICT_FIELDS
 
 

@@ -17,7 +17,7 @@ def _run(code):
 def test_import_tfguard_does_not_import_tensorflow():
     result = _run(
         "import sys, tfguard\n"
-        "tfguard.GraphFrozenError, tfguard.Report, tfguard.frozen, tfguard.watch\n"
+        "tfguard.GraphFrozenError, tfguard.SessionReport, tfguard.frozen, tfguard.watch\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'tensorflow_core')))\n"
         "print(issubclass(tfguard.GraphFrozenError, RuntimeError))")
     assert result.returncode == 0, result.stderr

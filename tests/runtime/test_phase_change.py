@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tfguard.runtime.judge.judgement import judged_session
 from tfguard.runtime.judge.slowdown import phase_change, slowdown_of
-from tfguard.runtime.output.report import Report, _ratio
+from tfguard.runtime.output.session_report import SessionReport, _ratio
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS
 from tfguard.runtime.record.recording import Recording, SignatureRecord
 from tfguard.runtime.verdict import SessionVerdict
@@ -54,6 +54,6 @@ def test_the_document_with_a_phase_change_is_valid():
     from tfguard.runtime.output.formats import document_schema
 
     figures, found = judged_session(_recording())
-    document = Report(SessionVerdict(figures=figures), found).to_dict()
+    document = SessionReport(SessionVerdict(figures=figures), found).to_dict()
     assert document["phase_change"]["last"] == EVAL
     jsonschema.Draft202012Validator(document_schema()).validate(document)

@@ -9,7 +9,7 @@ import pytest
 
 from tfguard.runtime.judge.slowdown import slowdown_of
 from tfguard.runtime.record.recorder import DEFAULT_OPTIONS, RUN_FIELDS, Recorder
-from tfguard.runtime.run.reporting import report_of
+from tfguard.runtime.run.reporting import alert_repeated, report_of
 
 
 class _Graph:
@@ -148,3 +148,23 @@ def test_growth_noticed_before_any_run_was_folded_has_loop_start_0():
     report = report_of(recorder).to_dict()
     assert report["runs"] == 1 and report["loop_start"] == 0
     assert all(isinstance(site["events_in_loop"], int) for site in report["growth_sites"])
+
+
+def test_the_recorder_returns_what_grew_and_the_guard_alerts_once_per_site_turned_repeated(capsys):
+    # The recorder only records: on_growth hands back the sites a growth added ops at; the live alert is the
+    # guard's (run/reporting.alert_repeated), once per site, and the site stays repeated in the final report.
+    graph = _GrowingGraph()
+    recorder = Recorder(graph, "watch", threading.get_ident(), dict(DEFAULT_OPTIONS))
+    assert not hasattr(recorder, "on_repeated")
+    clock, alerts = 0.0, []
+    for step in range(40):
+        recorder.record(_Tensor(), (), clock, clock + 1e-4)
+        clock += 2e-4
+        grown = recorder.on_growth(graph.add(1))
+        assert len(grown) == 1 and grown[0].last_step == recorder.runs == step + 1
+        alert_repeated(recorder, grown, through_warnings=False)
+        alerts.append(capsys.readouterr().err.count("GraphGrowthWarning"))
+    assert sum(alerts) == 1 and alerts.index(1) > 0
+    assert recorder.on_growth(graph.version) == []  # no growth: nothing to alert about
+    recorder.finish()
+    assert report_of(recorder).to_dict()["growth_sites"][0]["kind"] == "repeated"

@@ -10,7 +10,6 @@ import jsonschema
 
 from tests.runtime.html_documents import FACTS, session_figures
 from tfguard.integrations.budgets import verdict as budget_verdict
-from tfguard.reports.compare import comparison_table
 from tfguard.runtime.judge import fail_on_codes
 from tfguard.runtime.output.formats import FORMATS, document_schema
 from tfguard.runtime.output.html.page import render_report
@@ -29,6 +28,7 @@ from tfguard.runtime.verdict import (
     Site,
 )
 from tfguard.server.runtime_findings import placed_findings
+from tfguard.views.compare import comparison_table
 
 #: One diagnostic of every scope, each saying which it is.
 EVERY_SCOPE = [

@@ -15,6 +15,7 @@ from tfguard.runtime.record.stats import (
     is_level_shift,
     mann_kendall_z,
     step_trend,
+    trend_edges,
 )
 
 # Step "time cost" of seed 003 (a Saver built inside the training loop): +11% over 18 steps.
@@ -178,3 +179,11 @@ def test_sample_extend_folds_like_add():
     assert batched.histogram is not None and batched.maximum == one.maximum
     for q in (0.05, 0.5, 0.95):  # folded at other points, yet the same buckets in the end
         assert batched.quantile(q) == one.quantile(q)
+
+
+def test_the_trend_carries_the_edges_its_ratio_was_taken_between():
+    values = [1.0 + 0.01 * i for i in range(300)]
+    trend = step_trend(values)
+    assert trend.edges == trend_edges(values)
+    assert trend.slowdown == trend.edges.last / trend.edges.first
+    assert step_trend([1.0, 2.0, 3.0]).edges is None

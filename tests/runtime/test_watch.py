@@ -10,7 +10,7 @@ import pytest
 
 import tfguard
 from tfguard.runtime.document import display_path
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 
 
 def _codes(report):
@@ -225,7 +225,7 @@ def test_report_round_trips_through_json(tf, graph, sess):
             sess.run(parts["step"], feed_dict={parts["x"]: 1.0})
             tf.constant(1.0)
     data = json.loads(json.dumps(guard.report.to_dict()))
-    rebuilt = Report.from_dict(data)
+    rebuilt = SessionReport.from_dict(data)
     assert rebuilt.table() == guard.report.table()
     assert str(rebuilt) == rebuilt.table()
     assert rebuilt.growth_sites == guard.report.growth_sites
@@ -233,7 +233,7 @@ def test_report_round_trips_through_json(tf, graph, sess):
     assert len(points) == 4 and all(len(p) == 3 for p in points)
     assert "step <- x:0" in guard.report.table()
     with pytest.raises(ValueError, match="unsupported"):
-        Report.from_dict({"version": 99})
+        SessionReport.from_dict({"version": 99})
 
 
 def test_more_runs_between_train_steps_is_not_a_slowdown(tf):

@@ -216,8 +216,8 @@ def _demo_relative(text: str) -> str:
 
 def comparison_table(bad: Any, fixed: Any) -> str:
     """Bad and fixed seed 003 reports side by side (the table `tfguard report a.json b.json` prints)."""
-    from tfguard.reports.compare import comparison_table as side_by_side
     from tfguard.runtime.output.fit import terminal_width
+    from tfguard.views.compare import comparison_table as side_by_side
 
     return side_by_side([(BAD_SCRIPT, bad), (FIXED_SCRIPT, fixed)], terminal_width(), relative=_demo_relative)
 

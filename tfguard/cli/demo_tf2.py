@@ -68,7 +68,7 @@ def _column(verdict: Any, steps: int) -> List[str]:
 
 def comparison_table(bad: Any, fixed: Any, steps: int, width: int) -> str:
     """The two TF 2 runs side by side: what the guard recorded of their functions, and its diagnostics."""
-    from tfguard.reports.compare import _fit
+    from tfguard.views.compare import _fit
 
     rows = [[label, a, b] for label, a, b in zip(_ROWS, _column(bad, steps), _column(fixed, steps))]
     return _fit(rows, ["", BAD_SCRIPT, FIXED_SCRIPT], width)

@@ -1,7 +1,7 @@
 """``tfguard report FILE.json``: print (and plot) the run document saved by ``tfguard run --json``.
 
 Several files, a folder or a glob: cluster tasks' reports (a ``task`` entry from ``--json-dir``, or files named
-``<job>-<index>.json``) get the cluster view, reports of separate runs the A/B comparison (cluster_report.py);
+``<job>-<index>.json``) get the cluster view, reports of separate runs the A/B comparison (cluster_view.py);
 ``--cluster`` / ``--compare`` say which when the files cannot."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any
 
-from tfguard.cli import cluster_report
+from tfguard.cli import cluster_view
 from tfguard.cli.errors import UsageError
 from tfguard.cli.html_page import check_html_path, write_html
 from tfguard.printable import printable_line
@@ -35,7 +35,7 @@ def add_parser(commands: Any) -> None:
                                                        "page (opens offline)")
     report.add_argument("--wide", action="store_true", help="print lines and cells in full (by default they fit "
                                                             "80 columns, or COLUMNS)")
-    cluster_report.add_arguments(report)
+    cluster_view.add_arguments(report)
 
 
 def load_document(path: str) -> Any:
@@ -121,8 +121,8 @@ def _report(args: argparse.Namespace) -> int:
     width = 0 if args.wide else None
     if args.html:
         check_html_path(args.html)
-    if cluster_report.is_cluster(args.file) or args.cluster or args.compare:
-        return cluster_report.run_several(args, load_document, width)
+    if cluster_view.is_cluster(args.file) or args.cluster or args.compare:
+        return cluster_view.run_several(args, load_document, width)
     args.file = args.file[0]
     verdict = load_document(args.file)
     if args.plot and not verdict.sessions:

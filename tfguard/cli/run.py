@@ -220,7 +220,7 @@ def run_command(args: argparse.Namespace) -> int:
         watcher.steps = _watch_steps(max_steps, MaxStepsReached)
         watcher.program = _watch_program()
         if args.json_dir:
-            from tfguard.reports.task_files import TaskNaming
+            from tfguard.views.task_files import TaskNaming
 
             tasks = TaskNaming(args.json_dir)
             tasks.install()

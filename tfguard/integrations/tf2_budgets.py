@@ -1,4 +1,4 @@
-"""The ``@pytest.mark.tfguard(...)`` budgets of a TF2 test, checked on its TF2 facts (guarded_test.tf2_facts).
+"""The ``@pytest.mark.tfguard(...)`` budgets of a TF2 test, checked on its TF2 facts (guarded.tf2_facts).
 
 - ``max_host_syncs_per_step``: the most host syncs (`.numpy()`, `float(t)`, printing) one line may make per step;
 - ``max_callback_share``: the largest share of a training batch one user callback's batch hooks may take (0-1];

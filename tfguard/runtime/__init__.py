@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["GraphFrozenError", "GraphGrowthWarning", "GuardWarning", "Report", "SlowdownWarning"]
-_LAZY = {"Report": "tfguard.runtime.output.report", "GraphFrozenError": "tfguard.runtime.errors",
+__all__ = ["GraphFrozenError", "GraphGrowthWarning", "GuardWarning", "SessionReport", "SlowdownWarning"]
+_LAZY = {"SessionReport": "tfguard.runtime.output.session_report", "GraphFrozenError": "tfguard.runtime.errors",
          "GraphGrowthWarning": "tfguard.runtime.errors", "GuardWarning": "tfguard.runtime.errors",
          "SlowdownWarning": "tfguard.runtime.errors"}
 

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Optional
 
-#: The version of the JSON document (``tfguard run --json``, ``Report.to_dict()``); its JSON Schema is
+#: The version of the JSON document (``tfguard run --json``, ``SessionReport.to_dict()``); its JSON Schema is
 #: output/run-report.schema.json. 3: each diagnostic has ``path``, ``line`` and ``evidence``. 4: sessions side by
 #: side under ``sessions``, one flat ``diagnostics`` list with each diagnostic's scope, headline, help and sites.
 DOCUMENT_VERSION = 4
@@ -224,7 +224,7 @@ class RunVerdict:
 
     @classmethod
     def from_document(cls, document: Dict[str, Any]) -> "RunVerdict":
-        """The verdict a document says: version 4 as written, a bare session's ``Report.to_dict()``, or an
+        """The verdict a document says: version 4 as written, a bare session's ``SessionReport.to_dict()``, or an
         earlier version converted (ValueError for another version)."""
         version = document.get("version") if isinstance(document, dict) else None
         if version == DOCUMENT_VERSION and "sessions" in document:

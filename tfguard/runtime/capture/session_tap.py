@@ -160,6 +160,8 @@ class SessionTap:
         #: Reads graph.version cheaply (tf_access.version_reader): sinks read it after every run.
         self.version = version_reader(graph)
         self.recorders: List[Any] = []
+        #: Per recorder, its guard's receiver of the sites a growth added ops at (the live alert's; see attach).
+        self.growth_sinks: Dict[Any, Callable[[List[Any]], None]] = {}
         self.by_thread: Dict[int, List[Any]] = {}
         #: Per guarding thread, what records its runs: its one recorder, a _EveryRunSink to
         #: several, or _QUIET inside Saver.save. Threads not in it are "other threads".
@@ -193,8 +195,10 @@ class SessionTap:
                     self._update_sink(thread)
 
     @classmethod
-    def attach(cls, session: Any, graph: Any, recorder: Any) -> "SessionTap":
-        """Register `recorder` on `session`, patching it on the first registration."""
+    def attach(cls, session: Any, graph: Any, recorder: Any,
+               on_growth: Optional[Callable[[List[Any]], None]] = None) -> "SessionTap":
+        """Register `recorder` on `session`, patching it on the first registration. `on_growth` (the guard's)
+        is given the growth sites whenever the recorder attributes growth noticed after a run (the live alert)."""
         with _lock:
             tap = cls._taps.get(id(session))
             if tap is None or tap.session is not session:
@@ -202,6 +206,8 @@ class SessionTap:
                 tap._install()
                 cls._taps[id(session)] = tap
             tap.recorders.append(recorder)
+            if on_growth is not None:
+                tap.growth_sinks[recorder] = on_growth
             tap.by_thread.setdefault(recorder.thread, []).append(recorder)
             tap.version_seen = -1
             tap.watch_growth = True  # until the guard says its graph is finalized; sets every thread's sink
@@ -211,6 +217,7 @@ class SessionTap:
         """Unregister `recorder`; the last one out restores the session exactly."""
         with _lock:
             self.recorders.remove(recorder)
+            self.growth_sinks.pop(recorder, None)
             owners = self.by_thread[recorder.thread]
             owners.remove(recorder)
             if not owners:
@@ -361,7 +368,10 @@ class SessionTap:
         if version != self.version_seen:
             for rec in recorders:
                 if version != rec.last_version:
-                    rec.on_growth(version)
+                    grown = rec.on_growth(version)
+                    sink = self.growth_sinks.get(rec)
+                    if grown and sink is not None:
+                        sink(grown)  # in the program's own run: its alert names the program's line
             self.version_seen = version
 
     def record_other_thread(self, duration: float) -> None:

@@ -21,6 +21,8 @@ from tfguard.runtime.record.functions import FunctionRecord
 from tfguard.runtime.record.host_time import advice as host_advice
 from tfguard.runtime.record.keras_calls import ProgramRecord
 from tfguard.runtime.record.recording import Recording
+from tfguard.runtime.record.series import trend_series
+from tfguard.runtime.record.stats import trend_edges
 from tfguard.runtime.record.steps import StepRecord
 from tfguard.runtime.verdict import (
     ACROSS_SESSIONS,
@@ -68,10 +70,17 @@ def derived_figures(figures: Any) -> Dict[str, Any]:
 
 
 def completed(verdict: RunVerdict) -> RunVerdict:
-    """A verdict read from an earlier document, with the derived figures its sessions lack (convert on load)."""
+    """A verdict read from an earlier document, with the derived figures its sessions lack and the slowdown's
+    edges its trend was judged between (``slowdown_edges``, written since document version 4's first release)
+    (convert on load)."""
     for session in verdict.sessions:
-        if "summary_cost" not in session.figures and "signatures" in session.figures:
+        if "signatures" not in session.figures:
+            continue
+        if "summary_cost" not in session.figures:
             session.figures.update(derived_figures(session.figures))
+        if "slowdown_edges" not in session.figures:
+            edges = trend_edges(trend_series(session.figures).values)
+            session.figures["slowdown_edges"] = edges._asdict() if edges is not None else None
     return verdict
 
 

@@ -81,13 +81,17 @@ def judge_slowdown(values: Sequence[float], threshold: float, windows: Optional[
     """The slowdown verdict of a trend series `values` given the clock windows (clocks.compare, None when the
     run was too short) and the repeated growth sites that grew during the measured window.
 
-    Returns the report's slowdown fields (see the module docstring for the causes).
+    Returns the report's slowdown fields (see the module docstring for the causes), with the trend's edges
+    (``slowdown_edges``: `stats.TrendEdges` as a dict, None when the series is too short for a ratio).
     """
     trend = step_trend(values, threshold)
     verdict: Dict[str, Any] = {
         "slowdown": trend.slowdown,
         "slowdown_shape": trend.shape,
         "slowdown_points": trend.points,
+        # Where the ratio took its medians (the warm-up skipped, the first and last 20 %): the chart and the A/B
+        # rows show these, never edges found again.
+        "slowdown_edges": trend.edges._asdict() if trend.edges is not None else None,
         "slowdown_cause": None,
         "verdict_window_s": None,
         "wall_per_run_growth": None,

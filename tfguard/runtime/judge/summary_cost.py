@@ -54,7 +54,7 @@ def like_step(summary_sig: Any, signatures: List[Any]) -> Any:
 
 
 def summary_cost(data: Any) -> Dict[str, Any]:
-    """The cost of summaries in a report's data (`Report.to_dict()`) or a Recording.
+    """The cost of summaries in a report's data (`SessionReport.to_dict()`) or a Recording.
 
     Returns ``runs`` (runs that fetched summary ops), ``extra_run_s`` (their run time over the like steps';
     None when some summary runs have no like step), ``pairs`` ([(summary label, base label, median with,

@@ -1,4 +1,4 @@
-"""The A/B comparison's rows, built once: ``tfguard report A.json B.json`` (reports/compare.py, a text table) and
+"""The A/B comparison's rows, built once: ``tfguard report A.json B.json`` (views/compare.py, a text table) and
 the HTML page of runs side by side (html/side_by_side.py) show the same rows in the same words.
 
 One column per run, the same rows for each: training steps, graph size, the step interval in the first and the
@@ -11,8 +11,6 @@ from __future__ import annotations
 from typing import Callable, List, Optional
 
 from tfguard.runtime.document import display_path, format_seconds
-from tfguard.runtime.record.series import trend_series
-from tfguard.runtime.record.stats import trend_edges
 from tfguard.runtime.verdict import RunVerdict
 
 ROWS = ["runs", "graph ops start -> end", "step interval, first 20%", "step interval, last 20%",
@@ -49,7 +47,7 @@ def comparison_column(verdict: RunVerdict, relative: Callable[[str], str] = lamb
         cells[ROWS.index("diagnostics")] = diagnostic_codes(verdict)
         return cells
     figures = session.figures
-    edges = trend_edges(trend_series(figures).values)
+    edges = figures.get("slowdown_edges")  # the medians the slowdown verdict compared
     sites = [s for s in figures["growth_sites"] if s["kind"] != "setup"]
     if sites:
         top = sites[0]
@@ -70,7 +68,7 @@ def comparison_column(verdict: RunVerdict, relative: Callable[[str], str] = lamb
     return [
         str(figures["runs"]),
         "%d -> %d (+%d)" % (figures["nodes_start"], figures["nodes_end"], figures["nodes_added"]),
-        _ms(edges.first if edges else None), _ms(edges.last if edges else None), trend, site,
+        _ms(edges["first"] if edges else None), _ms(edges["last"] if edges else None), trend, site,
         diagnostic_codes(verdict),
         "%d (%.1f s)" % (figures["saves"], figures["save_s"]),
         _summaries(figures),

@@ -8,7 +8,7 @@ from typing import List, Optional
 from tfguard.runtime.judge.across_sessions import folded_sessions, session_record
 from tfguard.runtime.output.fit import resolve_width, wrap_lines
 from tfguard.runtime.output.function_report import render as render_functions
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.output.step_report import render_steps
 from tfguard.runtime.verdict import ACROSS_SESSIONS, PROGRAM, Diagnostic, RunVerdict
 
@@ -80,7 +80,8 @@ def _render_sessions(verdict: RunVerdict, width: Optional[int] = None) -> str:
     for session in verdict.sessions:
         if session.number in left_out:
             continue
-        table = Report(session, verdict.of_session(session.number)).table(width, verdict.facts.get("freeze_after"))
+        report = SessionReport(session, verdict.of_session(session.number))
+        table = report.table(width, verdict.facts.get("freeze_after"))
         if count > 1 or session.created_at:
             table = table.replace("tfguard runtime report", "tfguard runtime report: session created at %s" % (
                 session.created_at,), 1)

@@ -6,7 +6,9 @@ tenth of a second of runs, where fetch signatures are worked out and timings sum
 iteration over the batch, and (about every tenth of a second) the clocks are marked
 (clocks.py). Attribution of graph growth runs only when the graph actually grew. The recorder
 only records: `recording()` is what it recorded, typed (recording.py), and every judgement, live or final, is in
-judge/; a repeated growth site is handed to `on_repeated` (the guard's, given at construction: the live alert).
+judge/; `on_growth` returns the growth sites a growth added ops at, and the guard that noticed it (capture's
+session tap, on the guard's behalf, or GuardHook) gives the live alert of those that turned repeated
+(run/reporting.alert_repeated): the recorder holds no state of a later stage.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import warnings
 from itertools import chain, cycle, repeat
 from operator import is_, sub
 from threading import get_ident
-from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.document import display_path
 from tfguard.runtime.record.clocks import MIN_VERDICT_S, ClockMarks, feed_bytes
@@ -125,8 +127,7 @@ class SignatureStats:
 class Recorder:
     """Accumulates runs, graph growth and Saver.save time for one guard or hook."""
 
-    def __init__(self, graph: Any, mode: str, thread: int, options: Dict[str, Any],
-                 on_repeated: Optional[Callable[[Dict[str, Any], int], None]] = None) -> None:
+    def __init__(self, graph: Any, mode: str, thread: int, options: Dict[str, Any]) -> None:
         self.graph = graph
         self.mode = mode
         self.thread = thread
@@ -170,9 +171,6 @@ class Recorder:
         self.pending: List[Any] = []
         #: Length of `pending` at which it is folded (about a second of runs).
         self.drain_at = RUN_FIELDS
-        #: Called with (site record, runs so far) when a site first turns repeated while the program runs: the
-        #: guard's live alert, given once at construction (the recorder only records; it says nothing itself).
-        self.on_repeated = on_repeated
         #: tfguard failed internally while guarding (safety.py): the session is no longer recorded.
         self.failed = False
         #: The guarding thread's sampled stacks between runs (host_sampler.py), when sampled.
@@ -379,12 +377,10 @@ class Recorder:
                 found = (site, api)
         return found
 
-    def on_growth(self, version: int, live: bool = True) -> None:
-        """Attribute ops added since the last check to user source lines.
-
-        `live`: from the guarded program's own run (alerts name its line); False when the
-        guard ends, where an alert could only point at tfguard's own code.
-        """
+    def on_growth(self, version: int) -> List[GrowthSite]:
+        """Attribute ops added since the last check to user source lines; return the sites this growth added ops
+        at (their `last_step` is the runs so far), [] when the graph did not grow. The guard gives the live alert
+        of those that turned repeated (run/reporting.alert_repeated); the recorder says nothing itself."""
         self.drain()
         previous = self.last_version
         # Several threads note growth (every thread that runs the session reads the graph's version after its run):
@@ -392,7 +388,7 @@ class Recorder:
         # thread attributed a newer one. Its older reading changes nothing, and never moves `last_version` back
         # (the ops between would be attributed twice). A version that could not be read (None) is no growth.
         if version is None or (previous is not None and version <= previous):
-            return
+            return []
         self.last_version = version
         if previous is None:
             previous = self.nodes_start
@@ -418,12 +414,7 @@ class Recorder:
             entry.add_op(getattr(op, "type", None), api, event, step)
             touched[site] = entry
         del self._imports[:-1]  # the last import may still add ops after `version`
-        if live and self.options["warn"] and self.on_repeated is not None:
-            loop_start = self.loop_start()
-            for entry in touched.values():
-                if not entry.alerted and entry.kind(loop_start, step) == REPEATED:
-                    entry.alerted = True  # stays repeated in the final report: never contradicted
-                    self.on_repeated(entry.to_dict(loop_start, step), step)
+        return list(touched.values())
 
     def loop_start(self) -> int:
         """Runs before the training loop started: the first run of the signature run most often."""
@@ -462,7 +453,7 @@ class Recorder:
         if self.t_end is None:
             version = self.graph.version
             if version != self.last_version:
-                self.on_growth(version, live=False)
+                self.on_growth(version)  # no alert: it could only point at tfguard's own code
             self.t_end = time.perf_counter()
 
     def _host_fraction(self, end: float, wall: float) -> Optional[float]:

@@ -212,13 +212,13 @@ class DecimatedSeries:
 
 
 class Trend:
-    """Result of `step_trend` (on a recording.TrendSeries' values): the slowdown ratio, its shape, and whether it
-    is significant."""
+    """Result of `step_trend` (on a recording.TrendSeries' values): the slowdown ratio, its shape, whether it
+    is significant, and the edges it was taken between (`TrendEdges`, None when the series is too short)."""
 
-    __slots__ = ("slowdown", "significant", "z", "points", "shape")
+    __slots__ = ("slowdown", "significant", "z", "points", "shape", "edges")
 
     def __init__(self, slowdown: Optional[float], significant: bool, z: float, points: int,
-                 shape: Optional[str] = None) -> None:
+                 shape: Optional[str] = None, edges: Optional["TrendEdges"] = None) -> None:
         self.slowdown = slowdown
         self.significant = significant
         self.z = z
@@ -226,6 +226,9 @@ class Trend:
         #: "trend" (steps keep getting slower), "level shift" (one step up, then flat: another
         #: job started) or None (no rise worth judging).
         self.shape = shape
+        #: Where the ratio took its medians: the judged trend carries them, so that the chart and the A/B rows
+        #: show the edges the verdict used instead of finding them again.
+        self.edges = edges
 
 
 # Fewer points after warm-up than this: no slowdown ratio at all.
@@ -265,7 +268,8 @@ class TrendEdges(NamedTuple):
 
 def trend_edges(values: Sequence[float]) -> Optional[TrendEdges]:
     """The edges of a series as `step_trend` takes them; None when too short for a ratio (or an edge is empty).
-    The one place they are computed: the slowdown ratio, the HTML chart and the A/B rows read them."""
+    The one place they are computed: `step_trend` puts them in the `Trend` it returns, the slowdown verdict keeps
+    them (``slowdown_edges``), and the HTML chart and the A/B rows read them from there."""
     skip = warmup_points(len(values))
     body = list(values[skip:])
     if len(body) < MIN_TREND_POINTS:
@@ -302,9 +306,9 @@ def step_trend(values: Sequence[float], threshold: float = DEFAULT_SLOWDOWN_THRE
         and z >= SIGNIFICANT_Z
     )
     if not rising:
-        return Trend(slowdown, False, z, len(body))
+        return Trend(slowdown, False, z, len(body), edges=edges)
     shape = LEVEL_SHIFT if is_level_shift(bins) else TREND
-    return Trend(slowdown, shape == TREND, z, len(body), shape)
+    return Trend(slowdown, shape == TREND, z, len(body), shape, edges)
 
 
 def is_level_shift(values: Sequence[float]) -> bool:

@@ -25,7 +25,7 @@ from tfguard.runtime.capture.attrs import weakly_bound
 from tfguard.runtime.capture.import_hook import OnTensorFlowImport
 from tfguard.runtime.capture.session_tap import SessionTap
 from tfguard.runtime.document import display_path
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.record.tracebacks import live_stack, user_and_api_from_frames
 from tfguard.runtime.run.guard import Guard
 from tfguard.runtime.safety import give_up, internal_error, reraise_deliberate
@@ -47,7 +47,7 @@ class WatchedSession:
         self.created_at = created_at
         #: The guard until the session ends; then only `report` is kept.
         self.guard: Optional[Guard] = guard
-        self.report: Optional[Report] = None
+        self.report: Optional[SessionReport] = None
         self.froze_graph = False
         self.finalizer: Optional[weakref.finalize] = None
         #: tfguard's warning line when it failed internally on this session (no report then).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from threading import get_ident
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 from tfguard.runtime.capture import host_sampler
 from tfguard.runtime.capture.graph_patch import GraphPatch
@@ -13,10 +13,11 @@ from tfguard.runtime.capture.saver_patch import SaverPatch
 from tfguard.runtime.capture.session_tap import SessionTap
 from tfguard.runtime.capture.writer_patch import WriterPatch
 from tfguard.runtime.devices.devicewatch import DeviceWatch
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.output.tensorboard import TensorBoardExport, validate_tensorboard
+from tfguard.runtime.record.growth import GrowthSite
 from tfguard.runtime.record.recorder import Recorder, validate_options
-from tfguard.runtime.run.reporting import final_report, growth_alerts, report_of
+from tfguard.runtime.run.reporting import alert_repeated, final_report, report_of
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import tf_v1
 
@@ -52,7 +53,7 @@ class Guard:
         self._tensorboard = TensorBoardExport(logdir, tensorboard_every) if logdir is not None else None
         self._devices = DeviceWatch(placement_at, sample_gpu)
         self._recorder: Optional[Recorder] = None
-        self._report: Optional[Report] = None
+        self._report: Optional[SessionReport] = None
         #: False under `tfguard run`: live alerts go to stderr, never through the warnings machinery.
         self.alerts_through_warnings = True
         self._undo: list = []
@@ -76,8 +77,7 @@ class Guard:
 
     def _enter(self) -> None:
         v1 = tf_v1()
-        recorder = Recorder(self.graph, self.mode, get_ident(), self.options,
-                            growth_alerts(lambda: self.alerts_through_warnings))
+        recorder = Recorder(self.graph, self.mode, get_ident(), self.options)
         self._recorder = recorder
         session = self.session
         try:
@@ -87,7 +87,7 @@ class Guard:
             self._undo.append(SaverPatch.detach)
             WriterPatch.attach(v1.summary.FileWriter)
             self._undo.append(WriterPatch.detach)
-            tap = SessionTap.attach(session, self.graph, recorder)
+            tap = SessionTap.attach(session, self.graph, recorder, self._grew)
             self._undo.append(lambda: tap.detach(recorder))
             if self.mode == "frozen" and not self.graph.finalized:
                 self.graph.finalize()
@@ -105,6 +105,10 @@ class Guard:
             self._recorder = None
             self._restore()
             raise
+
+    def _grew(self, grown: List[GrowthSite]) -> None:
+        """The session's graph grew at `grown` while the program ran: the live alert of a site turned repeated."""
+        alert_repeated(self._recorder, grown, self.alerts_through_warnings)
 
     @property
     def failed(self) -> Optional[str]:
@@ -155,7 +159,7 @@ class Guard:
                     pass
 
     @property
-    def report(self) -> Report:
+    def report(self) -> SessionReport:
         """The report: final after the block, a live snapshot inside it."""
         if self._report is not None:
             return self._report

@@ -14,10 +14,10 @@ from tfguard.runtime.capture.saver_patch import SaverPatch
 from tfguard.runtime.capture.writer_patch import WriterPatch
 from tfguard.runtime.devices.devicewatch import DeviceWatch, validate_placement_at
 from tfguard.runtime.devices.placement import session_devices
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.record.recorder import Recorder, validate_options
 from tfguard.runtime.record.signature import feed_keys
-from tfguard.runtime.run.reporting import final_report, growth_alerts, report_of
+from tfguard.runtime.run.reporting import alert_repeated, final_report, report_of
 from tfguard.runtime.safety import internal_error, reraise_deliberate
 from tfguard.runtime.tf_access import tf_v1
 
@@ -67,7 +67,7 @@ class GuardHook(_v1.train.SessionRunHook):
         self._session_devices: Optional[list] = None
         self._recorder: Optional[Recorder] = None
         self._pending: Dict[int, Tuple[Any, Any, float]] = {}
-        self._report: Optional[Report] = None
+        self._report: Optional[SessionReport] = None
         self._attached: Optional[Tuple[GraphPatch, Recorder]] = None
         #: Per thread, (run_metadata, start, end) of the latest timed Session.run that had a run_metadata.
         self._timed: Dict[int, Tuple[Any, float, float]] = {}
@@ -98,8 +98,7 @@ class GuardHook(_v1.train.SessionRunHook):
         (CheckpointSaverHook's saves too) on that graph until end()."""
         self._detach()
         # A GuardHook alerts through the warnings machinery, as tfguard.watch does.
-        self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options,
-                                  growth_alerts(lambda: True))
+        self._recorder = Recorder(_v1.get_default_graph(), "hook", get_ident(), self.options)
         self._report = None
         if self._devices is not None:
             self._devices.stop()
@@ -155,7 +154,7 @@ class GuardHook(_v1.train.SessionRunHook):
         if get_ident() == recorder.thread:
             version = recorder.graph.version
             if version != recorder.last_version:
-                recorder.on_growth(version)
+                alert_repeated(recorder, recorder.on_growth(version), True)
         trace = self._devices.before_run(args) if self._devices.armed else None
         self._pending[get_ident()] = (args.fetches, feed_keys(args.feed_dict), perf_counter())
         return trace
@@ -198,7 +197,7 @@ class GuardHook(_v1.train.SessionRunHook):
             _v1.logging.info("tfguard GuardHook report:\n%s", self._report.table())
 
     @property
-    def report(self) -> Report:
+    def report(self) -> SessionReport:
         """The report: final after end(), a live snapshot before."""
         if self._report is not None:
             return self._report

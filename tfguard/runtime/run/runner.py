@@ -148,8 +148,8 @@ def _frame_file(filename: str) -> str:
 
 def run_verdict(command: List[str], watcher: Any, sessions: List[Any], status: int,
                 functions: Any = None, steps: Any = None, program: Any = None) -> RunVerdict:
-    """The verdict of a run: its facts, every watched session (`report`: its final Report) as an equal, the growth
-    across sessions and, when the tf.function watch could follow them (`functions`, TF 2.13+), the functions, and
+    """The verdict of a run: its facts, every watched session (`report`: its final SessionReport) as an equal, the
+    growth across sessions and, when the tf.function watch could follow them (`functions`, TF 2.13+), the functions, and
     the program's Keras calls, callbacks and host syncs when its watch followed them (`program`, TF 2.x)."""
     failed = [s.failed for s in sessions if s.report is None and s.failed]
     sessions = [s for s in sessions if s.report is not None]  # tfguard failed on the others (safety.py)

@@ -13,7 +13,6 @@ from tfguard.runtime.judge.input_bound import DIAGNOSTIC as INPUT_BOUND
 from tfguard.runtime.output.html.downsample import bucketed, is_flat
 from tfguard.runtime.output.html.svg import Plot, stacked_bar
 from tfguard.runtime.record.series import host_fraction_series, trend_series
-from tfguard.runtime.record.stats import trend_edges
 from tfguard.runtime.verdict import RunVerdict
 
 #: CSS classes of the runs of a comparison, in order (A, B, ...).
@@ -50,7 +49,7 @@ def step_time_chart(document: Dict[str, Any], slowdown_text: str = "") -> Option
     xs = [s + 1 for s in series.steps]
     values = [v * 1e3 for v in series.values]
     buckets = bucketed(xs, values)
-    edges = trend_edges(values)
+    edges = verdict_edges(document)
     # The scale fits the points the verdict judged: a slow first step (start-up, autotuning) would flatten the
     # rest; it is drawn cut at the top, its height said in the warm-up span's tooltip.
     judged = [b.high for b in buckets if edges is None or b.x >= xs[edges[0]]] or [b.high for b in buckets]
@@ -69,6 +68,15 @@ def step_time_chart(document: Dict[str, Any], slowdown_text: str = "") -> Option
                                       (xs[last_start] + xs[-1]) / 2.0, last))
     _loop_start(plot, document, dominant=series.label != "(all runs)")
     return plot.svg("step time over the run%s" % (": " + slowdown_text if slowdown_text else ""))
+
+
+def verdict_edges(figures: Dict[str, Any]) -> Optional[Tuple[int, int, int, float, float]]:
+    """(warm-up, first fifth's end, last fifth's start, its medians in ms) as the slowdown verdict took them
+    (``slowdown_edges``), None when it took none."""
+    edges = figures.get("slowdown_edges")
+    if not edges:
+        return None
+    return (edges["warmup"], edges["first_end"], edges["last_start"], edges["first"] * 1e3, edges["last"] * 1e3)
 
 
 def _trend_line(plot: Plot, x0: float, y0: float, x1: float, y1: float) -> str:

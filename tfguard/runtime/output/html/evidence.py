@@ -9,7 +9,7 @@ from tfguard.runtime.devices.devicewatch import device_blocks
 from tfguard.runtime.document import after_runs, display_path, format_seconds, significant
 from tfguard.runtime.output.html import charts
 from tfguard.runtime.output.html.markup import esc
-from tfguard.runtime.output.report import evidence_rows, slowdown_phrase
+from tfguard.runtime.output.session_report import evidence_rows, slowdown_phrase
 from tfguard.runtime.verdict import RunVerdict
 
 _SIGNATURES_SHOWN = 8
@@ -36,7 +36,7 @@ def _figure(svg: Optional[str], caption: str, empty: str) -> str:
 
 def facts_rows(verdict: RunVerdict) -> List[List[str]]:
     """[(fact, value)] of the run: command, TensorFlow, sessions, runs watched, exit status, then the evidence
-    totals of the text report (output/report.py's evidence_rows) of its busiest session."""
+    totals of the text report (output/session_report.py's evidence_rows) of its busiest session."""
     rows = []
     facts = verdict.facts
     if verdict.command:

@@ -4,18 +4,13 @@ axes, then each run's full report in its own column (stacked on a narrow screen)
 
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from typing import Sequence, Tuple
 
 from tfguard.runtime.output.comparison import ROWS, comparison_column
 from tfguard.runtime.output.html import charts, evidence, page
 from tfguard.runtime.output.html.markup import esc
 from tfguard.runtime.output.html.verdict import verdict_lines
 from tfguard.runtime.verdict import RunVerdict
-
-
-def comparison_rows(verdict: RunVerdict) -> List[Tuple[str, str]]:
-    """[(row, cell)] of one run, the same rows for every run."""
-    return list(zip(ROWS, comparison_column(verdict)))
 
 
 def comparison_page(runs: Sequence[Tuple[str, RunVerdict]]) -> str:

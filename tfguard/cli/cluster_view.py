@@ -1,8 +1,8 @@
 """``tfguard report worker-0.json worker-1.json ... | DIR | GLOB``: a cluster's tasks, or separate runs, side by side.
 
 ``tfguard report`` (report.py) hands over here when it is given more than one file, a folder or a glob. Reports of
-cluster tasks (tfguard.reports.cluster.is_cluster_task) get the cluster view; reports of separate runs the A/B
-comparison (tfguard.reports.compare); ``--cluster`` / ``--compare`` choose explicitly.
+cluster tasks (tfguard.views.cluster.is_cluster_task) get the cluster view; reports of separate runs the A/B
+comparison (tfguard.views.compare); ``--cluster`` / ``--compare`` choose explicitly.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tfguard.cli.errors import UsageError
 
 def add_arguments(report: argparse.ArgumentParser) -> None:
     """The cluster view's and the comparison's options on ``tfguard report``."""
-    from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN
+    from tfguard.views.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN
 
     view = report.add_mutually_exclusive_group()
     view.add_argument("--cluster", action="store_true", help="the reports are one cluster's tasks: the cluster "
@@ -74,9 +74,9 @@ def _margin(value: str, option: str, low: float, high: float) -> float:
 def run_several(args: argparse.Namespace, load: Callable[[str], Any], width: Optional[int]) -> int:
     """Print the cluster view or the comparison of the reports `args.file` names, each read with `load`;
     return the exit status."""
-    from tfguard.reports.cluster import ClusterView, Task, is_cluster_task
-    from tfguard.reports.compare import comparison_table
     from tfguard.runtime.output.fit import resolve_width
+    from tfguard.views.cluster import ClusterView, Task, is_cluster_task
+    from tfguard.views.compare import comparison_table
 
     straggler = _margin(args.straggler_margin, "--straggler-margin", 1.0, float("inf"))
     hooks = _margin(args.hook_margin, "--hook-margin", 0.0, 1.0)

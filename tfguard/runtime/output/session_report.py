@@ -22,10 +22,10 @@ _TOP_SIGNATURES = 5
 _TABLE_ROWS = 10
 
 
-class Report:
+class SessionReport:
     """What one guard recorded and what was judged on it: a session's figures (read as attributes,
     `report.runs`) and its diagnostics. `to_dict()` is the session's document (its facts and figures, as a run
-    document's ``sessions`` entry, with its diagnostics); `Report.from_dict` reads one back, or the first session
+    document's ``sessions`` entry, with its diagnostics); `SessionReport.from_dict` reads one back, or the first session
     of a run document (any version `RunVerdict.from_document` reads)."""
 
     def __init__(self, session: SessionVerdict, findings: List[Diagnostic]) -> None:
@@ -34,7 +34,7 @@ class Report:
         self.findings = list(findings)
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any]) -> "Report":
+    def from_dict(cls, data: Dict[str, Any]) -> "SessionReport":
         """The first session of a document (ValueError for another version, or a document with no session)."""
         verdict = RunVerdict.from_document(data)
         if not verdict.sessions:
@@ -124,7 +124,7 @@ class Report:
         return self.table()
 
     def __repr__(self) -> str:
-        return "Report(runs=%d, nodes_added=%d, diagnostics=%s)" % (
+        return "SessionReport(runs=%d, nodes_added=%d, diagnostics=%s)" % (
             self.session.figures["runs"], self.session.figures["nodes_added"], [d.code for d in self.findings])
 
 

@@ -27,12 +27,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tabulate import tabulate
 
-from tfguard.reports.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS, SYNC_WAIT_SHARE
-from tfguard.reports.worker_steps import WorkerSteps, sync_stragglers
 from tfguard.runtime.document import display_path, format_seconds
 from tfguard.runtime.output.fit import fit_table, widest, wrap_lines
-from tfguard.runtime.output.report import Report
+from tfguard.runtime.output.session_report import SessionReport
 from tfguard.runtime.verdict import RunVerdict
+from tfguard.views.margins import DEFAULT_HOOK_MARGIN, DEFAULT_STRAGGLER_MARGIN, MIN_STEPS, SYNC_WAIT_SHARE
+from tfguard.views.worker_steps import WorkerSteps, sync_stragglers
 
 _FILE_TASK = re.compile(r"^(?P<job>[A-Za-z_][A-Za-z0-9_]*)-(?P<index>\d+)$")
 _CHIEF_JOBS = ("chief", "master")
@@ -70,7 +70,7 @@ class Task:
         self.declared_chief: Optional[bool] = task.get("chief") if task is not None else None
         self.chief = False  # settled by the cluster (see _mark_chief)
         busiest = verdict.busiest
-        self.report = Report(busiest, verdict.of_session(busiest.number)) if busiest is not None else None
+        self.report = SessionReport(busiest, verdict.of_session(busiest.number)) if busiest is not None else None
         series = busiest.get("all_runs_series") if busiest is not None else None
         self._intervals = sorted(point[1] for point in series["points"]) if isinstance(series, dict) else []
         steps = verdict.facts.get("steps")

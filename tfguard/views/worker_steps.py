@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from tfguard.reports.margins import MIN_STEPS, SYNC_WAIT_SHARE
 from tfguard.runtime.document import format_seconds as _seconds
+from tfguard.views.margins import MIN_STEPS, SYNC_WAIT_SHARE
 
 
 class WorkerSteps:
