@@ -118,6 +118,15 @@ class Plot:
         self.marks.append('<circle class="%s" cx="%s" cy="%s" r="4"><title>%s</title></circle>' % (
             css, _n(self.sx(x)), _n(self.sy(y)), esc(text)))
 
+    def y_break(self, text: str) -> None:
+        """Mark the y axis as not starting at 0: a zigzag across its foot and `text` (what it starts at) beside it,
+        so that a chart zoomed onto a small change is not read as growth from nothing."""
+        foot = HEIGHT - BOTTOM
+        self.marks.append('<polyline class="axis-break" points="%d,%d %d,%d %d,%d %d,%d"/><text class="note '
+                          'axis-break" x="%d" y="%d">%s</text>' % (
+                              LEFT - 6, foot - 4, LEFT - 2, foot - 9, LEFT + 2, foot - 3, LEFT + 6, foot - 8,
+                              LEFT + 6, foot - 6, esc(text)))
+
     def _axes(self) -> str:
         parts = []
         for tick in self.ticks:
