@@ -124,7 +124,7 @@ def costs_section(document: Dict[str, Any]) -> str:
     span = float(judged["span_s"] or 0.0)
     bar = charts.cost_bar(document)
     legend = table(["", "part", "time", "share of the loop's wall time"], [
-        ['<span class="swatch %s"></span>' % p["css"], esc(p["name"]),
+        ['<span class="swatch %s"></span>' % esc(p["css"]), esc(p["name"]),
          esc(format_seconds(p["seconds"]) if p["seconds"] else "none"),
          esc("-" if p["share"] is None or not p["seconds"] else "%s%%" % significant(100 * p["share"]))]
         for p in judged["parts"]])

@@ -165,7 +165,7 @@ def stacked_bar(parts: Sequence[Tuple[str, float, str]], total: float, label: st
             continue
         w = width * min(value, total) / total
         rects.append('<rect class="part %s" x="%s" y="0" width="%s" height="%d"><title>%s: %.1f%%</title>'
-                     '</rect>' % (css, _n(x), _n(w), height, esc(name), 100 * value / total))
+                     '</rect>' % (esc(css), _n(x), _n(w), height, esc(name), 100 * value / total))
         x += w
     return '<svg class="bar" viewBox="0 0 520 %d" role="img" aria-label="%s" preserveAspectRatio="none">%s</svg>' % (
         height, esc(label), "".join(rects))
