@@ -6,6 +6,7 @@ one line when Chromium is missing (tests/run/browser.py)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -181,3 +182,28 @@ def test_a_report_with_a_hostile_value_in_every_field_runs_no_script_and_keeps_i
             assert root_attribute(dom, "data-refused") is None, (name, strip)  # no injected script even tried
             assert root_attribute(dom, "data-ready") == "1", (name, strip)
             assert "<footer>" in dom and dom.count("<section") >= 5, (name, strip)  # the page is whole
+
+
+def test_the_tf1_figures_of_issue_45_in_the_browser(tmp_path):
+    """A loop after a long set-up, 2,000 -> 2,012 ops: the page shows one outside share everywhere, its graph-size
+    chart zoomed with the broken axis said, and stays whole and inside a phone's width."""
+    from tests.runtime.test_report_figures import _with_setup
+    from tfguard.runtime.document import significant
+    from tfguard.runtime.verdict import SessionVerdict
+
+    chromium()
+    figures = _with_setup()
+    figures["all_runs_series"] = {"bucket": 1, "points": [[i, 0.01, 2000 + (i // 50) * 3] for i in range(200)]}
+    figures.update(nodes_start=2000, nodes_end=2012, nodes_added=12)
+    verdict = RunVerdict({"tensorflow_version": "1.15.5"}, [SessionVerdict(1, "train.py:30", 1, False, figures)],
+                         None, [])
+    (tmp_path / "page.html").write_text(render_report(verdict), encoding="utf-8")
+    page = with_measure(tmp_path / "page.html", tmp_path / "measured.html")
+    for width in (1280, PHONE):
+        dom = dump_dom(page, tmp_path, width=width)
+        assert root_attribute(dom, "data-ready") == "1" and root_attribute(dom, "data-overflow") == "0"
+    assert "axis from 1,99" in dom and 'class="axis-break"' in dom
+    shares = set(re.findall(r"(\d+(?:\.\d+)?%)</td>", dom[dom.index('id="costs"'):dom.index("Fetch signatures")]))
+    one = significant(100 * figures["host_fraction"]) + "%"
+    assert one in shares and "Outside sess.run (host): %s" % one in dom
+    assert "<th>outside sess.run (host)</th><td>%s</td>" % one in dom

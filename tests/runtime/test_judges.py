@@ -305,7 +305,7 @@ def test_a_recording_is_judged_in_code_order_into_its_document():
     assert [f.code for f in findings] == ["TFG901", "TFG903", "TFG905"] and slowdown["dominant_signature"] == "t:0"
     assert {f.scope for f in findings} == {"session"}
     figures, _ = judged_session(recording)
-    assert list(figures)[:2] == ["mode", "runs"] and list(figures)[-2:] == ["options", "summary_cost"]
+    assert list(figures)[:2] == ["mode", "runs"] and list(figures)[-3:] == ["options", "summary_cost", "time_parts"]
     assert figures["slowdown_measure"] == "step interval" and figures["growth_sites"][0]["line"] == 4
     assert judged_session(_recording(runs=0))[0]["dominant_signature"] is None
 

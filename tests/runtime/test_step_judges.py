@@ -15,8 +15,11 @@ EagerSite = namedtuple("EagerSite", "site function definition through_keras")
 LOOP = ("train.py", 30)
 
 
-def _compiled(steps=150, step_s=0.01, gap_s=0.002, cpu=lambda i: 0.001 * i):
+def _compiled(steps=150, step_s=0.01, gap_s=0.002, cpu=lambda i: 0.001 * i, maps=()):
+    """A record of `steps` compiled steps; `maps`: (site, num_parallel_calls) of the maps made before them."""
     record = StepRecord()
+    for site, parallel in maps:
+        record.map_made(site, parallel)
     record.step_function(1, "train_step", "train.py", 10)
     function = record.functions[1]
     record.step_call_site = LOOP
@@ -117,16 +120,27 @@ def test_a_serial_python_map_is_input_bound_and_a_parallel_one_is_silent():
 
 
 def test_waiting_on_the_iterator_blames_its_serial_map_and_without_one_is_silent():
-    record = _compiled(gap_s=0.02)
-    for _ in range(150):
-        record.next_batch(0.02, LOOP)
-    assert judge_steps(record) == []  # no map to change: the wait may be a busy machine's
-    record.map_made(("train.py", 8), -1)
-    assert judge_steps(record) == []
-    record.map_made(("train.py", 9), None)
-    (finding,) = judge_steps(record)
+    def waiting(maps):
+        record = _compiled(gap_s=0.02, maps=maps)
+        for _ in range(150):
+            record.next_batch(0.02, LOOP)
+        return record
+
+    assert judge_steps(waiting([])) == []  # no map to change: the wait may be a busy machine's
+    assert judge_steps(waiting([(("train.py", 8), -1)])) == []
+    (finding,) = judge_steps(waiting([(("train.py", 8), -1), (("train.py", 9), None)]))
     assert _codes([finding]) == [("TFG903", "warning", "train.py", 9)]
     assert "(iterated at train.py:30)" in (finding.headline + " — " + finding.help)
+
+
+def test_a_serial_map_made_after_the_last_step_fed_none_of_them():
+    """Issue 45: the fixed demo twin's parallel pipeline waited on a busy machine, and TFG903 blamed the serial
+    map Keras' `predict` made of its input after training, at the predict line."""
+    record = _compiled(gap_s=0.02, maps=[(("train.py", 8), -1)])
+    for _ in range(150):
+        record.next_batch(0.02, LOOP)
+    record.map_made(("train.py", 40), None)  # model.predict(...) after the loop
+    assert judge_steps(record) == []
 
 
 def test_a_short_run_is_not_judged_for_shares():

@@ -38,8 +38,9 @@ def add_parser(commands: Any) -> None:
                                            "twin under `tfguard run` and compare the two reports, then run "
                                            "seed 002 (input-bound) with --placement and show where its ops "
                                            "ran and how busy the GPU was; then (part 4, TF 2) check "
-                                           "tf2_train.py (an eager training step, a summary and a "
-                                           "checkpoint every step, a serial map, predict per sample) and "
+                                           "tf2_train.py (an eager training step, summaries and a "
+                                           "checkpoint every step, a serial Python map, predict per "
+                                           "sample) and "
                                            "run it and its fixed twin under the guard. Part 1 needs no "
                                            "TensorFlow; without it parts 2 to 4 are skipped.")
     demo.add_argument("--steps", metavar="N", default=str(DEFAULT_STEPS),
@@ -101,14 +102,15 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def tf2_part(steps: int, no_checker: Optional[str]) -> bool:
-    """Part 4: the TF 2 script and its fixed twin, checked, then run under the guard; False when skipped."""
+def tf2_part(steps: int, no_checker: Optional[str]) -> Optional[Dict[str, Any]]:
+    """Part 4: the TF 2 script and its fixed twin, checked, then run under the guard; their run verdicts by script
+    name, or None when skipped."""
     from tfguard.cli import demo_tf2
 
     if (demo_tf2.tensorflow_major() or 0) < 2:
         sys.stdout.flush()
         print("tfguard: part 4 (TF 2) skipped: it needs TensorFlow 2", file=sys.stderr)
-        return False
+        return None
     from tfguard.runtime.output.fit import terminal_width
 
     scripts = (demo_tf2.BAD_SCRIPT, demo_tf2.FIXED_SCRIPT)
@@ -123,7 +125,7 @@ def tf2_part(steps: int, no_checker: Optional[str]) -> bool:
     for script in scripts:
         lines = demo_tf2.diagnostic_lines(script, reports[script], terminal_width())
         print("\n%s diagnostics:\n%s" % (script, "\n".join(lines) if lines else "  none"))
-    return True
+    return reports
 
 
 def lint_table(scripts: Sequence[str] = ()) -> str:

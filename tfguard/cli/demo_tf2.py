@@ -1,10 +1,11 @@
 """``tfguard demo``'s TF 2 part: the field reports' diseases in TF 2 form, checked, run under the guard, fixed.
 
-``tf2_train.py`` plants them in one small Keras script (an eager training step, a summary and a checkpoint written
-every step, a serial input map, ``predict`` once per sample); ``tf2_fixed.py`` is its fixed twin. The part prints
-what the checker finds on both, runs both under ``tfguard run --json`` and prints the two reports side by side,
-then every diagnostic the guard gave with its line. Whatever the checker and the guard find is what it shows:
-nothing here is a canned result.
+``tf2_train.py`` plants them in one small Keras script (an eager training step, summaries of every weight and
+gradient and a checkpoint written every step, a map that parses its records in Python one at a time, ``predict``
+once per sample), each large enough for the guard to judge in the default 60 steps; ``tf2_fixed.py`` is its fixed
+twin. The part prints what the checker finds on both, runs both under ``tfguard run --json`` and prints the two
+reports side by side, then every diagnostic the guard gave with its line. Whatever the checker and the guard find is
+what it shows: nothing here is a canned result.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any, Dict, List, Optional
 
 BAD_SCRIPT = "tf2_train.py"
 FIXED_SCRIPT = "tf2_fixed.py"
-TITLE = "an eager training step, a summary and a checkpoint every step, a serial map, predict per sample"
+TITLE = ("an eager training step, summaries of every weight and a checkpoint every step, a map that parses "
+         "records in Python one at a time, predict per sample")
 _ROWS = ["steps", "tf.functions (calls)", "traces", "predict calls", "diagnostics", "run time (with start-up)"]
 
 

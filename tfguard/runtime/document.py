@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, ClassVar, Dict, Optional, Tuple
+from collections import Counter
+from typing import Any, ClassVar, Dict, List, Optional, Tuple
 
 
 class DataReport:
@@ -104,3 +105,37 @@ def format_bytes(value: Optional[int]) -> str:
         if value >= size:
             return "%.1f %s" % (value / size, unit)
     return "%d B" % value
+
+
+def _name_start(label: str, index: int) -> int:
+    """Where the fetch or feed name holding position `index` of a signature label starts."""
+    return max(label.rfind(", ", 0, index) + 2, label.rfind(" <- ", 0, index) + 4, 0) if index else 0
+
+
+def shown_labels(labels: List[str], width: Optional[int] = None) -> List[str]:
+    """Fetch-signature labels as a table shows them, each at most `width` characters (None: whole), never two that
+    read the same (issue 45: six rows that differed only past the cut read alike).
+
+    A label cut where another one still reads the same keeps its head, then the name where the two part; labels
+    that still read alike (the same names fetched in another structure) are numbered, ``[2]``, ``[3]``."""
+    shown = []
+    for i, label in enumerate(labels):
+        text = label
+        if width and len(label) > width:
+            text = label[:width - 3] + "..."
+            alike = [o for j, o in enumerate(labels) if j != i and o != label and o.startswith(label[:width - 3])]
+            if alike:
+                parting = max(len(os.path.commonprefix([label, o])) for o in alike)
+                head = max(8, width // 3)
+                start = max(_name_start(label, parting), head)
+                room = width - head - 3
+                rest = label[start:]
+                text = label[:head] + "..." + (rest if len(rest) <= room else rest[:room - 3] + "...")
+        shown.append(text)
+    counts = Counter(shown)
+    seen: Counter = Counter()
+    for i, text in enumerate(shown):
+        if counts[text] > 1:
+            seen[text] += 1
+            shown[i] = "%s [%d]" % (text, seen[text])
+    return shown

@@ -2,7 +2,7 @@
 
 `all_diagnostics()` imports every module of this package once and collects their declarations, keyed and
 ordered by code, as the static registry collects its rules; a module without ``DIAGNOSTIC`` is a helper
-(slowdown.py, shares.py, summary_cost.py, across_sessions.py, judgement.py).
+(slowdown.py, shares.py, summary_cost.py, time_parts.py, across_sessions.py, judgement.py).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from tfguard.runtime.judge import judge_evidence
 from tfguard.runtime.judge.across_sessions import session_record
 from tfguard.runtime.judge.slowdown import slowdown_of
 from tfguard.runtime.judge.summary_cost import summary_cost
+from tfguard.runtime.judge.time_parts import time_parts
 from tfguard.runtime.record.evidence import Evidence
 from tfguard.runtime.record.functions import FunctionRecord
 from tfguard.runtime.record.host_time import advice as host_advice
@@ -60,10 +61,12 @@ def session_figures(recording: Recording, slowdown: Dict[str, Any]) -> Dict[str,
 
 def derived_figures(figures: Any) -> Dict[str, Any]:
     """The figures judged from a session's others (its Recording, or its figures as a document keeps them) that
-    the outputs show: what summary runs cost (summary_cost.py) and the host-time advice (record/host_time.py).
+    the outputs show: what summary runs cost (summary_cost.py), where the loop's wall time went (time_parts.py) and
+    the host-time advice (record/host_time.py).
     No output computes them again."""
     host = figures.get("host_time") if isinstance(figures, dict) else figures.host_time
-    derived: Dict[str, Any] = {"summary_cost": summary_cost(figures)}
+    cost = summary_cost(figures)
+    derived: Dict[str, Any] = {"summary_cost": cost, "time_parts": time_parts(figures, cost)}
     if host:
         derived["host_time"] = dict(host, advice=host_advice(host))
     return derived
@@ -76,7 +79,7 @@ def completed(verdict: RunVerdict) -> RunVerdict:
     for session in verdict.sessions:
         if "signatures" not in session.figures:
             continue
-        if "summary_cost" not in session.figures:
+        if "time_parts" not in session.figures:
             session.figures.update(derived_figures(session.figures))
         if "slowdown_edges" not in session.figures:
             edges = trend_edges(trend_series(session.figures).values)

@@ -9,7 +9,8 @@ those): a loop that saves every step is input-bound all the same when its traini
 with `num_parallel_calls` overlaps its calls, so its Python time is no wait: silent (choose silence). An iterator's
 `next` counts only when the program made a serial `map` (the line to change): on a busy machine the `next` of an
 in-memory pipeline with no map took 75% of a loop's time (the wake-up of tf.data's threads), which no change to the
-pipeline would fix.
+pipeline would fix. A map made after the last step (the pipeline a Keras `predict` makes of its input after
+training) fed no step: it is not that map.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]]
         return []
     serial = record.serial_maps()
     python_seconds = sum(cost.seconds for _, cost in serial)
-    serial_made = [made for made, cost in record.maps.items() if cost.parallel is None]
+    serial_made = record.serial_maps_made()
     waited = max(record.next_seconds if serial_made else 0.0, python_seconds)
     written = sum(cost.seconds for cost in record.writes.values())
     training = max(wall - written, waited, 1e-9)

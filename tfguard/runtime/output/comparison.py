@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable, List, Optional
 
 from tfguard.runtime.document import display_path, format_seconds
+from tfguard.runtime.judge.time_parts import outside_share
 from tfguard.runtime.verdict import RunVerdict
 
 ROWS = ["runs", "graph ops start -> end", "step interval, first 20%", "step interval, last 20%",
@@ -64,7 +65,7 @@ def comparison_column(verdict: RunVerdict, relative: Callable[[str], str] = lamb
         trend = "x%.2f (significant)" % slowdown
     else:
         trend = "none (no significant trend)"
-    host = figures.get("host_fraction")
+    host = outside_share(figures)
     return [
         str(figures["runs"]),
         "%d -> %d (+%d)" % (figures["nodes_start"], figures["nodes_end"], figures["nodes_added"]),

@@ -12,8 +12,10 @@ from tfguard.runtime.document import (
     after_runs,
     display_path,
     format_seconds,
+    shown_labels,
     significant,
 )
+from tfguard.runtime.judge.time_parts import outside_share
 from tfguard.runtime.output.fit import fit_records, fit_table, resolve_width, wrap_lines
 from tfguard.runtime.verdict import DOCUMENT_VERSION, SESSION, Diagnostic, RunVerdict, SessionVerdict
 
@@ -107,10 +109,11 @@ class SessionReport:
             blocks.append("blocked graph changes\n" + table)
         signatures = d["signatures"]
         if signatures:
-            rows = [[_clip(sig["label"], 60) if width else sig["label"], sig["count"],
-                     format_seconds(sig["run_time"]["total"]),
+            shown = signatures[:_TOP_SIGNATURES]
+            labels = shown_labels([sig["label"] for sig in shown], 60 if width else None)
+            rows = [[label, sig["count"], format_seconds(sig["run_time"]["total"]),
                      format_seconds(sig["run_time"]["median"]), format_seconds(sig["interval"]["median"]),
-                     format_seconds(sig["interval"]["p95"])] for sig in signatures[:_TOP_SIGNATURES]]
+                     format_seconds(sig["interval"]["p95"])] for label, sig in zip(labels, shown)]
             headers = ["fetches <- feeds", "runs", "total run time", "run time median", "interval median",
                        "interval p95"]
             table = fit_records(rows, headers, width)
@@ -160,8 +163,8 @@ def evidence_rows(d: Dict[str, Any], freeze_after: Optional[int] = None) -> List
     rows.append(["runs", runs])
     rows.append(["wall time", format_seconds(d["wall_s"])])
     rows.append(["in sess.run", format_seconds(d["run_s"])])
-    if d["host_fraction"] is not None:
-        rows.append(["outside sess.run (host)", _percent(d["host_fraction"])])
+    if outside_share(d) is not None:  # the loop's share, the HTML page's too (judge/time_parts.py)
+        rows.append(["outside sess.run (host)", _percent(outside_share(d))])
     if d["saves"]:
         rows.append(["in Saver.save", "%s (%d saves)" % (format_seconds(d["save_s"]), d["saves"])])
     rows.append(["graph ops", "%s -> %s (+%s)" % (d["nodes_start"], d["nodes_end"], d["nodes_added"])
@@ -188,11 +191,6 @@ def _runs_span(site: Dict[str, Any]) -> str:
 
 def _after_run(step: Any) -> str:
     return "" if step is None else after_run(step)
-
-
-def _clip(text: str, width: int = 50) -> str:
-    text = text or ""
-    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _what(site: Dict[str, Any]) -> str:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import sys
 import time
 import warnings
+from collections import Counter
 from itertools import chain, cycle, repeat
 from operator import is_, sub
 from threading import get_ident
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
-from tfguard.runtime.document import display_path
+from tfguard.runtime.document import display_path, shown_labels
 from tfguard.runtime.record.clocks import MIN_VERDICT_S, ClockMarks, feed_bytes
 from tfguard.runtime.record.growth import ONE_TIME, REPEATED, UNATTRIBUTED, GrowthSite, sorted_sites
 from tfguard.runtime.record.host_time import breakdown
@@ -57,6 +58,8 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
 _DRAIN_EVERY = 256
 _DRAIN_SECONDS = 0.1
 _OTHER_KEY = ("tfguard", "other signatures")
+#: The most characters of a whole label kept (a fetch of thousands of tensors).
+_WHOLE_LABEL_CAP = 1000
 #: The `kind` capture/session_tap.py gives runs of a callable made by a Keras `model.predict`.
 KERAS_PREDICT = "keras predict"
 #: The fields of one queued run, in order: fetch key (None for a leaf fetch, keyed by
@@ -82,11 +85,14 @@ def validate_options(options: Dict[str, Any]) -> Dict[str, Any]:
 class SignatureStats:
     """Statistics of the runs that share one fetch signature."""
 
-    __slots__ = ("label", "op_types", "summary_types", "count", "run_time", "interval",
+    __slots__ = ("label", "whole_label", "op_types", "summary_types", "count", "run_time", "interval",
                  "series", "run_series", "last_start", "first_run", "made_by", "loop_mark")
 
-    def __init__(self, label: str, op_types: List[str], sample_cap: int, series_cap: int) -> None:
+    def __init__(self, label: str, op_types: List[str], sample_cap: int, series_cap: int,
+                 whole_label: str = "") -> None:
         self.label = label
+        #: Every fetch and feed name (the label cuts long lists): what tells apart two whose labels read the same.
+        self.whole_label = whole_label or label
         self.op_types = op_types
         self.summary_types = sorted({t for t in op_types if t.endswith("Summary")})
         self.count = 0
@@ -122,6 +128,15 @@ class SignatureStats:
                 "points": [list(p) for p in self.run_series.points()],
             },
         }
+
+
+def distinct_labels(signatures: List[SignatureStats]) -> Dict[int, str]:
+    """id(signature) -> its label in the recording: its short label, or where two short labels read the same (their
+    names differ past the cut, issue 45) its whole one; still alike (the same names in another structure),
+    numbered (document.shown_labels)."""
+    alike = Counter(s.label for s in signatures)
+    labels = shown_labels([s.whole_label if alike[s.label] > 1 else s.label for s in signatures])
+    return {id(s): label for s, label in zip(signatures, labels)}
 
 
 class Recorder:
@@ -355,7 +370,8 @@ class Recorder:
             self.signatures[key] = sig
             return sig
         sig = SignatureStats(describe_fetches(fetches, feeds), fetched_op_types(self.graph, fetches),
-                             self.options["sample_cap"], self.options["series_cap"])
+                             self.options["sample_cap"], self.options["series_cap"],
+                             describe_fetches(fetches, feeds, whole=True)[:_WHOLE_LABEL_CAP])
         made_by = key[0][0] if isinstance(key[0], tuple) and key[0] else None
         if made_by == KERAS_PREDICT:
             sig.made_by = made_by
@@ -456,20 +472,25 @@ class Recorder:
                 self.on_growth(version)  # no alert: it could only point at tfguard's own code
             self.t_end = time.perf_counter()
 
-    def _host_fraction(self, end: float, wall: float) -> Optional[float]:
-        """Share of the loop's wall time spent outside sess.run and Saver.save (TFG905 has save time).
+    def _loop(self, end: float, wall: float) -> Dict[str, float]:
+        """The loop's wall time, and its time in sess.run and in Saver.save: {wall_s, run_s, save_s}.
 
         The loop is timed from the start of the first run of its dominant signature: the set-up
         before it (initializers, a restore, building the model) is no input, and `GuardHook` only
         sees the session once it is set up, so every entry point measures the same span.
         """
         best = self._busiest()
-        busy, span = self.run_s + self.save_s, wall
+        run, save, span = self.run_s, self.save_s, wall
         if best is not None and best.loop_mark is not None:
             start, run_before, save_before = best.loop_mark
-            busy -= run_before + save_before
-            span = end - start
-        return min(1.0, max(0.0, 1.0 - busy / span)) if span > 0 else None
+            run, save, span = run - run_before, save - save_before, end - start
+        return {"wall_s": span, "run_s": run, "save_s": save}
+
+    @staticmethod
+    def _host_fraction(loop: Dict[str, float]) -> Optional[float]:
+        """Share of the loop's wall time spent outside sess.run and Saver.save (TFG905 has save time)."""
+        span = loop["wall_s"]
+        return min(1.0, max(0.0, 1.0 - (loop["run_s"] + loop["save_s"]) / span)) if span > 0 else None
 
     def _host_time(self, host_fraction: Optional[float]) -> Optional[Dict[str, Any]]:
         """Where the loop's host time went, by line and cause (host_time.py), from the samples after its start."""
@@ -487,17 +508,23 @@ class Recorder:
         end = self.t_end if self.t_end is not None else time.perf_counter()
         wall = end - self.t_start
         nodes_end = self.graph.version if self.t_end is None else self.last_version
-        host_fraction = self._host_fraction(end, wall)
+        loop = self._loop(end, wall)
+        host_fraction = self._host_fraction(loop)
         unique: List[SignatureStats] = []
         for sig in self.signatures.values():
             if not any(sig is u for u in unique):
                 unique.append(sig)
         unique.sort(key=lambda s: (-s.run_time.total, -s.count))
         sites = [SiteRecord(**site) for site in self._sites_data()]
+        labels = distinct_labels(unique)
         label, series, measure = self._trend_series()
+        best = self._busiest()
+        if best is not None and label == best.label:
+            label = labels.get(id(best), label)
         return Recording(
             mode=self.mode, runs=self.runs, other_thread_runs=self.other_thread_runs,
             other_thread_run_s=self.other_thread_run_s, wall_s=wall, run_s=self.run_s, host_fraction=host_fraction,
+            loop=loop,
             save_s=self.save_s, saves=self.saves, summary_write_s=self.summary_write_s,
             summary_writes=self.summary_writes, nodes_start=self.nodes_start, nodes_end=nodes_end,
             nodes_added=nodes_end - self.nodes_start, unattributed_ops=self.unattributed_ops,
@@ -505,7 +532,8 @@ class Recorder:
                         for kind in ("setup", ONE_TIME, REPEATED)},
             host_time=self._host_time(host_fraction),
             all_runs_series=_series(self.all_series), host_gap_series=_series(self.gap_series),
-            signatures=[SignatureRecord(**s.to_dict()) for s in unique], growth_sites=sites,
+            signatures=[SignatureRecord(**dict(s.to_dict(), label=labels[id(s)])) for s in unique],
+            growth_sites=sites,
             frozen_violations=[Violation(**v) for v in self.violations], options=dict(self.options),
             trend=TrendSeries(label, measure, list(series.values), self.loop_start(), self.clock_marks.windows()))
 

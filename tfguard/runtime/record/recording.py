@@ -89,6 +89,8 @@ class Recording:
     wall_s: float = 0.0
     run_s: float = 0.0
     host_fraction: Optional[float] = None
+    #: The loop host_fraction is measured over: {wall_s, run_s, save_s} from its start (judge/time_parts.py).
+    loop: Optional[Dict[str, float]] = None
     save_s: float = 0.0
     saves: int = 0
     summary_write_s: float = 0.0

@@ -69,14 +69,15 @@ def _name(obj: Any) -> str:
     return name if isinstance(name, str) else type(obj).__name__
 
 
-def describe_fetches(fetches: Any, feeds: Any) -> str:
-    """A short label such as `train_op, loss:0 <- x:0, y:0`."""
+def describe_fetches(fetches: Any, feeds: Any, whole: bool = False) -> str:
+    """A short label such as `train_op, loss:0 <- x:0, y:0` (`whole`: every name, nothing cut; the recorder tells
+    apart signatures whose short labels read the same with it)."""
     label = ", ".join(_name(f) for f in _leaves(fetches)) or "(no fetches)"
-    if len(label) > 120:
+    if len(label) > 120 and not whole:
         label = label[:117] + "..."
     if feeds:
         feed_label = ", ".join(_name(k) for k in feeds)
-        label += " <- " + (feed_label if len(feed_label) <= 60 else feed_label[:57] + "...")
+        label += " <- " + (feed_label if len(feed_label) <= 60 or whole else feed_label[:57] + "...")
     return label
 
 

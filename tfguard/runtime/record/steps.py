@@ -22,13 +22,14 @@ COMPILED, EAGER, NONE = "compiled", "eager", "none"
 class SiteCost(object):
     """Calls made from one line and the seconds they took (a checkpoint, a summary, a map's Python function)."""
 
-    __slots__ = ("count", "seconds", "through", "parallel")
+    __slots__ = ("count", "seconds", "through", "parallel", "made_at_step")
 
     def __init__(self, through: str = "", parallel: Any = None) -> None:
         self.count = 0
         self.seconds = 0.0
         self.through = through
         self.parallel = parallel
+        self.made_at_step: Optional[int] = None  # a map: the steps run when it was made (None: not seen made)
 
 
 class StepFunction(object):
@@ -105,6 +106,7 @@ class StepRecord(object):
         with self._lock:
             if site not in self.maps:
                 self.maps[site] = SiteCost(parallel=_parallel_text(parallel))
+                self.maps[site].made_at_step = self.steps
 
     def python_input(self, seconds: float, site: Site, parallel: Any) -> None:
         """A pipeline's Python function ran `seconds` for the map made at `site` (any thread)."""
@@ -172,6 +174,12 @@ class StepRecord(object):
         """(site, cost) of the maps with Python functions that ran one at a time, the costliest first."""
         found = [(site, cost) for site, cost in self.maps.items() if cost.count and cost.parallel is None]
         return sorted(found, key=lambda item: -item[1].seconds)
+
+    def serial_maps_made(self) -> List[Site]:
+        """The lines that made a serial `Dataset.map` before the last step, in the order made: a map made after
+        every step (Keras `predict`'s own pipeline, an evaluation after training) fed none of them."""
+        return [site for site, cost in self.maps.items() if cost.parallel is None
+                and (cost.made_at_step is None or cost.made_at_step < self.steps)]
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready facts (the judges' findings are added by run/step_watch.py)."""

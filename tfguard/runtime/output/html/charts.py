@@ -1,5 +1,5 @@
 """The report's charts, each drawn from one session's figures alone: step time with the verdict's trend, graph size,
-host share, and where the wall time went (sess.run, summaries, Saver.save, outside sess.run).
+host share, and where the loop's wall time went (sess.run, summaries, Saver.save, outside sess.run).
 
 Every function returns the chart's SVG, or None when the document has too little to draw (the page says so).
 """
@@ -98,7 +98,10 @@ def graph_size_chart(document: Dict[str, Any]) -> Optional[str]:
     xs = [int(p[0]) + 1 for p in points]
     nodes = [int(p[2]) for p in points]
     buckets = bucketed(xs, nodes)
-    plot = Plot((xs[0], xs[-1]), (0.0, max(nodes) * 1.05 or 1.0), _ops, "ops", "run (all runs)")
+    low, high = size_range(nodes)
+    plot = Plot((xs[0], xs[-1]), (low, high), _ops, "ops", "run (all runs)")
+    if low > 0:
+        plot.y_break("axis from %s ops, not 0" % _ops(plot.y0))
     plot.line([(b.x, b.high) for b in buckets], "ops", "graph ops", step=True)
     sites = [s for s in document.get("growth_sites", []) if s.get("kind") != "setup"]
     for site in sites[:8]:
@@ -108,6 +111,22 @@ def graph_size_chart(document: Dict[str, Any]) -> Optional[str]:
             site["path"], site["line"], run - 1, site["ops_added"], site["kind"]))
     _loop_start(plot, document, dominant=False)
     return plot.svg("graph size over the run: %s to %s ops" % (_ops(nodes[0]), _ops(nodes[-1])))
+
+
+#: A graph-size chart whose growth is under this share of the graph it started from is drawn zoomed onto it.
+ZOOM_BELOW = 0.25
+
+
+def size_range(nodes: Sequence[int]) -> Tuple[float, float]:
+    """The graph-size chart's y range: from 0 for a flat graph or a growth of a quarter of the graph it started from
+    or more (visible from 0), else from just under the smallest size, so that 2,000 -> 2,012 ops is drawn as the rise
+    the verdict is about and not as a flat line at the top of a 0-2,000 axis (issue 45; the chart then marks its
+    axis as broken)."""
+    least, most = min(nodes), max(nodes)
+    if least <= 0 or most == least or most - least >= ZOOM_BELOW * least:
+        return 0.0, most * 1.05 or 1.0
+    pad = max(1.0, 0.1 * (most - least))
+    return max(0.0, least - pad), most + pad
 
 
 def host_share_chart(document: Dict[str, Any]) -> Optional[str]:
@@ -130,24 +149,14 @@ def host_share_chart(document: Dict[str, Any]) -> Optional[str]:
 
 
 def time_parts(document: Dict[str, Any]) -> List[Tuple[str, float, str]]:
-    """Where the wall time went: [(name, seconds, css class)], in sess.run (less the summaries' extra run time),
-    the summaries (their extra run time and FileWriter time), Saver.save, and the rest outside sess.run."""
-    wall = float(document.get("wall_s") or 0.0)
-    run = float(document.get("run_s") or 0.0)
-    save = float(document.get("save_s") or 0.0)
-    cost = document["summary_cost"]
-    extra = cost["extra_run_s"] or 0.0
-    writer = cost["writer_s"]
-    parts = [("in sess.run", max(0.0, run - extra), "run"), ("summaries", extra + writer, "summaries"),
-             ("Saver.save", save, "save")]
-    parts.append(("outside sess.run", max(0.0, wall - run - save - writer), "outside"))
-    return parts
+    """Where the loop's wall time went, as judged once (judge/time_parts.py): [(name, seconds, css class)]."""
+    return [(p["name"], p["seconds"], p["css"]) for p in document["time_parts"]["parts"]]
 
 
 def cost_bar(document: Dict[str, Any]) -> Optional[str]:
-    """The wall time as one stacked bar of :func:`time_parts`."""
-    wall = float(document.get("wall_s") or 0.0)
-    return stacked_bar(time_parts(document), wall, "where the wall time went") or None
+    """The loop's wall time as one stacked bar of :func:`time_parts`."""
+    span = float(document["time_parts"]["span_s"] or 0.0)
+    return stacked_bar(time_parts(document), span, "where the loop's wall time went") or None
 
 
 def comparison_charts(runs: Sequence[Tuple[str, RunVerdict]]) -> List[Tuple[str, str]]:

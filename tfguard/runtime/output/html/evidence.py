@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from tfguard.runtime.devices.devicewatch import device_blocks
-from tfguard.runtime.document import after_runs, display_path, format_seconds, significant
+from tfguard.runtime.document import after_runs, display_path, format_seconds, shown_labels, significant
+from tfguard.runtime.judge.time_parts import outside_share
 from tfguard.runtime.output.html import charts
 from tfguard.runtime.output.html.markup import esc
 from tfguard.runtime.output.session_report import evidence_rows, slowdown_phrase
@@ -94,7 +95,7 @@ def step_section(document: Dict[str, Any]) -> str:
 
 def host_section(document: Dict[str, Any]) -> str:
     """The host share (time outside sess.run) over the runs, and the source lines that took it."""
-    share = document.get("host_fraction")
+    share = outside_share(document)
     caption = "Outside sess.run (host): %s of the loop's wall time" % (
         "-" if share is None else significant(100 * share) + "%")
     figure = _figure(charts.host_share_chart(document), caption, "too few runs to draw")
@@ -104,7 +105,7 @@ def host_section(document: Dict[str, Any]) -> str:
                  '<span class="where">%s:%s</span>' % (esc(display_path(e["path"])), esc(e["line"])),
                  '<code class="src">%s</code>' % esc((e.get("code") or "").strip()), esc(e["cause"])]
                 for e in host["lines"]]
-        lines = "<h3>Top source lines outside sess.run</h3>" + table(["share of wall time", "site", "code",
+        lines = "<h3>Top source lines outside sess.run</h3>" + table(["share of the loop's wall time", "site", "code",
                                                                       "cause"], rows)
         said = host.get("advice")
         if said:
@@ -117,14 +118,22 @@ def host_section(document: Dict[str, Any]) -> str:
 
 
 def costs_section(document: Dict[str, Any]) -> str:
-    """Where the wall time went (sess.run, summaries, Saver.save, outside), then the busiest fetch signatures."""
-    wall = float(document.get("wall_s") or 0.0)
-    parts = charts.time_parts(document)
+    """Where the loop's wall time went (sess.run, summaries, Saver.save, outside sess.run: judge/time_parts.py, the
+    shares every output shows), then the busiest fetch signatures."""
+    judged = document["time_parts"]
+    span = float(judged["span_s"] or 0.0)
     bar = charts.cost_bar(document)
-    legend = table(["", "part", "time", "share of wall time"], [
-        ['<span class="swatch %s"></span>' % css, esc(name), esc(format_seconds(value) if value else "none"),
-         esc("%s%%" % significant(100 * value / wall) if wall and value else "-")] for name, value, css in parts])
+    legend = table(["", "part", "time", "share of the loop's wall time"], [
+        ['<span class="swatch %s"></span>' % esc(p["css"]), esc(p["name"]),
+         esc(format_seconds(p["seconds"]) if p["seconds"] else "none"),
+         esc("-" if p["share"] is None or not p["seconds"] else "%s%%" % significant(100 * p["share"]))]
+        for p in judged["parts"]])
     notes = []
+    if judged["before_loop_s"]:
+        notes.append("before the loop (set-up: building the graph, initializers, a restore): %s, not in the bar" %
+                     format_seconds(judged["before_loop_s"]))
+    if judged["writer_s"]:
+        notes.append("outside sess.run includes the FileWriter calls' %s" % format_seconds(judged["writer_s"]))
     if document.get("saves"):
         notes.append("%d Saver.save calls, %s each on average" % (
             document["saves"], format_seconds(document["save_s"] / document["saves"])))
@@ -135,9 +144,11 @@ def costs_section(document: Dict[str, Any]) -> str:
     if cost["writer_calls"]:
         notes.append("%d FileWriter calls, %s" % (cost["writer_calls"], format_seconds(cost["writer_s"])))
     signatures = document.get("signatures") or []
-    rows = [['<code>%s</code>' % esc(s["label"]), esc(s["count"]), esc(format_seconds(s["run_time"]["total"])),
+    shown = signatures[:_SIGNATURES_SHOWN]
+    rows = [['<code>%s</code>' % esc(label), esc(s["count"]), esc(format_seconds(s["run_time"]["total"])),
              esc(format_seconds(s["run_time"]["median"])), esc(format_seconds(s["interval"]["median"])),
-             esc(format_seconds(s["interval"]["p95"]))] for s in signatures[:_SIGNATURES_SHOWN]]
+             esc(format_seconds(s["interval"]["p95"]))]
+            for label, s in zip(shown_labels([s["label"] for s in shown]), shown)]  # none reads as another
     sig_table = ""
     if rows:
         sig_table = "<h3>Fetch signatures by total run time</h3>" + table(
@@ -146,8 +157,8 @@ def costs_section(document: Dict[str, Any]) -> str:
         if len(signatures) > _SIGNATURES_SHOWN:
             sig_table += '<p class="note">%d more signatures in the JSON report</p>' % (
                 len(signatures) - _SIGNATURES_SHOWN)
-    figure = '<figure class="plot wide"><figcaption>Where the wall time went (%s): save and summary costs' \
-             '</figcaption>%s</figure>' % (esc(format_seconds(wall)), bar or "")
+    figure = '<figure class="plot wide"><figcaption>Where the loop\'s wall time went (%s): save and summary costs' \
+             '</figcaption>%s</figure>' % (esc(format_seconds(span)), bar or "")
     return '<section id="costs"><h2>Save and summary costs</h2>%s%s%s%s</section>' % (
         figure, legend, "".join('<p class="note">%s</p>' % esc(n) for n in notes), sig_table)
 

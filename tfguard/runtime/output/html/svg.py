@@ -118,6 +118,15 @@ class Plot:
         self.marks.append('<circle class="%s" cx="%s" cy="%s" r="4"><title>%s</title></circle>' % (
             css, _n(self.sx(x)), _n(self.sy(y)), esc(text)))
 
+    def y_break(self, text: str) -> None:
+        """Mark the y axis as not starting at 0: a zigzag across its foot and `text` (what it starts at) beside it,
+        so that a chart zoomed onto a small change is not read as growth from nothing."""
+        foot = HEIGHT - BOTTOM
+        self.marks.append('<polyline class="axis-break" points="%d,%d %d,%d %d,%d %d,%d"/><text class="note '
+                          'axis-break" x="%d" y="%d">%s</text>' % (
+                              LEFT - 6, foot - 4, LEFT - 2, foot - 9, LEFT + 2, foot - 3, LEFT + 6, foot - 8,
+                              LEFT + 6, foot - 6, esc(text)))
+
     def _axes(self) -> str:
         parts = []
         for tick in self.ticks:
@@ -156,7 +165,7 @@ def stacked_bar(parts: Sequence[Tuple[str, float, str]], total: float, label: st
             continue
         w = width * min(value, total) / total
         rects.append('<rect class="part %s" x="%s" y="0" width="%s" height="%d"><title>%s: %.1f%%</title>'
-                     '</rect>' % (css, _n(x), _n(w), height, esc(name), 100 * value / total))
+                     '</rect>' % (esc(css), _n(x), _n(w), height, esc(name), 100 * value / total))
         x += w
     return '<svg class="bar" viewBox="0 0 520 %d" role="img" aria-label="%s" preserveAspectRatio="none">%s</svg>' % (
         height, esc(label), "".join(rects))
