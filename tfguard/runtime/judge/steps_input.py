@@ -28,7 +28,7 @@ def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]]
     if record.steps < options["min_runs"] or wall <= 0:
         return []
     serial = record.serial_maps()
-    python_seconds = record.input_python_seconds()
+    python_seconds = sum(cost.seconds for _, cost in serial)
     serial_made = [made for made, cost in record.maps.items() if cost.parallel is None]
     waited = max(record.next_seconds if serial_made else 0.0, python_seconds)
     written = sum(cost.seconds for cost in record.writes.values())

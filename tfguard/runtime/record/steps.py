@@ -173,6 +173,29 @@ class StepRecord(object):
         found = [(site, cost) for site, cost in self.maps.items() if cost.count and cost.parallel is None]
         return sorted(found, key=lambda item: -item[1].seconds)
 
+    def to_dict(self) -> Dict[str, Any]:
+        """JSON-ready facts (the judges' findings are added by run/step_watch.py)."""
+        def site(where: Site) -> Dict[str, Any]:
+            return {"path": where[0] if where else None, "line": where[1] if where else None}
+
+        eager = self.eager_site
+        intervals = self.intervals()
+        return {
+            "mode": self.mode, "steps": self.steps, "compiled_steps": self.compiled_steps,
+            "eager_steps": self.eager_steps, "wall_seconds": self.wall(), "step_seconds": self.step_seconds(),
+            "step_functions": [{"function": f.name, "path": f.path, "line": f.line, "calls": f.calls}
+                               for f in self.functions.values()],
+            "eager_site": dict(site(eager.site), function=eager.function, definition_line=eager.definition,
+                               through_keras=eager.through_keras) if eager is not None else None,
+            "next_batches": self.next_count, "next_seconds": self.next_seconds,
+            "maps": [dict(site(where), parallel=cost.parallel, python_calls=cost.count, python_seconds=cost.seconds)
+                     for where, cost in self.maps.items()],
+            "writes": [dict(site(where), kind=kind, through=cost.through, count=cost.count, seconds=cost.seconds)
+                       for (kind, where, _), cost in sorted(self.writes.items(), key=lambda item: -item[1].seconds)],
+            "intervals": _decimated(intervals), "intervals_per_point": max(1.0, len(intervals) / float(_POINTS)),
+            "time_parts": self.time_parts(),
+        }
+
     def input_python_seconds(self) -> float:
         """Seconds in the Python functions of the maps that ran one call at a time (TFG903's measure)."""
         return sum(cost.seconds for _, cost in self.serial_maps())
@@ -202,29 +225,6 @@ class StepRecord(object):
         waited = min(wall, self.next_seconds if self.next_count else python)
         return {"wall": wall, "input": waited, "step": max(0.0, wall - waited - saves - summaries), "saves": saves,
                 "summaries": summaries, "host": None}
-
-    def to_dict(self) -> Dict[str, Any]:
-        """JSON-ready facts (the judges' findings are added by run/step_watch.py)."""
-        def site(where: Site) -> Dict[str, Any]:
-            return {"path": where[0] if where else None, "line": where[1] if where else None}
-
-        eager = self.eager_site
-        intervals = self.intervals()
-        return {
-            "mode": self.mode, "steps": self.steps, "compiled_steps": self.compiled_steps,
-            "eager_steps": self.eager_steps, "wall_seconds": self.wall(), "step_seconds": self.step_seconds(),
-            "step_functions": [{"function": f.name, "path": f.path, "line": f.line, "calls": f.calls}
-                               for f in self.functions.values()],
-            "eager_site": dict(site(eager.site), function=eager.function, definition_line=eager.definition,
-                               through_keras=eager.through_keras) if eager is not None else None,
-            "next_batches": self.next_count, "next_seconds": self.next_seconds,
-            "maps": [dict(site(where), parallel=cost.parallel, python_calls=cost.count, python_seconds=cost.seconds)
-                     for where, cost in self.maps.items()],
-            "writes": [dict(site(where), kind=kind, through=cost.through, count=cost.count, seconds=cost.seconds)
-                       for (kind, where, _), cost in sorted(self.writes.items(), key=lambda item: -item[1].seconds)],
-            "intervals": _decimated(intervals), "intervals_per_point": max(1.0, len(intervals) / float(_POINTS)),
-            "time_parts": self.time_parts(),
-        }
 
 
 def _parallel_text(parallel: Any) -> Optional[str]:
