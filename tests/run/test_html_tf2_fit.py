@@ -92,6 +92,7 @@ def test_the_breakdown_counts_the_serial_maps_python_time_as_the_steps_wait(fit_
                              r'<td data-label="share of the steps&#x27; time">([^<]+)</td>', section))
     assert shares["waiting for input"] == "%.3g%%" % (100 * parts["input"] / parts["wall"])
     assert shares["summaries"] == "-"
+    assert "the host part holds the batch hooks of `Slow` (fit.py:15)" in section
 
 
 def test_the_fit_page_renders_offline(fit_run, tmp_path):

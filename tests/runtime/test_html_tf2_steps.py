@@ -136,3 +136,14 @@ def test_a_document_written_before_the_breakdown_says_so_and_a_long_run_keeps_50
     section = _section(render_report(verdict), "tf2-steps")
     assert "no breakdown: the report was written before tfguard kept one" in section
     assert section.count('<svg class="chart"') == 1
+
+
+def test_a_50000_step_tf2_runs_page_stays_small():
+    record = _compiled(steps=50000, step_s=0.001, gap_s=lambda i: 0.0002 * (i % 5))
+    verdict = _verdict(record, [{"function": "f", "calls": 50000, "traces": 1000, "traced_calls": 1000,
+                                 "traced_call_numbers": list(range(1, 50001, 50))}])
+    html = render_report(verdict)
+    assert len(html.encode("utf-8")) < 100 * 1024
+    lines = re.findall(r'<polyline [^>]*data-label="([^"]+)" points="([^"]+)"', html)
+    assert [label for label, _ in lines] == ["step time", "f"]
+    assert len(lines[0][1].split()) == 500 and 100 < len(lines[1][1].split()) <= 200

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from tfguard.runtime.document import format_seconds, significant
+from tfguard.runtime.document import display_path, format_seconds, significant
 from tfguard.runtime.judge.slowing_steps import DIAGNOSTIC as SLOWING_STEPS
 from tfguard.runtime.output.html.charts import RUN_CLASSES
 from tfguard.runtime.output.html.downsample import bucketed
@@ -24,6 +24,8 @@ from tfguard.runtime.verdict import PROGRAM, Diagnostic, RunVerdict
 
 #: Retracing functions drawn (the most traced first); the table of the traces section has them all.
 _FUNCTIONS_DRAWN = 4
+#: Traced calls drawn as a staircase (each one a step); more are drawn as a line through buckets of them.
+_STAIRS = 200
 #: The breakdown's parts: (time_parts key, name, css class of the page's palette).
 PARTS = (("input", "waiting for input", "input"), ("step", "in the step", "run"),
          ("host", "host (Python between steps)", "outside"), ("saves", "checkpoints", "save"),
@@ -91,8 +93,20 @@ def parts_of(steps: Dict[str, Any]) -> List[Tuple[str, Optional[float], str]]:
     return [(name, parts.get(key), css) for key, name, css in PARTS]
 
 
-def breakdown(steps: Dict[str, Any]) -> str:
-    """Where the steps' wall time went: a stacked bar and its table (time, share), or a line saying why not."""
+def _callbacks_note(program: Optional[Dict[str, Any]]) -> str:
+    """Which user callbacks' batch hooks the host part holds (Keras `fit`, the program's facts), or ""."""
+    callbacks = sorted((c for c in (program or {}).get("callbacks") or [] if c.get("seconds")),
+                       key=lambda c: -c["seconds"])
+    if not callbacks:
+        return ""
+    return '<p class="note">%s</p>' % esc("the host part holds the batch hooks of %s" % ", ".join(
+        "`%s` (%s:%s) %s" % (c["name"], display_path(c["path"]), c["line"], format_seconds(c["seconds"]))
+        for c in callbacks[:4]))
+
+
+def breakdown(steps: Dict[str, Any], program: Optional[Dict[str, Any]] = None) -> str:
+    """Where the steps' wall time went: a stacked bar and its table (time, share), or a line saying why not; the
+    user callbacks whose batch hooks the host part holds (`program`: the verdict's Keras facts)."""
     parts = parts_of(steps)
     wall = float((steps.get("time_parts") or {}).get("wall") or 0.0)
     if not parts or wall <= 0:
@@ -106,7 +120,8 @@ def breakdown(steps: Dict[str, Any]) -> str:
              esc("%s%%" % significant(100 * value / wall) if value else "-")] for name, value, css in parts]
     return ('<figure class="plot wide"><figcaption>%s</figcaption>%s</figure>%s' % (
         esc("Where the steps' %s went" % format_seconds(wall)), bar,
-        table(["", "part", "time", "share of the steps' time"], rows, "breakdown")))
+        table(["", "part", "time", "share of the steps' time"], rows, "breakdown"))) + (
+            _callbacks_note(program) if steps.get("mode") == "compiled" else "")
 
 
 def retracing(verdict: RunVerdict) -> List[Dict[str, Any]]:
@@ -136,7 +151,11 @@ def traces_chart(functions: Sequence[Dict[str, Any]]) -> Optional[str]:
     plot.marks.append('<line class="marker" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>' % (
         plot.sx(1.0), plot.sx(min(last, most)), plot.sy(1.0), plot.sy(min(last, most))))
     for (name, points), css in zip(lines, RUN_CLASSES):
-        plot.line(points, css, name, step=True)
+        if len(points) > _STAIRS:  # a function traced on hundreds of calls: its count as a line, bucketed
+            buckets = bucketed([x for x, _ in points], [y for _, y in points], _STAIRS)
+            plot.line([(b.last_x, b.high) for b in buckets], css, name)
+        else:
+            plot.line(points, css, name, step=True)
     return plot.svg("traces over each function's calls: %s" % ", ".join(
         "%s %d" % (name, points[-1][1]) for name, points in lines))
 
@@ -154,7 +173,7 @@ def steps_section(verdict: RunVerdict) -> str:
         SLOWING_STEPS.code, slowing.evidence.get("slowdown") or 0.0) if slowing is not None else "")
     chart = figure(step_time_chart(steps, slowing), caption, "too few steps to draw")
     return '<section id="tf2-steps"><h2>Steps</h2><div class="plots">%s<div>%s</div></div></section>' % (
-        chart, breakdown(steps))
+        chart, breakdown(steps, verdict.program))
 
 
 def traces_over_calls(verdict: RunVerdict) -> str:
