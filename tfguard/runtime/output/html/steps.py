@@ -10,6 +10,7 @@ Nothing is measured or judged here; a chart the figures cannot draw is left out 
 
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tfguard.runtime.document import display_path, format_seconds, significant
@@ -42,10 +43,19 @@ def _count(value: float) -> str:
     return "{:,}".format(int(value)) if value == int(value) else significant(value)
 
 
+#: The evidence of TFG902's TF2 finding the chart draws: where it took its medians, and the medians.
+_EDGES = ("warmup_intervals", "first_fifth_end", "last_fifth_start", "step_seconds_first", "step_seconds_last")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def slowing_verdict(verdict: RunVerdict) -> Optional[Diagnostic]:
-    """TFG902 judged on the TF2 steps (PROGRAM scope, with the edges of its medians), None when it was not."""
-    return next((d for d in verdict.of_scope(PROGRAM)
-                 if d.code == SLOWING_STEPS.code and "first_fifth_end" in d.evidence), None)
+    """TFG902 judged on the TF2 steps (PROGRAM scope, with the edges of its medians), None when it was not (or a
+    report file's evidence, which no schema types, holds something else than numbers there)."""
+    return next((d for d in verdict.of_scope(PROGRAM) if d.code == SLOWING_STEPS.code
+                 and all(_number(d.evidence.get(name)) for name in _EDGES)), None)
 
 
 def step_time_chart(steps: Dict[str, Any], slowing: Optional[Diagnostic]) -> Optional[str]:
@@ -81,7 +91,7 @@ def step_time_chart(steps: Dict[str, Any], slowing: Optional[Diagnostic]) -> Opt
         plot.segment(last_start, xs[-1], last, "last 20%%: %s" % _ms(last))
         plot.marks.append('<line class="trend" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>' % (
             plot.sx((skip + first_end) / 2.0), plot.sx((last_start + xs[-1]) / 2.0), plot.sy(first), plot.sy(last)))
-        label += ": %s (x%.2f)" % (SLOWING_STEPS.code, evidence.get("slowdown") or last / first)
+        label += ": %s (x%s)" % (SLOWING_STEPS.code, significant(last / first) if first > 0 else "?")
     return plot.svg(label)
 
 
@@ -169,8 +179,9 @@ def steps_section(verdict: RunVerdict) -> str:
     count = steps["steps"]
     what = ("calls of %s" % ", ".join("`%s`" % f["function"] for f in steps.get("step_functions") or [])
             if steps.get("mode") == "compiled" else "eager apply_gradients")
-    caption = "Time per step (%d steps: %s)%s" % (count, what, ": %s, x%.2f slower by the end" % (
-        SLOWING_STEPS.code, slowing.evidence.get("slowdown") or 0.0) if slowing is not None else "")
+    caption = "Time per step (%s steps: %s)%s" % (count, what, ": %s, %s -> %s per step" % (
+        SLOWING_STEPS.code, format_seconds(slowing.evidence["step_seconds_first"]),
+        format_seconds(slowing.evidence["step_seconds_last"])) if slowing is not None else "")
     chart = figure(step_time_chart(steps, slowing), caption, "too few steps to draw")
     return '<section id="tf2-steps"><h2>Steps</h2><div class="plots">%s<div>%s</div></div></section>' % (
         chart, breakdown(steps, verdict.program))
