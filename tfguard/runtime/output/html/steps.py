@@ -196,6 +196,7 @@ def traces_over_calls(verdict: RunVerdict) -> str:
     names = ", ".join(f.get("function") or "?" for f in functions[:_FUNCTIONS_DRAWN])
     legend = " ".join('<span class="legend-%s">&#9632; %s</span>' % (css, esc(f.get("function") or "?"))
                       for f, css in zip(functions[:_FUNCTIONS_DRAWN], RUN_CLASSES))
-    return '<div class="plots">%s</div><p class="note">%s; dashed: a trace on every call</p>' % (
+    # Beside the chart (two a row, as the other sections), its legend; one above the other on a phone.
+    return '<div class="plots">%s<div><p class="note">%s; dashed: a trace on every call</p></div></div>' % (
         figure(traces_chart(functions), "Traces over the calls of %s" % names,
                "no traced call numbers kept"), legend)
