@@ -82,3 +82,31 @@ def test_the_new_names_fail_a_test_with_fail_on(pytester, monkeypatch):
     assert "TFG910 warning (--tfguard-fail-on predict-in-loop) (program): `Sequential.predict` called 12 times" in out
     result.stdout.fnmatch_lines(["FAILED test_tf2.py::test_predict_per_sample - `Sequential.predict` called 12 "
                                  "times from test_tf2.py:%d on 1 row per call*" % _line(path, "# PREDICT")])
+
+
+EAGER = '''
+import tensorflow as tf
+
+
+def test_eager_loop():
+    model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
+    optimizer = tf.keras.optimizers.SGD(0.01)
+    for _ in range(40):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(tf.ones((2, 4))) ** 2)
+        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+'''
+
+
+def test_an_eager_training_loop_has_a_row_of_eager_steps_and_fails_on_eager_step(pytester, monkeypatch):
+    """A test that trains with no tf.function: its row counts its eager steps (it had none, its loop unwatched),
+    and `--tfguard-fail-on eager-step` fails it on TFG909 (which never fired under pytest)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    pytester.makepyfile(test_eager=EAGER)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--tfguard")
+    assert result.ret == 0  # TFG909 is a warning: reported, failing only when named
+    result.stdout.fnmatch_lines([
+        "1 test guarded: 0 used a TensorFlow session, 1 ran TF2 steps or tf.functions, 0 failed its guard",
+        "test_eager.py::test_eager_loop * 40 (eager) * 0 * 0 * 0.0 * TFG909 * warning: TFG909"])
+    failed = pytester.runpytest("-p", "no:cacheprovider", "--tfguard", "--tfguard-fail-on", "eager-step", "-ra")
+    failed.stdout.fnmatch_lines(["FAILED test_eager.py::test_eager_loop - the training step runs eagerly*(TFG909)"])

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from typing import Any, Dict, Iterator, List, Tuple
 
 from tests.runtime.html_documents import SITE, run_verdict
-from tfguard.runtime.verdict import ACROSS_SESSIONS, FUNCTION, Diagnostic, FunctionsVerdict, Site
+from tfguard.runtime.verdict import ACROSS_SESSIONS, FUNCTION, PROGRAM, Diagnostic, FunctionsVerdict, Site
 
 #: Ends every context it could land in (title, attribute, style, script), then tries three ways to run script; each
 #: one that ran would mark the page's root element, which the browser tests read.
@@ -22,7 +22,8 @@ Path = Tuple[Any, ...]
 
 def full_document() -> Dict[str, Any]:
     """A run document with every part the schema describes filled in: two sessions (saves, two fetch signatures,
-    a frozen violation), a diagnostic across sessions, a traced function (TFG908) and host time."""
+    a frozen violation), a diagnostic across sessions, a traced function (TFG908), host time, and a TF2 loop's
+    steps with TFG902's edges."""
     verdict = run_verdict(200, saves=3, signatures=2)
     other = run_verdict(50, growing=False, seed=2).sessions[0]
     verdict.sessions.append(replace(other, number=2, created_at="train.py:80"))
@@ -35,12 +36,33 @@ def full_document() -> Dict[str, Any]:
         "traced_call_numbers": [1, 2], "objects": 1, "most_traced_calls_of_one_object": 30, "trace_seconds": 0.5,
         "run_seconds": 0.7, "call_sites": [{"path": "train.py", "line": 8, "traced_calls": 30}],
         "first_arguments": [{"argument": "n", "value": "0"}], "changes": [change]}])
+    verdict.facts["steps"] = tf2_steps()
     verdict.diagnostics += [
+        Diagnostic("TFG902", "warning", "steps got x2.00 slower", "look at train.py:30", [Site("train.py", 30)],
+                   {"step_seconds_first": 0.01, "step_seconds_last": 0.02, "warmup_intervals": 5,
+                    "first_fifth_end": 14, "last_fifth_start": 40}, PROGRAM),
         Diagnostic("TFG906", "warning", "a graph per session", "build the graph once", [Site("train.py", 12)],
                    {"note": "x", "graph": 2, "sites": [dict(SITE)]}, ACROSS_SESSIONS),
         Diagnostic("TFG908", "warning", "`step` keeps retracing", "pass tensors", [Site("train.py", 8)],
                    {"function": "step", "changes": [change]}, FUNCTION)]
     return verdict.to_document()
+
+
+def tf2_steps() -> Dict[str, Any]:
+    """A TF2 loop's `steps` fact (record/steps.py): 50 compiled steps with a batch taken, a serial map, a
+    checkpoint and a summary written by lines of train.py."""
+    from tfguard.runtime.record.steps import StepRecord
+
+    record = StepRecord()
+    record.step_function(1, "train_step", "train.py", 10)
+    for step in range(50):
+        record.compiled_step(record.functions[1], step * 0.02, 0.01, step * 0.01)
+        record.next_batch(0.002, ("train.py", 29))
+    record.map_made(("train.py", 12), None)
+    record.python_input(0.05, ("train.py", 12), None)
+    record.wrote("save", 0.05, ("train.py", 35), "ModelCheckpoint")
+    record.wrote("summary", 0.001, ("train.py", 33), "")
+    return dict(record.to_dict(), failed=False)
 
 
 def fields(node: Any, path: Path = ()) -> Iterator[Path]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import statistics
 import sys
 from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
@@ -104,14 +105,20 @@ def _watcher_class() -> type:
     return TestSessionWatcher
 
 
-def tf2_facts(program: Dict[str, Any], functions: List[Any]) -> Dict[str, Any]:
+def tf2_facts(program: Dict[str, Any], functions: List[Any], loop: Optional[Dict[str, Any]] = None
+              ) -> Dict[str, Any]:
     """What a TF2 test's row and budgets read: its steps (calls of its most called tf.function, or Keras train
-    batches), the tf.functions it called or traced (`functions`: FunctionRecords) and their traces, the most host
-    syncs one line made per step, the largest share of a batch one callback took, the most small-input
-    predict/evaluate calls one line made (from the program's figures, run/program_watch.py)."""
+    batches; where neither ran, the training loop's eager steps: `loop`, run/step_watch.py's figures), the
+    tf.functions it called or traced (`functions`: FunctionRecords) and their traces, the most host syncs one line
+    made per step, the largest share of a batch one callback took, the most small-input predict/evaluate calls one
+    line made (from the program's figures, run/program_watch.py)."""
     from tfguard.runtime.judge.predict_in_loop import SMALL_ROWS
 
     steps = program["steps"]
+    if not steps["count"] and loop and loop.get("mode") == "eager" and loop.get("steps"):
+        # An eager loop calls no tf.function: its steps are its apply_gradients calls.
+        intervals = loop.get("intervals") or [loop["wall_seconds"] / loop["steps"]]
+        steps = {"name": "eager", "count": loop["steps"], "seconds": statistics.median(intervals)}
     per_line: Dict[Any, int] = {}
     for site in program["host_syncs"]:
         per_line[(site["path"], site["line"])] = per_line.get((site["path"], site["line"]), 0) + site["count"]
@@ -147,6 +154,10 @@ class TestGuard:
         #: diagnostics, and the TF2 facts its row and budgets read (`tf2_facts`).
         self._program: Any = None
         self._program_judged: Optional[Tuple[Dict[str, Any], List[Diagnostic]]] = None
+        #: The test's watch of its training loop (TFG909, TFG902-TFG905's TF2 cases), once finished its steps'
+        #: figures and diagnostics (None when it saw no training).
+        self._steps: Any = None
+        self._steps_judged: Optional[Tuple[Dict[str, Any], List[Diagnostic]]] = None
         self.tf2: Optional[Dict[str, Any]] = None
 
     def start(self) -> None:
@@ -162,6 +173,10 @@ class TestGuard:
 
             self._program = ProgramWatch()
             self._program.start()
+            from tfguard.runtime.run.step_watch import StepWatch
+
+            self._steps = StepWatch()
+            self._steps.start()
 
     def guard(self, session: Any, frozen: bool = False, **options: Any) -> "ExplicitGuard":
         """A ``with`` block guarding `session` (``tfguard.watch``, or ``tfguard.frozen`` with frozen=True)."""
@@ -175,7 +190,12 @@ class TestGuard:
             return self.sessions
         functions, self._functions = self._functions, None
         program, self._program = self._program, None
+        steps, self._steps = self._steps, None
         called: List[Any] = []
+        if steps is not None:
+            steps.stop()
+            if steps.saw_training:
+                self._steps_judged = steps.judged()
         if functions is not None:
             functions.stop()
             if functions.available and not functions.failed:
@@ -185,7 +205,8 @@ class TestGuard:
             program.stop()
             self._program_judged = program.judged()
             if self._program_judged is not None:
-                self.tf2 = tf2_facts(self._program_judged[0], called)
+                self.tf2 = tf2_facts(self._program_judged[0], called,
+                                     self._steps_judged[0] if self._steps_judged is not None else None)
         found = []
         explicit_ids = set()
         for block in self._explicit:
@@ -213,7 +234,11 @@ class TestGuard:
         created where their origin says), the growth across them and its tf.functions, judged once."""
         sessions = [(replace(guarded.report.session, number=number, created_at=guarded.origin), guarded.report.findings)
                     for number, guarded in enumerate(self.finish(), 1)]
-        return judge_run({}, sessions, self._functions_judged, self._program_judged)
+        verdict = judge_run({}, sessions, self._functions_judged, self._program_judged)
+        if self._steps_judged is not None:  # as runner.run_verdict: the steps' figures and their diagnostics
+            verdict.facts["steps"] = self._steps_judged[0]
+            verdict.diagnostics += self._steps_judged[1]
+        return verdict
 
 
 class ExplicitGuard:

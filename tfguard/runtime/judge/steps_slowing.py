@@ -33,11 +33,14 @@ CPU_GROWTH = 1.5
 
 
 def _fifths(values: Sequence[float]) -> Optional[tuple]:
-    body = list(values[warmup_points(len(values)):])
+    """(first fifth's median, last fifth's median, (warm-up points, first fifth's last index, last fifth's first
+    index)) of the series after its warm-up; None when too short."""
+    skip = warmup_points(len(values))
+    body = list(values[skip:])
     edge = max(1, len(body) // 5)
     if len(body) < 2 * edge:
         return None
-    return median_of(body[:edge]), median_of(body[-edge:])
+    return median_of(body[:edge]), median_of(body[-edge:]), (skip, skip + edge - 1, len(values) - edge)
 
 
 def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]] = None) -> List[Any]:
@@ -66,4 +69,7 @@ def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]]
     return [diagnostic.finding(headline, None, site[0] if site else None, site[1] if site else None, help=advice,
                                slowdown=slowdown, slowdown_cause=PYTHON_WORK, steps=record.steps,
                                step_seconds_first=wall[0], step_seconds_last=wall[1],
-                               cpu_seconds_first=cpu[0], cpu_seconds_last=cpu[1])]
+                               cpu_seconds_first=cpu[0], cpu_seconds_last=cpu[1],
+                               # Where the medians were taken (indices into the step intervals), for the charts.
+                               warmup_intervals=wall[2][0], first_fifth_end=wall[2][1],
+                               last_fifth_start=wall[2][2])]

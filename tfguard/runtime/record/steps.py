@@ -187,6 +187,7 @@ class StepRecord(object):
             return {"path": where[0] if where else None, "line": where[1] if where else None}
 
         eager = self.eager_site
+        intervals = self.intervals()
         return {
             "mode": self.mode, "steps": self.steps, "compiled_steps": self.compiled_steps,
             "eager_steps": self.eager_steps, "wall_seconds": self.wall(), "step_seconds": self.step_seconds(),
@@ -199,8 +200,39 @@ class StepRecord(object):
                      for where, cost in self.maps.items()],
             "writes": [dict(site(where), kind=kind, through=cost.through, count=cost.count, seconds=cost.seconds)
                        for (kind, where, _), cost in sorted(self.writes.items(), key=lambda item: -item[1].seconds)],
-            "intervals": _decimated(self.intervals()),
+            "intervals": _decimated(intervals), "intervals_per_point": max(1.0, len(intervals) / float(_POINTS)),
+            "time_parts": self.time_parts(),
         }
+
+    def input_python_seconds(self) -> float:
+        """Seconds in the Python functions of the maps that ran one call at a time (TFG903's measure)."""
+        return sum(cost.seconds for _, cost in self.serial_maps())
+
+    def time_parts(self) -> Dict[str, Optional[float]]:
+        """Where the steps' wall time went, in parts measured apart (the HTML page's breakdown), from the figures
+        the judges read: `input` (waiting for the next batch: the iterator's `next` between steps; where the
+        program took no batch itself, as Keras takes its batches inside its train function, the Python time of
+        its serial maps, which that function waited on), `step` (in the step, less that wait), `saves` and
+        `summaries` (checkpoints; summary writes and flushes), `host` (the rest of the time between steps: the
+        loop's own Python). Eager steps run inside the loop's Python: their `step` holds the host's time and
+        `host` is None. A batch taken or a checkpoint written before the first step or after the last falls
+        outside `wall`: the parts can add up to a little more than it."""
+        wall = self.wall()
+        saves = sum((cost.seconds for _, cost in self.costs("save")), 0.0)
+        summaries = sum((cost.seconds for kind in ("summary", "flush") for _, cost in self.costs(kind)), 0.0)
+        python = self.input_python_seconds()
+        if self.mode == COMPILED:
+            inside = sum(self.seconds)
+            between = max(0.0, wall - inside)
+            taking = min(self.next_seconds, between)
+            # With batches taken between steps, a map's Python time overlaps the steps and the waits (tf.data runs
+            # it on its own threads): the wait is `next`'s alone.
+            waited = 0.0 if self.next_count else min(inside, python)
+            return {"wall": wall, "input": taking + waited, "step": inside - waited, "saves": saves,
+                    "summaries": summaries, "host": max(0.0, between - taking - saves - summaries)}
+        waited = min(wall, self.next_seconds if self.next_count else python)
+        return {"wall": wall, "input": waited, "step": max(0.0, wall - waited - saves - summaries), "saves": saves,
+                "summaries": summaries, "host": None}
 
 
 def _parallel_text(parallel: Any) -> Optional[str]:
@@ -214,7 +246,11 @@ def _parallel_text(parallel: Any) -> Optional[str]:
     return "AUTOTUNE" if number == -1 else None if number <= 1 else str(number)
 
 
-def _decimated(values: List[float], cap: int = 500) -> List[float]:
+#: Step intervals the document keeps (means of consecutive ones beyond it).
+_POINTS = 500
+
+
+def _decimated(values: List[float], cap: int = _POINTS) -> List[float]:
     """At most `cap` points: means of consecutive runs of values (the chart of step intervals)."""
     if len(values) <= cap:
         return list(values)

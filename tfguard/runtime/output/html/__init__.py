@@ -13,7 +13,10 @@ artifact. Every value it writes goes through one escape function (markup.esc). F
   start), graph size (ops) over the runs with the growth sites, the host share with its top source lines, where
   the wall time went (sess.run, summaries, Saver.save, outside sess.run) and the busiest fetch signatures
   (charts.py, evidence.py);
-- traces per function (TF2 ``tf.function``, TFG908), when the run traced any;
+- a TF2 run's steps: time per step with TFG902's trend where it judged one, and where the steps' time went (input
+  waits, in the step, the host's Python between steps, checkpoints, summaries) (steps.py);
+- traces per function (TF2 ``tf.function``, TFG908), when the run traced any, with the retracing ones' traces over
+  their calls;
 - the run's facts (command, TensorFlow version, exit status, sessions, runs watched and the text report's
   evidence totals), devices, and every session of a run of several.
 

@@ -27,7 +27,8 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], css: str = "") 
         css, head, body)
 
 
-def _figure(svg: Optional[str], caption: str, empty: str) -> str:
+def figure(svg: Optional[str], caption: str, empty: str) -> str:
+    """A chart with its caption and read-out, or the caption and `empty` (why there is no chart)."""
     if svg is None:
         return '<figure class="plot empty"><figcaption>%s</figcaption><p class="note">%s</p></figure>' % (
             esc(caption), esc(empty))
@@ -48,6 +49,10 @@ def facts_rows(verdict: RunVerdict) -> List[List[str]]:
                      + (" (stopped by --max-steps)" if facts.get("stopped_by_max_steps") else "")])
     if "command" in facts:
         rows.append(["sessions watched", str(len(verdict.sessions))])
+    steps = facts.get("steps") or {}
+    if steps.get("steps"):
+        rows.append(["training steps", "%d (%s)" % (steps["steps"], ", ".join(
+            "calls of %s" % f["function"] for f in steps.get("step_functions") or []) or "eager apply_gradients")])
     busiest = verdict.busiest
     if busiest is not None and busiest.created_at:
         rows.append(["session created at", busiest.created_at])
@@ -70,11 +75,11 @@ def step_section(document: Dict[str, Any]) -> str:
     """Step time (with the verdict's trend) and graph size, then the growth sites."""
     label = document.get("dominant_signature") or "(all runs)"
     slowdown = slowdown_phrase(document)
-    step = _figure(charts.step_time_chart(document, slowdown),
+    step = figure(charts.step_time_chart(document, slowdown),
                    "Step time of %s%s" % ("all runs" if label == "(all runs)" else "`%s`" % label,
                                           ": " + slowdown if slowdown else ""),
                    "too few runs to draw")
-    size = _figure(charts.graph_size_chart(document), "Graph size (ops) over the runs: %s" % (
+    size = figure(charts.graph_size_chart(document), "Graph size (ops) over the runs: %s" % (
         "%s -> %s (+%s)" % (document["nodes_start"], document["nodes_end"], document["nodes_added"])
         if document["nodes_added"] else "%s, no growth" % document["nodes_end"]), "too few runs to draw")
     sites = [s for s in document.get("growth_sites") or [] if s.get("kind") != "setup"]
@@ -98,7 +103,7 @@ def host_section(document: Dict[str, Any]) -> str:
     share = outside_share(document)
     caption = "Outside sess.run (host): %s of the loop's wall time" % (
         "-" if share is None else significant(100 * share) + "%")
-    figure = _figure(charts.host_share_chart(document), caption, "too few runs to draw")
+    host_chart = figure(charts.host_share_chart(document), caption, "too few runs to draw")
     host = document.get("host_time")
     if host and host.get("lines"):
         rows = [[esc("%s%%" % significant(100 * e["share"])),
@@ -114,7 +119,7 @@ def host_section(document: Dict[str, Any]) -> str:
     else:
         lines = '<p class="note">no source lines: too few stack samples between runs (a short or busy loop)</p>'
     return '<section id="host"><h2>Host share</h2><div class="plots">%s<div>%s</div></div></section>' % (
-        figure, lines)
+        host_chart, lines)
 
 
 def costs_section(document: Dict[str, Any]) -> str:
@@ -157,14 +162,15 @@ def costs_section(document: Dict[str, Any]) -> str:
         if len(signatures) > _SIGNATURES_SHOWN:
             sig_table += '<p class="note">%d more signatures in the JSON report</p>' % (
                 len(signatures) - _SIGNATURES_SHOWN)
-    figure = '<figure class="plot wide"><figcaption>Where the loop\'s wall time went (%s): save and summary costs' \
-             '</figcaption>%s</figure>' % (esc(format_seconds(span)), bar or "")
+    bar_figure = '<figure class="plot wide"><figcaption>Where the loop\'s wall time went (%s): save and summary costs' \
+                 '</figcaption>%s</figure>' % (esc(format_seconds(span)), bar or "")
     return '<section id="costs"><h2>Save and summary costs</h2>%s%s%s%s</section>' % (
-        figure, legend, "".join('<p class="note">%s</p>' % esc(n) for n in notes), sig_table)
+        bar_figure, legend, "".join('<p class="note">%s</p>' % esc(n) for n in notes), sig_table)
 
 
-def traces_section(verdict: RunVerdict) -> str:
-    """Traces per function (TF2 ``tf.function``, TFG908): each traced function, the most traced first."""
+def traces_section(verdict: RunVerdict, chart: str = "") -> str:
+    """Traces per function (TF2 ``tf.function``, TFG908): each traced function, the most traced first, under
+    `chart` (their traces over their calls, steps.py)."""
     traces = verdict.traced_functions
     if not traces:
         return ""
@@ -182,8 +188,8 @@ def traces_section(verdict: RunVerdict) -> str:
                                                              esc("%.1f" % (100.0 * int(e.get("traced_calls") or 0)
                                                                            / most)),
                                                              esc(e.get("traced_calls", "-"))) for e in traces[:12])
-    return ('<section id="traces"><h2>Traces per function</h2><div class="hbars">%s</div>%s</section>' % (
-        bars, table(["function", "defined at", "traces", "calls", "time tracing", "time running",
+    return ('<section id="traces"><h2>Traces per function</h2><div class="hbars">%s</div>%s%s</section>' % (
+        bars, chart, table(["function", "defined at", "traces", "calls", "time tracing", "time running",
                      "what changed between traces"], rows)))
 
 

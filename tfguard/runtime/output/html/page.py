@@ -8,7 +8,7 @@ import hashlib
 import os
 
 from tfguard.printable import printable
-from tfguard.runtime.output.html import evidence
+from tfguard.runtime.output.html import evidence, steps
 from tfguard.runtime.output.html.markup import esc
 from tfguard.runtime.output.html.verdict import diagnostics_section, verdict_lines
 from tfguard.runtime.verdict import RunVerdict
@@ -61,7 +61,8 @@ def report_body(verdict: RunVerdict) -> str:
     if busiest is not None:
         figures = busiest.figures
         parts += [evidence.step_section(figures), evidence.host_section(figures), evidence.costs_section(figures)]
-    parts += [evidence.traces_section(verdict), evidence.facts_section(verdict)]
+    parts += [steps.steps_section(verdict), evidence.traces_section(verdict, steps.traces_over_calls(verdict)),
+              evidence.facts_section(verdict)]
     if busiest is not None:
         parts += [evidence.devices_section(busiest.figures), evidence.sessions_section(verdict)]
     return "".join(parts)
@@ -75,8 +76,9 @@ def title_of(verdict: RunVerdict) -> str:
 def render_report(verdict: RunVerdict) -> str:
     """The HTML page of one run verdict."""
     busiest = verdict.busiest
+    steps = (verdict.facts.get("steps") or {}).get("steps")
     subtitle = "TensorFlow %s, %s" % (verdict.facts.get("tensorflow_version") or "?", "%d runs watched" % busiest[
-        "runs"] if busiest is not None else "no session watched")
+        "runs"] if busiest is not None else "%d training steps watched" % steps if steps else "no session watched")
     return html_page(title_of(verdict), subtitle, report_body(verdict))
 
 

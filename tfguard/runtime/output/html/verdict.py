@@ -44,10 +44,13 @@ def _code_link(code: str) -> str:
 def verdict_lines(verdict: RunVerdict) -> str:
     """One line per diagnostic (code, severity, headline, scope), or one line saying the run is clean."""
     found = ordered(verdict)
-    if not found and not verdict.sessions and verdict.traced_functions:
+    steps = (verdict.facts.get("steps") or {}).get("steps") or 0
+    if not found and not verdict.sessions and (verdict.traced_functions or steps):
         traced = len(verdict.traced_functions)
-        return '<p class="verdict ok"><span class="sev ok">ok</span> no diagnostics: %s</p>' % esc(
-            "%d tf.function%s traced, none keeps retracing" % (traced, "" if traced == 1 else "s"))
+        said = ["%d training step%s watched" % (steps, "" if steps == 1 else "s")] if steps else []
+        if traced:
+            said.append("%d tf.function%s traced, none keeps retracing" % (traced, "" if traced == 1 else "s"))
+        return '<p class="verdict ok"><span class="sev ok">ok</span> no diagnostics: %s</p>' % esc(", ".join(said))
     if not found and not verdict.sessions:
         return '<p class="verdict none">%s created no TensorFlow session: nothing to report</p>' % esc(
             verdict.command or "the program")
