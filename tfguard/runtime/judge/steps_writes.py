@@ -7,7 +7,9 @@ wall time and the line that writes them.
   info. Summaries inside a `tf.function` run in its graph and are not timed apart (silent).
 - Checkpoints (TFG905): `Checkpoint.save/write`, `CheckpointManager.save`, `model.save`, `save_weights` (a Keras
   `ModelCheckpoint` blamed on the line that made it): a warning at `save_threshold` of the wall time over at least
-  `min_saves` saves, as for `Saver.save` in a session.
+  `min_saves` saves, as for `Saver.save` in a session. Saves `save_steps_apart` steps apart or more (one per 100
+  steps, the fix TFG202 and this page advise) are a cadence, not "too often": their share is said as info (a small
+  model's step is short beside any save; the share is the model's, not the cadence's).
 """
 
 from __future__ import annotations
@@ -64,6 +66,15 @@ def judge_saves(record: StepRecord, diagnostic: Any, options: Optional[Dict[str,
     if share < options["save_threshold"]:
         return []
     site, top = saves[0]
+    apart = steps / float(count)
+    if apart >= options["save_steps_apart"]:
+        message = "checkpoints one per %.0f steps (%d saves) took %s of the steps' %s (%s per save): a cadence, " \
+                  "not too often; a save costs this much beside this model's short steps" % (
+                      apart, count, percent(share), format_seconds(wall), format_seconds(seconds / count))
+        return share_judged([diagnostic.finding(
+            message, "info", site[0] if site else None, site[1] if site else None, help="", saves=count,
+            save_seconds=seconds, save_fraction=share, steps=steps, wall_seconds=wall,
+            callback=top.through or None)], record, options)
     message = "checkpoints too often: %d saves for %d steps (%s) took %s of the steps' %s (%s per save), most at " \
               "%s%s — save every N steps or once per epoch (`CheckpointManager(..., checkpoint_interval=N)` with " \
               "`save(checkpoint_number=step)`, `ModelCheckpoint(save_freq=\"epoch\")`)" % (

@@ -46,6 +46,7 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "min_runs": 5,  # runs needed before TFG903/TFG904 are judged
     "min_share_s": MIN_VERDICT_S,  # wall time a run needs before TFG903-TFG905 are judged (not a smoke run)
     "min_saves": 3,  # Saver.save calls needed before TFG905 is judged (one final save is not "too often")
+    "save_steps_apart": 100,  # TF2 steps: saves this many steps apart or more are a cadence, TFG905 info at most
     "slowdown_threshold": DEFAULT_SLOWDOWN_THRESHOLD,  # smallest slowdown ratio worth reporting
     "check_every": None,  # deprecated and ignored: slowdown is judged when the guard ends (judge/slowdown.py)
     "warn": True,  # issue GraphGrowthWarning while running, SlowdownWarning when the guard ends
