@@ -2,7 +2,8 @@
 
 One sink for capture/function_calls.py (the calls of the step functions) and capture/step_hooks.py (gradients
 applied, batches taken, writes), filling one `StepRecord` (record/steps.py), judged at the end
-(judge/judgement.py's `judge_steps`).
+(judge/judgement.py's `judge_steps`). From the first step on, capture/loop_sampler.py samples the stepping thread
+(a Python generator or PyDataset the loop iterates makes its batches there, where nothing else can time them).
 With `max_steps`, the step that reaches it finishes and the program is stopped (`stop_type`, a BaseException the
 runner catches), as `--max-steps` stops a session program.
 """
@@ -10,6 +11,7 @@ runner catches), as `--max-steps` stops a session program.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 import weakref
 from typing import Any, Dict, Optional
@@ -17,6 +19,7 @@ from typing import Any, Dict, Optional
 from tfguard.runtime import tf_access
 from tfguard.runtime.capture import function_calls, step_hooks
 from tfguard.runtime.capture.import_hook import OnTensorFlowImport
+from tfguard.runtime.capture.loop_sampler import LoopSampler
 from tfguard.runtime.judge.judgement import judge_steps
 from tfguard.runtime.record.steps import StepRecord
 
@@ -37,6 +40,7 @@ class StepWatch:
         self._on_import = OnTensorFlowImport(self._tensorflow_loaded)
         self._clock = time.perf_counter
         self._cpu = time.thread_time
+        self._sampler: Optional[LoopSampler] = None
 
     def start(self) -> None:
         """Follow the loop from now (or from when the program imports TensorFlow)."""
@@ -48,6 +52,8 @@ class StepWatch:
         self._on_import.remove()
         function_calls.detach(self)
         step_hooks.detach(self)
+        if self._sampler is not None:
+            self._sampler.stop()
 
     def _tensorflow_loaded(self, _tensorflow: Any) -> None:
         function_calls.attach(self)
@@ -62,6 +68,7 @@ class StepWatch:
         record = self.record
         if record.step_call_site is None:
             record.step_call_site = step_hooks.user_site(sys._getframe(2))[0]
+            self._sample_loop(step_hooks.user_codes(sys._getframe(2), 2))
         record.compiled_step(entry[1], end - seconds, seconds, self._cpu())
         self._count(record.compiled_steps)
 
@@ -83,6 +90,8 @@ class StepWatch:
         if self.record.compiled_steps:  # a compiled step exists: an eager apply beside it is no step
             return
         self.record.eager_step(self._clock(), self._cpu(), site)
+        if self._sampler is None:
+            self._sample_loop(step_hooks.user_codes(sys._getframe(1), 2))
         self._count(self.record.eager_steps)
 
     def next_batch(self, seconds: float, site: Any) -> None:
@@ -93,6 +102,10 @@ class StepWatch:
         """A Dataset.map made."""
         self.record.map_made(site, parallel)
 
+    def input_source(self, site: Any, kind: str, name: str, defined: Any, parallel: Any) -> None:
+        """The pipeline timed for `site` reads a Python input (a generator, a PyDataset, a Sequence)."""
+        self.record.input_source(site, kind, name, defined, parallel)
+
     def python_input(self, seconds: float, site: Any, parallel: Any) -> None:
         """A pipeline's Python function ran."""
         self.record.python_input(seconds, site, parallel)
@@ -100,6 +113,13 @@ class StepWatch:
     def wrote(self, kind: str, seconds: float, site: Any, through: str) -> None:
         """A checkpoint, summary or flush."""
         self.record.wrote(kind, seconds, site, through)
+
+    def _sample_loop(self, codes: Any) -> None:
+        """Sample the loop from now: its frame is the program's function that calls the step (or applies the
+        gradients) or the one that calls that one (a loop that calls its own `run_step`)."""
+        if codes and self._sampler is None:
+            self._sampler = LoopSampler(self.record, threading.get_ident(), tuple(codes), function_calls.call_code())
+            self._sampler.start()
 
     def _count(self, steps: int) -> None:
         if self.max_steps is not None and steps >= self.max_steps and self.stop_type is not None:
