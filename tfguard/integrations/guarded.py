@@ -105,10 +105,11 @@ def _watcher_class() -> type:
 
 
 def tf2_facts(program: Dict[str, Any], functions: List[Any]) -> Dict[str, Any]:
-    """What a TF2 test's row and budgets read: its steps (calls of its most called tf.function, or Keras train
-    batches), the tf.functions it called or traced (`functions`: FunctionRecords) and their traces, the most host
-    syncs one line made per step, the largest share of a batch one callback took, the most small-input
-    predict/evaluate calls one line made (from the program's figures, run/program_watch.py)."""
+    """What a TF2 test's row and budgets read: its steps (calls of its most called step function, the one series
+    of run/step_watch.py, or Keras train batches when more), the tf.functions it called or traced (`functions`:
+    FunctionRecords) and their traces, the most host syncs one line made per step, the largest share of a batch
+    one callback took, the most small-input predict/evaluate calls one line made (from the program's figures,
+    run/program_watch.py)."""
     from tfguard.runtime.judge.predict_in_loop import SMALL_ROWS
 
     steps = program["steps"]
@@ -146,6 +147,7 @@ class TestGuard:
         #: The test's watch of Keras calls, callbacks and host syncs (TFG910-TFG912), once finished its figures and
         #: diagnostics, and the TF2 facts its row and budgets read (`tf2_facts`).
         self._program: Any = None
+        self._steps: Any = None
         self._program_judged: Optional[Tuple[Dict[str, Any], List[Diagnostic]]] = None
         self.tf2: Optional[Dict[str, Any]] = None
 
@@ -159,8 +161,12 @@ class TestGuard:
             self._functions = FunctionWatch(alerts_through_warnings=False)  # as its sessions: alerts on stderr
             self._functions.start()
             from tfguard.runtime.run.program_watch import ProgramWatch
+            from tfguard.runtime.run.step_watch import StepWatch
 
-            self._program = ProgramWatch()
+            # the test's one step series (the calls of the function that applies gradients), which its row reads
+            self._steps = StepWatch()
+            self._steps.start()
+            self._program = ProgramWatch(self._steps)
             self._program.start()
 
     def guard(self, session: Any, frozen: bool = False, **options: Any) -> "ExplicitGuard":
@@ -181,6 +187,9 @@ class TestGuard:
             if functions.available and not functions.failed:
                 self._functions_judged = functions.judged()
                 called = [record for record in functions.records if record.calls or record.traces]
+        steps, self._steps = self._steps, None
+        if steps is not None:
+            steps.stop()
         if program is not None:
             program.stop()
             self._program_judged = program.judged()

@@ -73,6 +73,10 @@ class StepRecord(object):
         self.maps: Dict[Site, SiteCost] = {}  # Dataset.map lines -> their Python functions' time
         self.writes: Dict[Tuple[str, Site, str], SiteCost] = {}  # (kind, line, callback) -> cost
         self.end: Optional[float] = None  # when the run ended (the guard stopped)
+        #: Calls of the tf.functions that applied no gradients, outside predict/evaluate, by call key (a code
+        #: object): [calls, the seconds of the first MAX_FUNCTION_SAMPLES]. A program that applies no gradients
+        #: (inference, a `w.assign_sub` update) has its most called one as its steps (`program_step()`).
+        self.other_calls: Dict[Any, List[Any]] = {}
         #: Samples of the stepping thread inside its loop (capture/loop_sampler.py), and of them those taking the
         #: next batch from a Python input: (kind, name, definition (path, line), loop (path, line)) -> samples.
         #: Per sample, the steps made by then and its key's index in `loop_keys` (-1: not input); read through
@@ -222,9 +226,27 @@ class StepRecord(object):
         """Seconds inside compiled step calls (eager: the whole wall time)."""
         return sum(self.seconds) if self.mode == COMPILED else self.wall()
 
-    def most_called(self) -> Optional[StepFunction]:
-        """The step function called most (a program with a Keras `fit` and a custom loop has two), or None."""
-        return max(self.functions.values(), key=lambda function: function.calls, default=None)
+    def other_call(self, key: Any, seconds: float) -> None:
+        """One call of a tf.function that applied no gradients (outside predict/evaluate)."""
+        found = self.other_calls.get(key)
+        if found is None:
+            self.other_calls[key] = [1, array("d", (seconds,))]
+            return
+        found[0] += 1
+        if found[0] <= MAX_FUNCTION_SAMPLES:
+            found[1].append(seconds)
+
+    def program_step(self) -> Tuple[str, int, List[float]]:
+        """(name, calls, call seconds kept) of the program's step function as TFG912 and `pytest --tfguard` count
+        steps: the step function called most (a program with a Keras `fit` and a custom loop has two), else, where
+        no function applied gradients, the tf.function called most; ("", 0, []) where none was called."""
+        function = max(self.functions.values(), key=lambda f: f.calls, default=None)
+        if function is not None and function.calls:
+            return function.name, function.calls, list(function.samples)
+        if self.other_calls:
+            key, (calls, samples) = max(self.other_calls.items(), key=lambda item: item[1][0])
+            return str(getattr(key, "co_name", key)), calls, list(samples)
+        return "", 0, []
 
     def costs(self, kind: str) -> List[Tuple[Site, SiteCost]]:
         """(site, cost) of the writes of one kind (`save`, `summary`, `flush`), the costliest first."""

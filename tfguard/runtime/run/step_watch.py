@@ -17,7 +17,7 @@ import weakref
 from typing import Any, Dict, Optional
 
 from tfguard.runtime import tf_access
-from tfguard.runtime.capture import function_calls, step_hooks
+from tfguard.runtime.capture import function_calls, keras_calls, step_hooks
 from tfguard.runtime.capture.import_hook import OnTensorFlowImport
 from tfguard.runtime.capture.loop_sampler import LoopSampler
 from tfguard.runtime.judge.judgement import judge_steps
@@ -60,9 +60,12 @@ class StepWatch:
 
     # -- the sink of capture/function_calls ----------------------------------------------------------------
     def called(self, key: Any, seconds: float, function: Any = None) -> None:
-        """One finished tf.function call: a step when that function object applies gradients."""
+        """One finished tf.function call: a step when that function object applies gradients, else a call of
+        another function (outside a predict/evaluate), the steps of a program that applies none."""
         entry = self._steps.get(id(function))
         if entry is None or entry[0]() is not function:
+            if not keras_calls.in_model_call():  # a predict/evaluate's calls are the model's, not the loop's
+                self.record.other_call(key, seconds)
             return
         end = self._clock()
         record = self.record
