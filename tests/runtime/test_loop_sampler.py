@@ -104,3 +104,25 @@ def test_the_sampling_thread_reads_the_loop_thread_from_outside():
     thread.join()
     sampler.stop()
     assert any(key is not None and key[:2] == (GENERATOR, "slow_batches") for key in sink.keys)
+
+
+def _watched_loop(gap_s):
+    """A step watch whose compiled loop made 16 steps of 10 ms, `gap_s` apart."""
+    from tfguard.runtime.run.step_watch import StepWatch
+
+    watch = StepWatch()
+    watch.record.step_function(1, "train_step", __file__, 1)
+    for step in range(16):
+        watch.record.compiled_step(watch.record.functions[1], step * (0.01 + gap_s), 0.01, 0.0)
+    watch._loop = (threading.get_ident(), (_watched_loop.__code__,))
+    return watch
+
+
+def test_a_compiled_loop_is_sampled_only_once_its_host_time_matters():
+    busy = _watched_loop(gap_s=0.02)  # two thirds of the time between the steps
+    busy._sample_if_host_bound()
+    assert busy._sampler is not None
+    busy.stop()
+    device_bound = _watched_loop(gap_s=0.001)
+    device_bound._sample_if_host_bound()
+    assert device_bound._sampler is None
