@@ -2,12 +2,13 @@
 
 Three figures from one run, each the least block time of `--blocks` rounds of (bare, watched) blocks:
 
-1. the guard's own Python work per `tf.function` call, with `tfguard run`'s two sinks attached (the function watch,
-   TFG908, and the step watch): a call of a function that is no step, and a call of a step function (its time,
-   start and thread CPU clock recorded); the patched `__call__` around a do-nothing call, thread CPU clock;
+1. the guard's own Python work per `tf.function` call, with `tfguard run`'s sinks attached (the function watch,
+   TFG908, the step watch and the Keras capture's, which times calls inside a predict/evaluate, with a recorder):
+   a call of a function that is no step, and a call of a step function (its time, start and thread CPU clock
+   recorded); the patched `__call__` around a do-nothing call, thread CPU clock;
 2. the same for an eager `next` on a tf.data iterator (the patched `__next__` around a do-nothing one);
 3. a real compiled training step (a small Dense model, `tf.function`, SGD), `--steps` steps a block, wall clock,
-   bare against watched: the ratio in one run.
+   bare against watched (the loop's sampling thread, capture/loop_sampler.py, running): the ratio in one run.
 
 Issue 47's budget: at most about 5 us of the guard's own work per step and per tf.function call.
 
@@ -118,7 +119,8 @@ def _least(blocks: int, calls: int, bare_call, watched_call, sinks, attach) -> f
 
 def _own_call_cost(blocks: int, calls: int) -> tuple:
     """(added per call of a function that is no step, added per call of a step function)."""
-    from tfguard.runtime.capture import function_calls
+    from tfguard.runtime.capture import function_calls, keras_calls
+    from tfguard.runtime.record.keras_calls import KerasCallRecorder
     from tfguard.runtime.run.function_watch import FunctionWatch
     from tfguard.runtime.run.step_watch import StepWatch
 
@@ -132,10 +134,11 @@ def _own_call_cost(blocks: int, calls: int) -> tuple:
     plain, step = Stand(), Stand()
     watch = StepWatch()
     watch.applied(step, None)  # `step` applied gradients in its trace: its calls are steps
-    sinks = [FunctionWatch(), watch]
+    sinks = [FunctionWatch(), watch, keras_calls._function_time]
 
     def attach(wanted):
         function_calls._sinks[:] = wanted
+        keras_calls._sinks[:] = [KerasCallRecorder()] if wanted else []
 
     other = _least(blocks, calls, lambda: do_nothing(plain, 1.0), lambda: wrapped(plain, 1.0), sinks, attach)
     stepped = _least(blocks, calls, lambda: do_nothing(step, 1.0), lambda: wrapped(step, 1.0), sinks, attach)

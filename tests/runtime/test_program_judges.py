@@ -14,6 +14,7 @@ from tfguard.runtime.record.keras_calls import (
     ModelCallSite,
     ProgramRecord,
 )
+from tfguard.runtime.record.steps import StepRecord
 
 GPU = "/job:localhost/replica:0/task:0/device:GPU:0"
 CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -159,16 +160,28 @@ def test_judge_program_gives_the_figures_and_the_three_in_code_order_in_the_prog
     assert all(d.help for d in found if d.severity == "warning")
 
 
-def test_the_recorder_counts_steps_outside_predict_and_keras_batches():
-    recorder = KerasCallRecorder()
-    for _ in range(5):
-        recorder.function_called("train", 0.01)
-    recorder.function_called("eval", 0.5)
-    assert (recorder.recording().steps, recorder.recording().step_name) == (5, "train")
+def test_the_recorder_reads_its_steps_from_the_one_step_series_or_keras_batches():
+    recorder, steps = KerasCallRecorder(), StepRecord()
+    steps.step_function(1, "train", "/work/a.py", 4)
+    steps.step_function(2, "finetune", "/work/a.py", 9)
+    for step in range(5):
+        steps.compiled_step(steps.functions[1], step, 0.01 if step else 0.5, 0.0)  # the first call traced
+    steps.compiled_step(steps.functions[2], 6.0, 0.5, 0.0)
+    assert recorder.recording().steps == 0  # no step series given: no steps
+    for _ in range(9):
+        steps.other_call("eval", 0.3)  # more calls of a function that applies no gradients: no step while some does
+    made = recorder.recording(steps)
+    assert (made.steps, made.step_name, made.step_seconds) == (5, "train", 0.01)
     for _ in range(8):
         recorder.batch_ran(0.02)
-    made = recorder.recording()
+    made = recorder.recording(steps)
     assert (made.steps, made.step_name, made.batch_median_seconds) == (8, "Keras train batch", 0.02)
+    updates = StepRecord()  # a loop that applies no gradients (w.assign_sub): its most called tf.function
+    for _ in range(3):
+        updates.other_call("update", 0.01)
+    updates.other_call("report", 0.2)
+    assert KerasCallRecorder().recording(updates).steps == 3
+    assert KerasCallRecorder().recording(updates).step_name == "update"
     recorder.model_called("predict", "Sequential", ("/work/a.py", 3), 1, 0.05, 0.002, 1, 3)
     recorder.model_called("predict", "Sequential", ("/work/a.py", 3), None, 0.05, 0.0, 0, 3)
     (site,) = recorder.recording().model_calls

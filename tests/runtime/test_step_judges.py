@@ -194,3 +194,80 @@ def test_steps_slowing_are_not_judged_on_eager_steps_or_a_small_cpu_growth():
     assert [f for f in judge_steps(record) if f.code == "TFG902"] == []
     slight = _compiled(steps=400, gap_s=lambda i: 0.0001 * i, cpu=lambda i: 0.02 * i + 0.0000005 * i * i)
     assert judge_steps(slight) == []  # CPU per step rose x1.04 while wall time per step rose x4: contention
+
+
+def _fed(source, parallel=False, seconds=0.011):
+    """A compiled run fed by a Python input given to Keras at fit.py:40 (defined at fit.py:12)."""
+    record = _compiled()
+    record.input_source(("fit.py", 40), source, "batches", ("fit.py", 12), parallel)
+    for _ in range(150):
+        record.python_input(seconds, ("fit.py", 40), True if parallel else None)
+    return record
+
+
+def test_a_python_input_given_to_keras_is_blamed_where_the_change_goes():
+    (generator,) = judge_steps(_fed("generator"))
+    assert _codes([generator]) == [("TFG903", "warning", "fit.py", 12)]
+    assert [(s.path, s.line) for s in generator.sites[1:]] == [("fit.py", 40)]
+    said = generator.headline + " — " + generator.help
+    assert "the Python generator `batches` (defined at fit.py:12) given to Keras at fit.py:40" in said
+    assert "`keras.utils.PyDataset` with `workers=4`" in said
+    (dataset,) = judge_steps(_fed("PyDataset"))
+    assert (dataset.path, dataset.line) == ("fit.py", 12) and "super().__init__(workers=4" in dataset.help
+    (sequence,) = judge_steps(_fed("Sequence"))  # tf_keras: its workers go to the fit call
+    assert (sequence.path, sequence.line) == ("fit.py", 40) and "fit(..., workers=4" in sequence.help
+    assert [(s.path, s.line) for s in sequence.sites[1:]] == [("fit.py", 12)]
+
+
+def test_a_python_input_made_by_workers_or_fast_is_silent():
+    assert judge_steps(_fed("PyDataset", parallel=True)) == []
+    assert judge_steps(_fed("generator", seconds=0.001)) == []
+
+
+def test_a_loops_from_generator_waits_no_longer_than_the_loops_next():
+    record = _fed("from_generator")
+    for _ in range(150):
+        record.next_batch(0.0005, LOOP)  # prefetched: the generator ran while the steps did
+    assert judge_steps(record) == []
+    slow = _fed("from_generator")
+    for _ in range(150):
+        slow.next_batch(0.011, LOOP)
+    (finding,) = judge_steps(slow)
+    assert (finding.path, finding.line) == ("fit.py", 40)
+    assert "the generator `batches` (defined at fit.py:12) of the `Dataset.from_generator` at fit.py:40" in \
+        finding.help and ".prefetch(tf.data.AUTOTUNE)" in finding.help
+
+
+def _sampled(input_share, samples_per_step=2, steps=150, step_samples=1):
+    """A compiled loop sampled between its steps: `input_share` of the samples in a generator it iterates."""
+    record = StepRecord()
+    record.step_function(1, "train_step", "train.py", 10)
+    key = ("generator", "batches", ("train.py", 5), LOOP)
+    start, made = 0.0, 0
+    for i in range(steps):
+        record.compiled_step(record.functions[1], start, 0.002, 0.001 * i)
+        start += 0.012
+        for _ in range(samples_per_step):
+            made += 1
+            record.loop_sampled(key if made * input_share % 1 < input_share else None)
+        for _ in range(step_samples):
+            record.loop_sampled("step")
+    return record
+
+
+def test_a_generator_the_loop_iterates_is_named_from_its_samples():
+    (finding,) = judge_steps(_sampled(1.0))
+    assert _codes([finding]) == [("TFG903", "warning", "train.py", 5)]
+    assert [(s.path, s.line) for s in finding.sites[1:]] == [LOOP]
+    assert "the Python generator `batches` (defined at train.py:5) makes each batch on the loop's own thread at " \
+           "train.py:30" in finding.help and "from_generator" in finding.help
+    # between the steps: 10 ms of each 12 ms; the step samples are not the loop's time between them
+    assert abs(finding.evidence["sampled_input_seconds"] - 149 * 0.010) < 1e-6
+    assert judge_steps(_sampled(0.25)) == []  # a quarter of 10 ms in 12 ms: under half the time
+    assert judge_steps(_sampled(1.0, samples_per_step=0, step_samples=0)) == []
+    few = _sampled(1.0, samples_per_step=1, steps=15)  # 14 samples between the first step and the last
+    assert judge_steps(few) == []
+    record = _sampled(1.0)
+    assert record.to_dict()["loop_input"] == [
+        {"kind": "generator", "name": "batches", "path": "train.py", "line": 5, "loop_path": "train.py",
+         "loop_line": 30, "samples": 298}]

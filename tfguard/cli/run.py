@@ -218,7 +218,7 @@ def run_command(args: argparse.Namespace) -> int:
         watcher.install()
         watcher.functions = _watch_functions()
         watcher.steps = _watch_steps(max_steps, MaxStepsReached)
-        watcher.program = _watch_program()
+        watcher.program = _watch_program(watcher.steps)
         if args.json_dir:
             from tfguard.views.task_files import TaskNaming
 
@@ -325,12 +325,12 @@ def _watch_steps(max_steps: Optional[int], stop_type: type) -> Any:
                     "following the training loop")
 
 
-def _watch_program() -> Any:
-    """The watch of the program's Keras calls, callbacks and host syncs (TFG910-TFG912); None when it could not
-    start."""
+def _watch_program(steps: Any) -> Any:
+    """The watch of the program's Keras calls, callbacks and host syncs (TFG910-TFG912), its steps read from the
+    step watch `steps`; None when it could not start."""
     from tfguard.runtime.run.program_watch import ProgramWatch
 
-    return _started(ProgramWatch(), "Keras watch", "following Keras calls and host syncs")
+    return _started(ProgramWatch(steps), "Keras watch", "following Keras calls and host syncs")
 
 
 def _undo_setup(watcher: Any, tasks: Any) -> Tuple[None, None]:

@@ -107,11 +107,11 @@ def _watcher_class() -> type:
 
 def tf2_facts(program: Dict[str, Any], functions: List[Any], loop: Optional[Dict[str, Any]] = None
               ) -> Dict[str, Any]:
-    """What a TF2 test's row and budgets read: its steps (calls of its most called tf.function, or Keras train
-    batches; where neither ran, the training loop's eager steps: `loop`, run/step_watch.py's figures), the
-    tf.functions it called or traced (`functions`: FunctionRecords) and their traces, the most host syncs one line
-    made per step, the largest share of a batch one callback took, the most small-input predict/evaluate calls one
-    line made (from the program's figures, run/program_watch.py)."""
+    """What a TF2 test's row and budgets read: its steps (calls of its most called step function, the one series
+    of run/step_watch.py, or Keras train batches when more; where neither ran, the training loop's eager steps:
+    `loop`, run/step_watch.py's figures), the tf.functions it called or traced (`functions`: FunctionRecords) and
+    their traces, the most host syncs one line made per step, the largest share of a batch one callback took, the
+    most small-input predict/evaluate calls one line made (from the program's figures, run/program_watch.py)."""
     from tfguard.runtime.judge.predict_in_loop import SMALL_ROWS
 
     steps = program["steps"]
@@ -170,13 +170,13 @@ class TestGuard:
             self._functions = FunctionWatch(alerts_through_warnings=False)  # as its sessions: alerts on stderr
             self._functions.start()
             from tfguard.runtime.run.program_watch import ProgramWatch
-
-            self._program = ProgramWatch()
-            self._program.start()
             from tfguard.runtime.run.step_watch import StepWatch
 
+            # the test's one step series (the calls of the function that applies gradients), which its row reads
             self._steps = StepWatch()
             self._steps.start()
+            self._program = ProgramWatch(self._steps)
+            self._program.start()
 
     def guard(self, session: Any, frozen: bool = False, **options: Any) -> "ExplicitGuard":
         """A ``with`` block guarding `session` (``tfguard.watch``, or ``tfguard.frozen`` with frozen=True)."""
@@ -192,15 +192,15 @@ class TestGuard:
         program, self._program = self._program, None
         steps, self._steps = self._steps, None
         called: List[Any] = []
-        if steps is not None:
-            steps.stop()
-            if steps.saw_training:
-                self._steps_judged = steps.judged()
         if functions is not None:
             functions.stop()
             if functions.available and not functions.failed:
                 self._functions_judged = functions.judged()
                 called = [record for record in functions.records if record.calls or record.traces]
+        if steps is not None:  # before the program's watch, which reads its step series (run/program_watch.py)
+            steps.stop()
+            if steps.saw_training:
+                self._steps_judged = steps.judged()
         if program is not None:
             program.stop()
             self._program_judged = program.judged()

@@ -260,7 +260,7 @@ def _ran_tf2(verdict: Dict[str, Any]) -> bool:
 
 
 def _tf2_row(verdict: Dict[str, Any]) -> List[Any]:
-    """A TF2 test's row: its steps (calls of its most called tf.function, or Keras train batches), their median
+    """A TF2 test's row: its steps (calls of its most called step function, or Keras train batches), their median
     time, its traced tf.functions and their traces, the most host syncs one line made per step."""
     from tfguard.runtime.document import format_seconds
 

@@ -245,6 +245,54 @@ def map_parallel_calls(args: Sequence[Any], kwargs: Any) -> Any:
     if "num_parallel_calls" in kwargs:
         return kwargs["num_parallel_calls"]
     return args[1] if len(args) > 1 else None
+#: Keras' methods that take the program's input as `x` and build a tf.data pipeline of it (`from_generator`) when it
+#: is a Python generator, a `PyDataset` (Keras 3) or a `Sequence` (tf_keras; Keras 3's `Sequence` is `PyDataset`).
+_KERAS_INPUT_METHODS = frozenset(("fit", "evaluate", "predict"))
+#: The kinds of Python input `input_source` names.
+GENERATOR, PY_DATASET, SEQUENCE, FROM_GENERATOR = "generator", "PyDataset", "Sequence", "from_generator"
+
+
+def input_source(frame: Any) -> Optional[Tuple[str, Any, bool]]:
+    """(kind, the program's object or function, whether it makes batches in parallel) of the Python input whose
+    `tf.data` pipeline is being built on the stack from `frame` outwards: the `x` of a Keras `fit`/`evaluate`/
+    `predict` (a generator, a PyDataset or a Sequence), else the generator of a `Dataset.from_generator`; None for
+    another. Parallel: a Keras 3 PyDataset with `workers` > 1 or multiprocessing; tf_keras' `fit(workers=...,
+    use_multiprocessing=...)` for a Sequence or a generator (Keras 3's `fit` has no `workers`)."""
+    import types
+
+    generator = None
+    while frame is not None:
+        code = frame.f_code
+        name = code.co_name
+        module = frame.f_globals.get("__name__", "")
+        if name in _KERAS_INPUT_METHODS and module.startswith(("keras.", "tf_keras.")):
+            x = frame.f_locals.get("x")
+            workers = frame.f_locals.get("workers")
+            parallel = bool(isinstance(workers, int) and workers > 1 or frame.f_locals.get("use_multiprocessing"))
+            if isinstance(x, types.GeneratorType):
+                return GENERATOR, x, parallel
+            for base in type(x).__mro__:
+                base_module = getattr(base, "__module__", "")
+                if base.__name__ in (PY_DATASET, SEQUENCE) and base_module.startswith(("keras.", "tf_keras.")):
+                    if base.__name__ == PY_DATASET:
+                        parallel = _py_dataset_parallel(x)
+                    return base.__name__, x, parallel
+            return None
+        if name == "from_generator" and module.startswith("tensorflow.") and generator is None:
+            generator = frame.f_locals.get("generator")
+        frame = frame.f_back
+    return (FROM_GENERATOR, generator, False) if generator is not None else None
+
+
+def _py_dataset_parallel(dataset: Any) -> bool:
+    """Whether a Keras 3 PyDataset makes its batches ahead in workers (its `workers`, `use_multiprocessing`)."""
+    try:
+        workers = getattr(dataset, "workers", 1)
+        return bool(isinstance(workers, int) and workers > 1 or getattr(dataset, "use_multiprocessing", False))
+    except Exception:  # a program's property that raises: taken as one worker
+        return False
+
+
 #: Where each Keras keeps the classes `tfguard run` follows for TFG910/TFG911, by the module that defines them
 #: (patched when the program imports that module): the class whose `predict`/`evaluate` a model runs, and the
 #: `CallbackList` that `fit` calls each batch hook through. Keras 3 (`keras`, `tf.keras` on TF 2.16+) and tf_keras

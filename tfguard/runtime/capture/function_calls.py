@@ -54,6 +54,11 @@ _call_code: List[Any] = []
 _library_trace_count = [0]
 
 
+def call_code() -> Any:
+    """The code of the patched `Function.__call__` (a stack with it is inside a tf.function call), or None."""
+    return _call_code[0] if _call_code else None
+
+
 def library_traces() -> int:
     """How many traces of TensorFlow's own functions (tf.data's map and pipeline functions) ran so far."""
     return _library_trace_count[0]

@@ -53,8 +53,8 @@ _user_code: dict = {}
 
 
 class _FunctionTime:
-    """The sink of capture/function_calls.py: a tf.function call's time goes to the predict/evaluate call running,
-    else to the recorder's step count."""
+    """The sink of capture/function_calls.py: a tf.function call's time goes to the predict/evaluate call running
+    (the model's own time); other calls are not this module's (the steps are run/step_watch.py's)."""
 
     failed = False
 
@@ -64,15 +64,18 @@ class _FunctionTime:
         if running is not None:
             running[0] += seconds
             running[1] += 1
-        else:
-            for sink in _sinks:
-                sink.function_called(key, seconds)
 
     def traced(self, *_args: Any) -> None:
         """A trace of a user tf.function: counted by the function watch (TFG908), not here."""
 
 
 _function_time = _FunctionTime()
+
+
+def in_model_call() -> bool:
+    """Whether a `predict`/`evaluate` the program called runs on this thread now (its tf.function calls are the
+    model's, not the program's steps)."""
+    return _local.model_call is not None
 
 
 def attach(recorder: Any) -> None:

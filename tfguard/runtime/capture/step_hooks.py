@@ -15,6 +15,9 @@ A sink has:
 - `python_input(seconds, map_site, parallel)`: a Python function of an input pipeline ran (`tf.numpy_function`,
   `tf.py_function`, `Dataset.from_generator`), on tf.data's threads, for the `Dataset.map` made at `map_site`;
 - `map_made(site, parallel)`: a `Dataset.map` was made (`parallel`: its `num_parallel_calls`, None when serial);
+- `input_source(site, kind, name, defined, parallel)`: the pipeline whose Python function is timed for `site` (a
+  `fit` call, a `Dataset.from_generator`) reads a Python input: `kind` is tf_access' GENERATOR, PY_DATASET,
+  SEQUENCE or FROM_GENERATOR, `name` and `defined` the generator's `def` or the dataset class and its line;
 - `wrote(kind, seconds, site, through)`: a checkpoint saved (`save`), a summary written (`summary`) or flushed
   (`flush`); `through` names the Keras callback whose method wrote it ("" for the program's own call).
 
@@ -137,6 +140,16 @@ def user_site(frame: Any) -> Tuple[Site, str]:
     return None, ""
 
 
+def user_codes(frame: Any, count: int) -> List[Any]:
+    """The code objects of the first `count` program frames (outside TensorFlow, Keras, tfguard) from `frame` out."""
+    found: List[Any] = []
+    while frame is not None and len(found) < count:
+        if not is_library_file(frame.f_code.co_filename):
+            found.append(frame.f_code)
+        frame = frame.f_back
+    return found
+
+
 def _eager_site(frame: Any) -> EagerSite:
     through_keras = False
     while frame is not None:
@@ -249,11 +262,42 @@ def _wrap_py_function(original: Callable, kind: str) -> Callable:
             return original(func, *args, **kwargs)
         if _local.in_map:
             map_site, parallel = _local.map_site, _local.map_parallel
-        else:  # made outside a map (Dataset.from_generator makes its own): its own line, one call at a time
-            map_site, parallel = user_site(sys._getframe(1))[0], None
+        else:  # made outside a map (Dataset.from_generator makes its own, a Keras fit's for a generator)
+            frame = sys._getframe(1)
+            map_site, parallel = user_site(frame)[0], None
+            try:
+                parallel = _python_source(frame, map_site)
+            except Exception as exc:
+                _fail("a Python input", exc)
         return original(_timed_input(func, map_site, parallel), *args, **kwargs)
 
     return _internal_py_func
+
+
+def _python_source(frame: Any, site: Site) -> Any:
+    """Say which Python input a pipeline made outside a map reads (a generator or PyDataset given to Keras, the
+    generator of a `Dataset.from_generator`), with the line that defines it; its parallelism (None: serial)."""
+    source = tf_access.input_source(frame)
+    if source is None:
+        return None
+    kind, what, parallel = source
+    name, defined = _defined(what)
+    _notify("input_source", site, kind, name, defined, parallel)
+    return True if parallel else None
+
+
+def _defined(what: Any) -> Tuple[str, Site]:
+    """(name, defining line) of a generator object or function (its `def`), or of an object (its class)."""
+    code = getattr(what, "gi_code", None) or getattr(what, "__code__", None)
+    if code is not None:
+        return code.co_name, (code.co_filename, code.co_firstlineno)
+    cls = what if isinstance(what, type) else type(what)
+    try:
+        import inspect
+
+        return cls.__name__, (inspect.getsourcefile(cls) or "", inspect.getsourcelines(cls)[1])
+    except (OSError, TypeError):  # a class with no source (made at run time): its name only
+        return cls.__name__, None
 
 
 def _timed_input(func: Callable, map_site: Site, parallel: Any) -> Callable:

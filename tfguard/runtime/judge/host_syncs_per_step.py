@@ -4,8 +4,9 @@ Reads the ProgramRecord of a TF2 run (record/keras_calls.py; the `program` scope
 `float(t)`, `int(t)` and printing a tensor wait for the device to finish everything queued before the value, then
 copy it: on a GPU the Python loop stops feeding the device at that line on every step, and a short step loses much
 of its overlap. A line is judged when it synced at least once per step (`PER_STEP`) over at least `MIN_STEPS` steps
-(the steps as the record counts them: calls of the most called tf.function outside predict, or Keras train batches;
-a program with no step is not judged). It is:
+(the steps of the run's one step series, record/steps.py: calls of the most called function that applies gradients,
+where none does the most called tf.function outside predict, or Keras train batches when more; a program with no
+step is not judged). It is:
 
 - a warning when the synced tensors live on a GPU or TPU, the first was a float scalar (a loss or a metric read
   for logging), and a step is short (`SHORT_STEP_S` or less): there the stall is a large share of the step;

@@ -6,9 +6,12 @@
   the batches themselves (train step and every callback);
 - each user line that copies an eager tensor to the host (`.numpy()`, `float(t)`, printing): how many times,
   and, read at its first sync, the tensor's device, dtype and size;
-- the program's steps as far as this record sees them: the calls of its most called tf.function outside
-  `predict`/`evaluate` (a `tf.function` train step, Keras' train function), or Keras train batches when more.
-  (The run's own step definition, issue 47's step series, is kept elsewhere; this count is TFG912's "per step".)
+- the program's Keras train batches (each from its begin hook to the end of its end hook).
+
+The steps are not counted here: `recording(steps)` reads them from the run's one step series (record/steps.py's
+`StepRecord`, filled by run/step_watch.py): its most called step function (a `tf.function` train step, Keras' train
+function; where none applies gradients, its most called tf.function outside predict/evaluate), or the Keras train
+batches when more (`steps_per_execution` > 1). That count is TFG912's "per step".
 
 `KerasCallRecorder` is the sink capture/keras_calls.py calls; `recording()` gives the typed `ProgramRecord` the
 judges read. Nothing here imports TensorFlow.
@@ -142,8 +145,6 @@ class KerasCallRecorder:
         self.host_syncs: Dict[Tuple[Any, int, str], int] = {}
         #: The same key -> (device, dtype, size) of the first tensor synced there.
         self.host_sync_facts: Dict[Tuple[Any, int, str], Tuple[str, str, int]] = {}
-        #: tf.function key -> [calls, seconds, per-call samples] of the calls made outside predict/evaluate.
-        self.function_calls: Dict[Any, List[Any]] = {}
 
     # -- the sink ------------------------------------------------------------------------------------------
     def model_called(self, method: str, model: str, site: Tuple[str, int], rows: Optional[int], seconds: float,
@@ -180,27 +181,16 @@ class KerasCallRecorder:
         if len(self._batch_spans) < SAMPLES_KEPT:
             self._batch_spans.append(seconds)
 
-    def function_called(self, key: Any, seconds: float) -> None:
-        """One tf.function call made outside predict/evaluate (a step, as this record counts them)."""
-        found = self.function_calls.get(key)
-        if found is None:
-            self.function_calls[key] = [1, seconds, [seconds]]
-        else:
-            found[0] += 1
-            found[1] += seconds
-            if found[0] <= SAMPLES_KEPT:
-                found[2].append(seconds)
-
     def stop(self) -> None:
         """The run has ended: its wall time stops here."""
         if self.ended is None:
             self.ended = time.perf_counter()
 
     # -- the record ----------------------------------------------------------------------------------------
-    def recording(self) -> ProgramRecord:
-        """The typed record so far."""
+    def recording(self, steps: Any = None) -> ProgramRecord:
+        """The typed record so far, its steps read from `steps` (the run's StepRecord; None: none seen)."""
         end = self.ended if self.ended is not None else time.perf_counter()
-        step_name, steps, step_seconds = self._steps()
+        step_name, steps, step_seconds = self._steps(steps)
         return ProgramRecord(
             wall_seconds=end - self.started, model_calls=list(self._sites.values()),
             callbacks=list(self._callbacks.values()), train_batches=self.train_batches,
@@ -209,12 +199,11 @@ class KerasCallRecorder:
             host_syncs=self._host_sync_sites(), step_name=step_name,
             steps=steps, step_seconds=step_seconds)
 
-    def _steps(self) -> Tuple[str, int, float]:
+    def _steps(self, record: Any) -> Tuple[str, int, float]:
         name, steps, seconds = "", 0, 0.0
-        if self.function_calls:
-            key, (calls, _total, samples) = max(self.function_calls.items(), key=lambda item: item[1][0])
-            name = str(getattr(key, "co_name", key))
-            steps, seconds = int(calls), statistics.median(samples)
+        if record is not None:
+            name, steps, samples = record.program_step()
+            seconds = statistics.median(samples) if samples else 0.0
         if self.train_batches > steps:  # a Keras fit with steps_per_execution > 1 calls its function less often
             name, steps = "Keras train batch", self.train_batches
             seconds = statistics.median(self._batch_spans) if self._batch_spans else 0.0

@@ -1,7 +1,8 @@
 """`tfguard run`'s watch of a TF2 program's Keras calls, callbacks and host syncs (TFG910-TFG912).
 
 It attaches a `KerasCallRecorder` (record/keras_calls.py) to capture/keras_calls.py once the program imports
-TensorFlow, and at the end judges its record (`judgement.judge_program`) into the run verdict's `program` scope.
+TensorFlow, and at the end judges its record (`judgement.judge_program`) into the run verdict's `program` scope,
+its steps read from the run's step watch (run/step_watch.py: the one step series) given at its making.
 TensorFlow is never imported here; on TensorFlow 1.15 (no eager tensors, no Keras 3) nothing is followed.
 """
 
@@ -20,8 +21,10 @@ from tfguard.runtime.verdict import Diagnostic
 class ProgramWatch:
     """Follows the program's Keras calls and host syncs from `start` to `stop`."""
 
-    def __init__(self) -> None:
+    def __init__(self, steps: Any = None) -> None:
         self.recorder = KerasCallRecorder()
+        #: The run's step watch (run/step_watch.py), whose one step series the record's steps are read from.
+        self.steps = steps
         self._on_import = OnTensorFlowImport(self._tensorflow_loaded)
         self.available: Optional[bool] = None  # None: TensorFlow not loaded yet
         self._attached = False
@@ -54,4 +57,5 @@ class ProgramWatch:
         1.15, not loaded) or tfguard failed while following."""
         if not self.available or self.failed:
             return None
-        return judge_program(self.recorder.recording())
+        steps = self.steps.record if self.steps is not None and not self.steps.failed else None
+        return judge_program(self.recorder.recording(steps))
