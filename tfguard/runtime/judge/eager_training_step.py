@@ -5,11 +5,17 @@ under `tf.function` runs as one graph (the TF performance guide's first advice).
 successive `apply_gradients` calls (record/steps.py); the line blamed is where `@tf.function` goes: the definition of
 the user's function that applies the gradients (or the `apply_gradients` line at a script's top level, or the
 `fit` line when Keras runs the step eagerly because the model was compiled with `run_eagerly=True`).
+
+When that function applies the gradients inside its own `for`/`while` loop (an epoch function looping over the
+batches, as in a lab's `train_epoch`), `@tf.function` on it would trace the whole loop, unrolled over a Python
+iterable: the advice is then to move the loop's body into a compiled step, and the line blamed is the
+`apply_gradients` line in that loop (found by reading the function's source; silent fallback to the definition).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+import ast
+from typing import Any, Dict, List, Optional
 
 from tfguard.runtime.diagnostics import RuntimeDiagnostic
 from tfguard.runtime.document import format_seconds
@@ -45,10 +51,50 @@ def judge(evidence: Evidence) -> List[Diagnostic]:
                       "compiled (%s) — move the forward pass, the GradientTape and apply_gradients into a function "
                       "decorated with @tf.function and call it once per batch" % (where(site.site), measured), path,
                       site.site[1] if site.site else None, figures)
+    loop = _loop_around(path, site.definition, site.site[1]) if path and site.site else None
+    if loop is not None:
+        return _found("the training step runs eagerly: `%s` (defined at %s) applies the gradients at %s, inside its "
+                      "loop at line %d, and is never compiled (%s) — move that loop's body (the forward pass, the "
+                      "GradientTape and apply_gradients) into a function decorated with @tf.function and call it "
+                      "once per batch (@tf.function on `%s` itself would trace its loop, unrolled)" % (
+                          site.function, where((path, site.definition)), where(site.site), loop, measured,
+                          site.function), path, site.site[1], figures)
     return _found("the training step runs eagerly: `%s` (defined at %s) applies the gradients at %s and is never "
                   "compiled (%s) — put @tf.function on `%s`" % (
                       site.function, where((path, site.definition)) if path else "an unknown line", where(site.site),
                       measured, site.function), path, site.definition, figures)
+
+
+def _loop_around(path: str, definition: int, line: int) -> Optional[int]:
+    """The line of the `for`/`while` loop of the function defined at `definition` that holds `line`, or None.
+
+    Loops of functions nested in it do not count (that inner function is the step). None where the source cannot be
+    read or parsed, or no function starts at `definition` (a decorated function's code starts at its decorator)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(tree):
+        if isinstance(node, functions) and definition in {node.lineno} | {d.lineno for d in node.decorator_list}:
+            return _loop_holding(node.body, line, functions)
+    return None
+
+
+def _loop_holding(body: List[ast.stmt], line: int, functions: Any) -> Optional[int]:
+    """The line of the outermost loop statement in `body` (not inside a nested function) that holds `line`."""
+    for statement in body:
+        if isinstance(statement, functions) or isinstance(statement, ast.ClassDef):
+            continue
+        if not statement.lineno <= line <= (statement.end_lineno or statement.lineno):
+            continue
+        if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):
+            return statement.lineno
+        inner = [child for field in ("body", "orelse", "finalbody") for child in getattr(statement, field, [])]
+        inner += [child for handler in getattr(statement, "handlers", []) for child in handler.body]
+        return _loop_holding([child for child in inner if isinstance(child, ast.stmt)], line, functions)
+    return None
 
 
 def _found(message: str, path: Any, line: Any, figures: Dict[str, Any]) -> List[Diagnostic]:
