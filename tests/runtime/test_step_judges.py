@@ -198,6 +198,15 @@ def test_the_text_says_what_the_steps_were_and_where_time_went():
     assert "1 checkpoint" in text
 
 
+def test_a_run_with_no_step_says_so_without_timing_a_span_of_no_steps():
+    # Field wave f (a predict loop from a TF issue thread): the line read "no step ... in 0.00 us".
+    record = StepRecord()
+    for _ in range(200):
+        record.next_batch(0.006, ("predict.py", 21))
+    text = render_steps(record.to_dict(), 0)
+    assert text == "tfguard TF2 steps: no step (no gradients applied), 1.20 s getting 200 batches"
+
+
 def test_steps_slowing_are_not_judged_on_eager_steps_or_a_small_cpu_growth():
     record = StepRecord()
     site = EagerSite(("train.py", 17), "train_step", 12, False)
