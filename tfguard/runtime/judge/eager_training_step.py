@@ -6,6 +6,10 @@ successive `apply_gradients` calls (record/steps.py); the line blamed is where `
 the user's function that applies the gradients (or the `apply_gradients` line at a script's top level, or the
 `fit` line when Keras runs the step eagerly because the model was compiled with `run_eagerly=True`).
 
+A program may train in two phases, one compiled and one eager (a Keras `fit`, then a custom loop of plain Python
+steps, as the TensorBoard get-started notebook does): the compiled calls are then its steps for the other judges, but
+its eager applies are still an eager training step, timed from one eager apply to the next.
+
 When that function applies the gradients inside its own `for`/`while` loop (an epoch function looping over the
 batches, as in a lab's `train_epoch`), `@tf.function` on it would trace the whole loop, unrolled over a Python
 iterable: the advice is then to move the loop's body into a compiled step, and the line blamed is the
@@ -30,15 +34,19 @@ MIN_EAGER_STEPS = 5
 
 
 def judge(evidence: Evidence) -> List[Diagnostic]:
-    """TFG909 when at least MIN_EAGER_STEPS gradients were applied eagerly and no tf.function applied any."""
+    """TFG909 when at least MIN_EAGER_STEPS gradients were applied eagerly (whether or not a tf.function applied
+    others: the module docstring's two phases)."""
     record = evidence.steps
-    if record is None or record.mode != EAGER or record.eager_steps < MIN_EAGER_STEPS or record.eager_site is None:
+    if record is None or record.eager_steps < MIN_EAGER_STEPS or record.eager_site is None:
         return []
-    intervals = record.intervals()
+    ends = record.eager_ends
+    intervals = [b - a for a, b in zip(ends, ends[1:])]
     per_step = median_of(intervals[warmup_points(len(intervals)):]) if intervals else None
     site = record.eager_site
     measured = "%d steps, %s per step measured between apply_gradients calls" % (
         record.eager_steps, format_seconds(per_step))
+    if record.mode != EAGER:
+        measured += "; the program's other %d steps ran compiled" % record.compiled_steps
     figures = dict(steps=record.eager_steps, step_seconds=per_step, apply_path=site.site[0] if site.site else None,
                     apply_line=site.site[1] if site.site else None, function=site.function)
     path = site.site[0] if site.site else None
