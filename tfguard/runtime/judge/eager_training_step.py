@@ -95,7 +95,7 @@ def _loop_holding(body: List[ast.stmt], line: int, functions: Any) -> Optional[i
     for statement in body:
         if isinstance(statement, functions) or isinstance(statement, ast.ClassDef):
             continue
-        if not statement.lineno <= line <= (statement.end_lineno or statement.lineno):
+        if not statement.lineno <= line <= _last_line(statement):
             continue
         if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):
             return statement.lineno
@@ -103,6 +103,12 @@ def _loop_holding(body: List[ast.stmt], line: int, functions: Any) -> Optional[i
         inner += [child for handler in getattr(statement, "handlers", []) for child in handler.body]
         return _loop_holding([child for child in inner if isinstance(child, ast.stmt)], line, functions)
     return None
+
+
+def _last_line(node: ast.AST) -> int:
+    """The statement's last line (`end_lineno` is Python 3.8+; the TF 1.15 leg runs 3.7: the deepest node's line)."""
+    end = getattr(node, "end_lineno", None)
+    return end if end is not None else max(getattr(n, "lineno", 0) for n in ast.walk(node))
 
 
 def _found(message: str, path: Any, line: Any, figures: Dict[str, Any]) -> List[Diagnostic]:
