@@ -69,6 +69,47 @@ def test_eager_steps_at_top_level_or_under_keras_name_their_own_line_and_fix():
     assert (keras.line, "run_eagerly=True" in (keras.headline + " — " + keras.help)) == (40, True)
 
 
+EPOCH_FUNCTION = """\
+import tensorflow as tf
+
+
+def train_epoch(batches):
+    for x, y in batches:
+        with tf.GradientTape() as tape:
+            loss = model(x)
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+
+@timed
+def train_models(x):
+    for model, optimizer in pairs:
+        optimizer.apply_gradients(grads_of(model, x))
+"""
+
+
+def test_an_epoch_function_that_loops_over_batches_is_told_to_compile_its_loop_body(tmp_path):
+    # Field wave f (a lab's grl_training.py): `train_epoch` loops over the batches and applies the gradients in the
+    # loop; @tf.function on it would trace the whole epoch unrolled, so the advice names the loop and its body.
+    source = tmp_path / "train.py"
+    source.write_text(EPOCH_FUNCTION)
+    (finding,) = judge_steps(_eager(40, EagerSite((str(source), 9), "train_epoch", 4, False)))
+    assert (finding.code, finding.line) == ("TFG909", 9)
+    assert "inside its loop at line 5" in finding.headline and "move that loop's body" in finding.help
+    assert "put @tf.function on `train_epoch`" not in finding.help
+
+
+def test_a_loop_is_read_only_in_the_function_that_applies_and_an_unreadable_source_falls_back(tmp_path):
+    source = tmp_path / "train.py"
+    source.write_text(EPOCH_FUNCTION)
+    # a decorated function's code starts at its decorator line (12); a loop over models is a loop body to compile too
+    (decorated,) = judge_steps(_eager(40, EagerSite((str(source), 15), "train_models", 12, False)))
+    assert "inside its loop at line 14" in decorated.headline
+    gone = EagerSite((str(tmp_path / "gone.py"), 17), "train_step", 12, False)
+    (fallback,) = judge_steps(_eager(40, gone))
+    assert (fallback.line, "put @tf.function on `train_step`" in fallback.help) == (12, True)
+
+
 def test_a_few_eager_steps_or_a_compiled_step_are_not_judged_eager():
     site = EagerSite(("train.py", 17), "train_step", 12, False)
     assert judge_steps(_eager(MIN_EAGER_STEPS - 1, site)) == []
@@ -184,6 +225,15 @@ def test_the_text_says_what_the_steps_were_and_where_time_went():
     text = render_steps(record.to_dict(), 0)
     assert text.startswith("tfguard TF2 steps: 150 steps (calls of `train_step`, which applies the gradients)")
     assert "1 checkpoint" in text
+
+
+def test_a_run_with_no_step_says_so_without_timing_a_span_of_no_steps():
+    # Field wave f (a predict loop from a TF issue thread): the line read "no step ... in 0.00 us".
+    record = StepRecord()
+    for _ in range(200):
+        record.next_batch(0.006, ("predict.py", 21))
+    text = render_steps(record.to_dict(), 0)
+    assert text == "tfguard TF2 steps: no step (no gradients applied), 1.20 s getting 200 batches"
 
 
 def test_steps_slowing_are_not_judged_on_eager_steps_or_a_small_cpu_growth():

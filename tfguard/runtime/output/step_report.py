@@ -28,7 +28,9 @@ def render_steps(data: Dict[str, Any], width: Optional[int] = None) -> str:
     """The text of the document's `steps`."""
     from tfguard.runtime.output.fit import resolve_width, wrap_lines
 
-    parts: List[str] = ["%s in %s" % (_what(data), format_seconds(data["wall_seconds"]))]
+    # With no step there is no span of steps to time ("no step in 0.00 us" read as a measurement): say what ran.
+    spent = " in %s" % format_seconds(data["wall_seconds"]) if data["steps"] else ""
+    parts: List[str] = [_what(data) + spent]
     if data["mode"] == "compiled":
         parts.append("%s in the step" % format_seconds(data["step_seconds"]))
     if data["next_batches"]:

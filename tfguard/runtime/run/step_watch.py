@@ -104,12 +104,13 @@ class StepWatch:
                                           getattr(key, "co_firstlineno", 0))
                 self._steps[id(function)] = (weakref.ref(function), self.record.functions[id(function)])
             return
-        if self.record.compiled_steps:  # a compiled step exists: an eager apply beside it is no step
-            return
+        # Kept even beside compiled steps (a program may train in a compiled phase and an eager one, TFG909), but
+        # counted for --max-steps only where no compiled step exists (then the compiled calls are the steps).
         self.record.eager_step(self._clock(), self._cpu(), site)
         if self._sampler is None:  # an eager step's time is all the loop's own: sampled from the first
             self._sample_loop(step_hooks.user_codes(sys._getframe(1), 2))
-        self._count(self.record.eager_steps)
+        if not self.record.compiled_steps:
+            self._count(self.record.eager_steps)
 
     def next_batch(self, seconds: float, site: Any) -> None:
         """An eager tf.data `next`."""
