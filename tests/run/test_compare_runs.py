@@ -4,13 +4,10 @@ and reports that fit the terminal (80 columns or COLUMNS; --wide in full)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-from tests.run.conftest import REPO_ROOT
+from tests.console import python_m_tfguard
 
 pytestmark = pytest.mark.usefixtures("tensorflow_installed")
 
@@ -32,12 +29,7 @@ with tf.Session() as sess:
 
 
 def _tfguard(*args, cwd, columns=None):
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), TF_CPP_MIN_LOG_LEVEL="3")
-    env.pop("COLUMNS", None)
-    if columns is not None:
-        env["COLUMNS"] = str(columns)
-    return subprocess.run([sys.executable, "-m", "tfguard", *map(str, args)], cwd=cwd, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    return python_m_tfguard(*args, cwd=cwd, env={"COLUMNS": None if columns is None else str(columns)})
 
 
 @pytest.fixture(scope="module")
