@@ -7,37 +7,18 @@ import json
 
 import pytest
 
-from tests.console import python_m_tfguard
-
-pytestmark = pytest.mark.usefixtures("tensorflow_installed")
-
-SCRIPT = '''
-import sys
-import tensorflow.compat.v1 as tf
-
-tf.disable_eager_execution()
-x = tf.placeholder(tf.float32, [])
-w = tf.Variable(1.0)
-step = tf.assign_add(w, x)
-with tf.Session() as sess:
-    sess.run(tf.global_variables_initializer())
-    for i in range(30):
-        sess.run(step, {x: 1.0})
-        if "grow" in sys.argv:
-            tf.add(w, 1.0, name="a_rather_long_operation_name_that_makes_the_report_wider_than_the_terminal")
-'''
+from tests.runtime.html_documents import run_document
 
 
-@pytest.fixture(scope="module")
-def two_runs(tmp_path_factory):
-    """A run whose graph grows (bad.json) and the same script without the growth (good.json)."""
-    folder = tmp_path_factory.mktemp("ab")
-    (folder / "train.py").write_text(SCRIPT)
-    for name, extra in (("bad", ["grow"]), ("good", [])):
-        # the runs are real (a TensorFlow program under the guard): the reports below read what it wrote
-        done = python_m_tfguard("run", "--quiet", "--json", "%s.json" % name, "train.py", *extra, cwd=folder)
-        assert done.returncode == 0, done.stderr
-    return folder
+@pytest.fixture
+def two_runs(tmp_path):
+    """A run whose graph grows at train.py:41 (bad.json) and the same loop without the growth (good.json), 31 runs
+    each: documents as `tfguard run --json` writes them, judged by the guard's own judges without TensorFlow
+    (tests/runtime/html_documents.py). The subject here is what `tfguard report` prints from them; a real run's
+    round trip through `tfguard report` is tests/run/test_report_files.py's."""
+    for name, growing in (("bad", True), ("good", False)):
+        (tmp_path / ("%s.json" % name)).write_text(json.dumps(run_document(31, growing=growing)), encoding="utf-8")
+    return tmp_path
 
 
 @pytest.fixture
@@ -67,8 +48,8 @@ def test_two_separate_runs_are_compared_side_by_side_not_as_a_cluster(report):
     lines = out.splitlines()
     assert lines[0].split() == ["bad.json", "good.json"]
     rows = {line[:25].strip(): line[25:].split() for line in lines[2:] if line[:25].strip()}
-    assert rows["runs"] == ["31", "31"]  # the initializer and 30 steps
-    assert rows["top growth site"][0].startswith("train.py:14") and rows["top growth site"][-1] == "none"
+    assert rows["runs"] == ["31", "31"]
+    assert rows["top growth site"][0].startswith("train.py:41") and rows["top growth site"][-1] == "none"
     assert "cluster" not in out and "role" not in out and "straggler" not in out
     assert "bad.json diagnostics:\n  TFG901 error  " in out
     assert _widest(out) <= 80
