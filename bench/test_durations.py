@@ -8,7 +8,15 @@ report, or reads one written before (``--xml FILE``), and prints:
 - per folder of tests/: the number of tests, the sum of their times and its share of the total. Under
   pytest-xdist the sum is spread over the workers, so compare shares, not sums with wall time.
 
-    python bench/test_durations.py [--top 30] [--xml FILE] [-- PYTEST_ARGS...]
+- with ``--count-tf``: the child processes that imported TensorFlow, per folder and the tests that start the most
+  (bench/tf_children/sitecustomize.py counts them), and the command lines that more than one test ran. A new
+  interpreter that imports TensorFlow costs ~4 s on 2 cores, so this count is the suite's cost in a figure that does
+  not depend on how busy the machine is: compare it before and after a change to the tests.
+
+    python bench/test_durations.py [--top 30] [--xml FILE] [--count-tf] [--tf-log FILE] [-- PYTEST_ARGS...]
+
+The records under bench/records/ are its output on the whole suite (``python bench/test_durations.py --count-tf``,
+the README's test command with its defaults: ``-n auto --dist worksteal``).
 
 Nothing is asserted: the figures are for reading (a timed assertion would fail on a busy machine).
 """
@@ -17,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -96,23 +105,82 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=30, help="how many of the slowest tests to list")
     parser.add_argument("--xml", help="read this JUnit XML report instead of running pytest")
+    parser.add_argument("--count-tf", action="store_true",
+                        help="count the child processes that import TensorFlow, per folder and per test")
+    parser.add_argument("--tf-log", help="read this log of bench/tf_children (with --xml) or write it here")
     args = parser.parse_args(argv)
+    tf_log = args.tf_log or (os.path.join(tempfile.mkdtemp(prefix="tfguard-tf-children-"), "children.log")
+                             if args.count_tf else None)
     status = 0
     if args.xml:
         path = args.xml
+        if args.count_tf and not args.tf_log:
+            parser.error("--count-tf with --xml needs --tf-log FILE (the log of the run that wrote the report)")
     else:
         path = os.path.join(tempfile.mkdtemp(prefix="tfguard-durations-"), "junit.xml")
         before = load_average()
         start = time.perf_counter()
+        env = dict(os.environ)
+        if tf_log:
+            if os.path.exists(tf_log):
+                os.remove(tf_log)
+            env["TFG_TF_CHILDREN_LOG"] = tf_log
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.join(ROOT, "bench", "tf_children"),
+                                                              env.get("PYTHONPATH")]))
         status = subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                  "--junitxml", path] + passed_on, cwd=ROOT)
+                                  "--junitxml", path] + passed_on, cwd=ROOT, env=env)
         wall = time.perf_counter() - start
         print("\nwall time %.1f s; load average (1 min) %s before, %s after; %d CPUs" % (
             wall, _load_text(before), _load_text(load_average()), os.cpu_count() or 0))
         if not os.path.exists(path):
             return status or 1
     print(summarize(read_junit(path), args.top))
+    if tf_log:
+        print("\n" + tf_children(read_tf_log(tf_log) if os.path.exists(tf_log) else [], args.top))
     return status
+
+
+def read_tf_log(path: str) -> List[Tuple[str, Tuple[str, ...]]]:
+    """(test id, command line) of every child process in a log of bench/tf_children/sitecustomize.py."""
+    import json
+
+    children = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            test_id, _, command = line.rstrip("\n").partition("\t")
+            children.append((test_id, tuple(json.loads(command))))
+    return children
+
+
+def _same_program(command: Sequence[str]) -> Tuple[str, ...]:
+    """A command line with the test's own temporary folders left out, so that two tests' runs of one program
+    compare equal."""
+    return tuple(re.sub(r"/tmp/pytest-of-[^/]+/pytest-\d+/[^/]+/[^/]+", "<tmp>", part) for part in command)
+
+
+def tf_children(children: Sequence[Tuple[str, Tuple[str, ...]]], top: int) -> str:
+    """The child processes that imported TensorFlow: per folder, the tests that start the most, and the command
+    lines more than one test ran, as text."""
+    lines = ["%d child processes imported TensorFlow" % len(children), "", "per folder:"]
+    per_folder: Dict[str, int] = defaultdict(int)
+    per_test: Dict[str, int] = defaultdict(int)
+    by_command: Dict[Tuple[str, ...], set] = defaultdict(set)
+    for test_id, command in children:
+        path = test_id.split("::")[0]
+        per_folder[os.path.dirname(path) or path] += 1
+        per_test[test_id] += 1
+        by_command[_same_program(command)].add(test_id)
+    for folder, count in sorted(per_folder.items(), key=lambda f: (-f[1], f[0])):
+        lines.append("  %-22s %5d" % (folder, count))
+    lines += ["", "tests that start the most (top %d):" % top]
+    for test_id, count in sorted(per_test.items(), key=lambda t: (-t[1], t[0]))[:top]:
+        lines.append("  %3d  %s" % (count, test_id))
+    shared = [(command, tests) for command, tests in by_command.items() if len(tests) > 1]
+    lines += ["", "command lines that more than one test ran: %d" % len(shared)]
+    for command, tests in sorted(shared, key=lambda s: -len(s[1])):
+        lines.append("  %s" % " ".join(part.replace(ROOT, ".") for part in command)[:160])
+        lines += ["      %s" % test_id for test_id in sorted(tests)]
+    return "\n".join(lines)
 
 
 def _load_text(value: Optional[float]) -> str:

@@ -63,6 +63,25 @@ def tfguard_script(*args: str, cwd: Path, scratch: Optional[Path] = None, stdin:
                           cwd=cwd, env=environment, input=stdin, capture_output=True, text=True, timeout=timeout)
 
 
+def python_m_tfguard(*args: object, cwd: Optional[Path] = None, env: Optional[Dict[str, Optional[str]]] = None,
+                     stdin: Optional[str] = None, timeout: int = 300, text: bool = True) -> subprocess.CompletedProcess:
+    """Run ``python -m tfguard ARGS`` in a child process with this checkout on ``PYTHONPATH``; output captured.
+
+    For tests whose subject needs a process of its own (start-up, exit status as a shell sees it, signals, a
+    TensorFlow program under ``tfguard run``); a test of what a command prints calls it in-process (the ``run``
+    fixture). ``env`` changes the inherited environment (a value of None removes the variable); TensorFlow's
+    C++ log is quiet unless ``env`` says otherwise. ``text=False`` keeps stdout and stderr as bytes.
+    """
+    environment = dict(os.environ, PYTHONPATH=str(REPO_ROOT), TF_CPP_MIN_LOG_LEVEL="3")
+    for name, value in (env or {}).items():
+        if value is None:
+            environment.pop(name, None)
+        else:
+            environment[name] = value
+    return subprocess.run([sys.executable, "-m", "tfguard", *map(str, args)], cwd=cwd, env=environment,
+                          input=stdin, capture_output=True, text=text, timeout=timeout)
+
+
 #: Folders of the checkout that a package build does not read (copied for nothing).
 _NOT_PACKAGED = ("tests/", "bench/", "fixtures/", "docs/", "tools/", ".ci/")
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.console import python_m_tfguard
 from tfguard.static.config import ConfigError, Settings, find_config_file, read_config_file
 from tfguard.static.engine import check_paths, check_source
 from tfguard.static.python2 import convert, expand_leading_tabs
@@ -115,10 +114,7 @@ def test_python2_helper_module_is_followed(tmp_path):
 
 
 def _run_tfguard(args, cwd, home):
-    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "HOME")}
-    env.update(PYTHONPATH=str(REPO_ROOT), HOME=home)
-    return subprocess.run([sys.executable, "-m", "tfguard", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return python_m_tfguard(*args, cwd=cwd, env={"XDG_CACHE_HOME": None, "HOME": str(home)}, timeout=120)
 
 
 @pytest.mark.slow

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.console import python_m_tfguard
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def tfguard(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "tfguard", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
-    )
+    return python_m_tfguard(*args, cwd=cwd, timeout=120)
 
 
 @pytest.mark.slow

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.console import python_m_tfguard
 
 RANDOM_IN_LOOP = (
     "import tensorflow as tf\n\n"
@@ -18,8 +19,7 @@ RANDOM_IN_LOOP = (
 
 
 def tfguard(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tfguard", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
+    return python_m_tfguard(*args, cwd=cwd, timeout=120)
 
 
 @pytest.mark.slow

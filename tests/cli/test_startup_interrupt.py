@@ -32,6 +32,7 @@ def _started(script: Path, cwd: Path, env: dict) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.slow  # 17 runs of the console script (about 20 s on 2 cores): start-up is the subject, so a child each
 def test_ctrl_c_while_the_console_script_starts_up(tmp_path):
     script = written_console_script(tmp_path)
     project = tmp_path / "project"

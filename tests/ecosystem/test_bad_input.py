@@ -16,6 +16,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from tests.console import python_m_tfguard
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = REPO_ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"
 
@@ -24,10 +26,8 @@ LOOP = "import tensorflow as tf\nsess = tf.Session()\nfor step in range(30):\n  
 
 
 def tfguard(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
-    """Run ``python -m tfguard ARGS`` in a child process with extra environment variables."""
-    environment = dict(os.environ, PYTHONPATH=str(REPO_ROOT), **env)
-    return subprocess.run([sys.executable, "-m", "tfguard", *args], cwd=cwd, env=environment,
-                          capture_output=True, timeout=120)
+    """Run ``python -m tfguard ARGS`` in a child process with extra environment variables (output as bytes)."""
+    return python_m_tfguard(*args, cwd=cwd, env=env, timeout=120, text=False)
 
 
 # -- encodings ---------------------------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.console import python_m_tfguard
+
 # All slow: each test reads the module's `runs`, which runs every program three times in child processes (kept
 # together, the slow tests first, so that one worker runs it once).
 pytestmark = [pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs TensorFlow"),
@@ -61,8 +63,7 @@ REFUSED = {
 
 
 def _tfguard(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tfguard", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    return python_m_tfguard(*args, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")

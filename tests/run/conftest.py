@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.console import python_m_tfguard
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO_DIR = REPO_ROOT / "tfguard" / "demo"
@@ -15,11 +14,7 @@ DEMO_DIR = REPO_ROOT / "tfguard" / "demo"
 
 def tfguard(*args, cwd=None, timeout=300):
     """Run `python -m tfguard ARGS` with the checkout on PYTHONPATH; return CompletedProcess."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO_ROOT)
-    env["TF_CPP_MIN_LOG_LEVEL"] = "3"
-    return subprocess.run([sys.executable, "-m", "tfguard", *map(str, args)], cwd=cwd, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+    return python_m_tfguard(*args, cwd=cwd, timeout=timeout)
 
 
 def valid_document(document):

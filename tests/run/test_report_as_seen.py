@@ -45,12 +45,20 @@ def report_of(stderr: str) -> str:
     return stderr[stderr.index("tfguard runtime report"):]
 
 
-@pytest.mark.slow
-def test_diagnostics_first_then_evidence_that_says_something(tmp_path):
-    (tmp_path / "train.py").write_text(GROWING)
-    done = tfguard_script("run", "train.py", cwd=tmp_path)
+@pytest.fixture(scope="module")
+def growing_report(tmp_path_factory):
+    """The report of GROWING under the console script, with --wide (the table's columns in full, to parse): both
+    tests below read the same run, which the program's 12 steps make the same every time."""
+    folder = tmp_path_factory.mktemp("growing")
+    (folder / "train.py").write_text(GROWING)
+    done = tfguard_script("run", "--wide", "train.py", cwd=folder)
     assert done.returncode == 0, done.stderr
-    report = report_of(done.stderr)
+    return report_of(done.stderr)
+
+
+@pytest.mark.slow
+def test_diagnostics_first_then_evidence_that_says_something(growing_report):
+    report = growing_report
     blocks = report.split("\n\n")
     assert blocks[1].startswith("diagnostics\nTFG901 error  ")
     assert re.search(r"\n {13,}help: ", blocks[1])  # the fix of the growing line, under its diagnostic
@@ -65,10 +73,8 @@ def test_diagnostics_first_then_evidence_that_says_something(tmp_path):
 
 
 @pytest.mark.slow
-def test_counts_agree_and_runs_count_from_one(tmp_path):
-    (tmp_path / "train.py").write_text(GROWING)
-    done = tfguard_script("run", "--wide", "train.py", cwd=tmp_path)  # the table's columns in full, to parse
-    report = report_of(done.stderr)
+def test_counts_agree_and_runs_count_from_one(growing_report):
+    report = growing_report
     runs = int(re.search(r"added after (\d+) different runs since the loop started", report).group(1))
     table = report[report.index("graph growth after the loop started"):].splitlines()
     header, row = table[1], table[3]

@@ -1,13 +1,12 @@
-"""`--json` round-trips through `tfguard report`, `--plot` PNGs, TensorBoard scalars, the demo."""
+"""`--json` round-trips through `tfguard report`, `--plot` PNGs, TensorBoard scalars (the demo: test_demo_run.py)."""
 
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from tests.run.conftest import DEMO_DIR, busiest, tfguard
+from tests.run.conftest import busiest, tfguard
 from tfguard.runtime.output.session_report import SessionReport
 
 pytestmark = pytest.mark.usefixtures("tensorflow_installed")
@@ -66,32 +65,3 @@ def test_tensorboard_event_files_hold_the_series(saved_run, tf_v1):
     assert [v for _, v in values["tfguard/graph_ops"]] == [float(p[2]) for p in points]
     assert values["tfguard/graph_ops"][-1][1] > values["tfguard/graph_ops"][0][1]  # it grew
     assert all(0.0 <= v <= 1.0 for _, v in values["tfguard/host_fraction"])
-
-
-@pytest.mark.slow
-def test_demo_lints_and_compares(tmp_path):
-    done = tfguard("demo", "--steps", "12", "--plot", tmp_path / "plots")
-    assert done.returncode == 0, done.stderr
-    out = done.stdout
-    checker = ("seed003_saver_in_loop.py:52  TFG101", "seed000_summaries.py:46      TFG201",
-               "+        saver = tf.train.Saver(max_to_keep=None)  # the seed's bug: a new Saver every step\n"
-               "         for step in range(args.steps):\n")
-    if sys.version_info < (3, 8):  # the TF 1.15 leg: the checker needs 3.8+, parts 2 and 3 run all the same
-        assert "tfguard: part 1 (the checker) skipped: tfguard check needs Python 3.8" in done.stderr
-        assert not any(expected in out for expected in checker) and "== 1. " not in out
-        checker = ()
-    for expected in checker + ("seed003_saver_in_loop.py:52 `saver =",
-                               "graph ops start -> end", "TFG901"):
-        assert expected in out
-    row = [line for line in out.splitlines() if line.startswith("top growth site")][0]
-    assert row.rstrip().endswith("none")  # the fixed twin does not grow
-    section = out[out.index("== 3. tfguard run --placement: seed 002"):]  # where its ops ran, the GPU
-    assert "placement of one step: `GradientDescent, Mean_1:0 <- x:0` (traced at run 5)" in section
-    # A line per GPU; on a machine without one, one line saying so (and no GPU advice).
-    assert "GPU utilisation\n  " in section or "(no GPU on this machine" in section
-    diagnostics = [line for line in out.splitlines() if line.startswith("diagnostics  ")][0]
-    assert diagnostics.rstrip().endswith("none")  # the fixed twin saves once, at the end: no TFG905 either
-    assert str(DEMO_DIR) not in out  # the scripts are named by their file names, as in the lint table
-    picture = tmp_path / "plots" / "seed003_comparison.png"  # one picture, both runs on the same axes
-    assert picture.read_bytes()[:8] == PNG_HEADER
-    assert sorted(path.name for path in (tmp_path / "plots").iterdir()) == ["seed003_comparison.png"]

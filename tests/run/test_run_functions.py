@@ -56,8 +56,10 @@ def _line(source, marker):
     return next(number for number, line in enumerate(source.splitlines(), 1) if marker in line)
 
 
-@pytest.mark.parametrize("status", [0, 3])
-def test_a_retracing_program_is_reported_and_runs_as_without_the_guard(tmp_path, status):
+def test_a_retracing_program_is_reported_and_runs_as_without_the_guard(tmp_path):
+    # Status 3, not 0: that the guard keeps a program's own non-zero status is the stronger check (status 0 passes
+    # through in test_fail_on_retracing_fails_a_retracing_program_only, and in every healthy run of tests/run).
+    status = 3
     script = tmp_path / "train.py"
     script.write_text(RETRACING, encoding="utf-8")
     plain = _plain(script, tmp_path / "plain.txt", status)
@@ -91,7 +93,7 @@ def test_fail_on_retracing_fails_a_retracing_program_only(tmp_path):
     assert failed.returncode == 1 and "failing (--fail-on): retracing (TFG908)" in failed.stderr
     passed = tfguard("run", "--fail-on", "TFG908", good, cwd=tmp_path)
     assert passed.returncode == 0 and "TFG908" not in passed.stderr, passed.stderr
-    assert passed.stdout == _plain(good).stdout
+    assert passed.stdout == "190.0\n"  # what HEALTHY prints without the guard: 0 + 1 + ... + 19
     assert "tfguard tf.function report: 1 function traced, 1 trace in 20 calls" in passed.stderr
 
 

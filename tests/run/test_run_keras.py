@@ -158,13 +158,15 @@ def test_each_cost_is_named_on_its_line_in_the_text_and_the_json(tmp_path, keras
 
 
 def test_the_program_runs_as_without_the_guard(tmp_path):
+    # The guarded runs of BAD (test_each_cost_is_named_on_its_line_in_the_text_and_the_json, under each Keras)
+    # assert status 3 and this output; here the same program without the guard, so that the two agree. One guarded
+    # run fewer than a plain-and-guarded pair: the guarded side is the test above.
     script = tmp_path / "train.py"
     script.write_text(BAD, encoding="utf-8")
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
-    plain = subprocess.run([sys.executable, str(script), "5"], env=env, stdout=subprocess.PIPE,
+    plain = subprocess.run([sys.executable, str(script), "3"], env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=300)
-    guarded = tfguard("run", script, 5, cwd=tmp_path)
-    assert (guarded.returncode, guarded.stdout) == (plain.returncode, plain.stdout) == (5, "done True 30\n")
+    assert (plain.returncode, plain.stdout) == (3, "done True 30\n"), plain.stderr[-2000:]
 
 
 @pytest.mark.parametrize("keras", list(KERASES))
