@@ -8,7 +8,7 @@ import re
 
 import jsonschema
 
-from tests.runtime.test_step_judges import EagerSite, _compiled, _eager
+from tests.runtime.test_step_judges import EagerSite, _compiled, _eager, _peeked
 from tfguard.runtime.document import format_seconds
 from tfguard.runtime.judge.judgement import judge_steps
 from tfguard.runtime.output.formats import document_schema
@@ -54,6 +54,16 @@ def test_time_parts_of_keras_steps_count_a_serial_maps_python_time_as_the_steps_
     record.python_input(0.6, ("train.py", 12), None)
     record.map_made(("train.py", 13), 8)
     record.python_input(9.0, ("train.py", 13), 8)  # a parallel map's calls overlap: not counted
+    parts = record.time_parts()
+    assert abs(parts["input"] - 0.6) < 1e-9 and abs(parts["step"] - 0.4) < 1e-9
+
+
+def test_a_peek_before_the_first_step_leaves_a_serial_maps_python_time_in_the_input_part():
+    # field (keras-io 3D_image_classification.py): a peek before `fit` (`list(train_dataset.take(1))`) made the
+    # breakdown take the peek for the loop's batches and leave out the map's Python time the steps waited on
+    record = _peeked(steps=50, step_s=0.02, gap_s=0.001)
+    record.map_made(("train.py", 12), None)
+    record.python_input(0.6, ("train.py", 12), None)
     parts = record.time_parts()
     assert abs(parts["input"] - 0.6) < 1e-9 and abs(parts["step"] - 0.4) < 1e-9
 

@@ -288,6 +288,27 @@ def test_a_loops_from_generator_waits_no_longer_than_the_loops_next():
         finding.help and ".prefetch(tf.data.AUTOTUNE)" in finding.help
 
 
+def _peeked(steps=150, step_s=0.01, gap_s=0.002):
+    """A record whose program took one batch itself (a peek: `list(ds.take(1))`) before `fit` stepped."""
+    record = StepRecord()
+    record.next_batch(0.1, ("fit.py", 33))
+    record.step_function(1, "train_step", "train.py", 10)
+    for i in range(steps):
+        record.compiled_step(record.functions[1], i * (step_s + gap_s), step_s, 0.001 * i)
+    return record
+
+
+def test_a_peek_at_the_data_before_fit_does_not_cap_its_from_generators_wait():
+    # field (keras-io 3D_image_classification.py plots `list(train_dataset.take(1))` before `fit`)
+    record = _peeked()
+    record.input_source(("fit.py", 40), "from_generator", "batches", ("fit.py", 12), None)
+    for _ in range(150):
+        record.python_input(0.011, ("fit.py", 40), None)
+    assert (record.next_count, record.loop_nexts()) == (1, (0, 0.0))
+    (finding,) = judge_steps(record)
+    assert (finding.code, finding.path, finding.line) == ("TFG903", "fit.py", 40)
+
+
 def _sampled(input_share, samples_per_step=2, steps=150, step_samples=1):
     """A compiled loop sampled between its steps: `input_share` of the samples in a generator it iterates."""
     record = StepRecord()

@@ -142,8 +142,9 @@ def _sampled_message(found: Tuple[Any, int], samples: int, share: float, steps: 
 
 def _waited(cost: SiteCost, record: StepRecord) -> float:
     """The wait a serial pipeline's Python function stands for: its time; a custom loop's `Dataset.from_generator`
-    is read by the loop's own `next`, which was timed: no more than that (a prefetch overlaps the generator)."""
-    if cost.source == FROM_GENERATOR and record.next_count:
+    is read by the loop's own `next`, which was timed: no more than that (a prefetch overlaps the generator). A
+    `next` before the first step (a peek at the data) is no loop's: Keras' `fit` reads such a pipeline itself."""
+    if cost.source == FROM_GENERATOR and record.loop_nexts()[0]:
         return min(cost.seconds, record.next_seconds)
     return cost.seconds
 

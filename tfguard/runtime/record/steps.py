@@ -70,6 +70,9 @@ class StepRecord(object):
         self.step_call_site: Site = None  # the user's line that called the compiled step first
         self.next_count = 0
         self.next_seconds = 0.0
+        #: Of them, those taken once the steps had begun (count, seconds): read through `loop_nexts()`.
+        self.loop_next_count = 0
+        self.loop_next_seconds = 0.0
         self.next_sites: Dict[Site, SiteCost] = {}
         self.maps: Dict[Site, SiteCost] = {}  # Dataset.map lines -> their Python functions' time
         self.writes: Dict[Tuple[str, Site, str], SiteCost] = {}  # (kind, line, callback) -> cost
@@ -116,6 +119,9 @@ class StepRecord(object):
         """An eager `next` on a tf.data iterator from `site`."""
         self.next_count += 1
         self.next_seconds += seconds
+        if self.steps:
+            self.loop_next_count += 1
+            self.loop_next_seconds += seconds
         cost = self.next_sites.get(site)
         if cost is None:
             cost = self.next_sites[site] = SiteCost()
@@ -308,6 +314,12 @@ class StepRecord(object):
         """Seconds in the Python functions of the maps that ran one call at a time (TFG903's measure)."""
         return sum(cost.seconds for _, cost in self.serial_maps())
 
+    def loop_nexts(self) -> Tuple[int, float]:
+        """(count, seconds) of the `next`s taken once the steps had begun: the loop's own batches. A peek at the data
+        before training (`list(ds.take(1))` to plot a batch) takes none of them, and must not say the loop took its
+        batches itself. (A `next` after the last step, Keras' `predict` on a NumPy row, still counts.)"""
+        return self.loop_next_count, self.loop_next_seconds
+
     def time_parts(self) -> Dict[str, Optional[float]]:
         """Where the steps' wall time went, in parts measured apart (the HTML page's breakdown), from the figures
         the judges read: `input` (waiting for the next batch: the iterator's `next` between steps, or a Python
@@ -322,17 +334,18 @@ class StepRecord(object):
         saves = sum((cost.seconds for _, cost in self.costs("save")), 0.0)
         summaries = sum((cost.seconds for kind in ("summary", "flush") for _, cost in self.costs(kind)), 0.0)
         python = self.input_python_seconds()
+        loop_nexts, loop_next_seconds = self.loop_nexts()
         if self.mode == COMPILED:
             inside = sum(self.seconds)
             between = max(0.0, wall - inside)
             # a Python generator the loop iterates itself is seen by the loop's stack samples, not by a `next`
-            taking = min(between, max(self.next_seconds, self.sampled_input_seconds()))
+            taking = min(between, max(loop_next_seconds, self.sampled_input_seconds()))
             # With batches taken between steps, a map's Python time overlaps the steps and the waits (tf.data runs
             # it on its own threads): the wait is `next`'s alone.
-            waited = 0.0 if self.next_count else min(inside, python)
+            waited = 0.0 if loop_nexts else min(inside, python)
             return {"wall": wall, "input": taking + waited, "step": inside - waited, "saves": saves,
                     "summaries": summaries, "host": max(0.0, between - taking - saves - summaries)}
-        waited = min(wall, max(self.next_seconds if self.next_count else python, self.sampled_input_seconds()))
+        waited = min(wall, max(loop_next_seconds if loop_nexts else python, self.sampled_input_seconds()))
         return {"wall": wall, "input": waited, "step": max(0.0, wall - waited - saves - summaries), "saves": saves,
                 "summaries": summaries, "host": None}
 
