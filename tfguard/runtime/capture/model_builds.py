@@ -32,8 +32,8 @@ _AUTOGRAPH_FILE = "__autograph_generated_file"
 
 
 def install(undo: List[Callable[[], None]], active: Callable[[], bool]) -> None:
-    """Patch Keras' model constructor now or when its module loads, while `active()` says a sink is attached;
-    what undoes it goes to `undo`."""
+    """Patch Keras' model constructor now or when its module loads (the patch notes a model while `active()` says
+    a sink is attached); what undoes it goes to `undo`."""
     watch = OnModulesImport(list(tf_access.KERAS_MODEL_CLASSES), lambda module: _patch(module, undo, active))
     undo.append(watch.remove)
     watch.install()
@@ -42,7 +42,7 @@ def install(undo: List[Callable[[], None]], active: Callable[[], bool]) -> None:
 def _patch(module: Any, undo: List[Callable[[], None]], active: Callable[[], bool]) -> None:
     model_class = tf_access.keras_class(module, tf_access.KERAS_MODEL_CLASSES)
     original = vars(model_class).get("__init__") if model_class is not None else None
-    if original is None or not active():
+    if original is None:  # another layout of this Keras: its models' building is not followed
         return
     model_class.__init__ = _wrap_init(original, active)  # type: ignore[misc]
     undo.append(lambda: setattr(model_class, "__init__", original))
