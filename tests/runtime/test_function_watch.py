@@ -3,6 +3,7 @@ counted, TFG908 naming the definition, the calling line and what changed."""
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import pytest
@@ -261,6 +262,16 @@ def test_the_patches_are_undone_after_the_block():
         assert hooks.function_class.__call__ is not call
     assert hooks.function_class.__call__ is call and getattr(hooks.tracing_module, hooks.trace_name) is trace
     assert functions.available and not function_calls._sinks
+
+
+def test_the_model_constructor_patch_is_undone_after_the_block():
+    pytest.importorskip("keras")
+    from keras.src.backend.tensorflow.trainer import TensorFlowTrainer
+
+    init, finders = vars(TensorFlowTrainer)["__init__"], list(sys.meta_path)
+    with tfguard.watch_functions():
+        assert vars(TensorFlowTrainer)["__init__"] is not init
+    assert vars(TensorFlowTrainer)["__init__"] is init and sys.meta_path == finders
 
 
 def test_an_internal_error_stops_the_watch_not_the_program(capsys):

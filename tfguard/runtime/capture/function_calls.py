@@ -128,7 +128,7 @@ def _patch(hooks: tf_access.FunctionHooks) -> None:
         _undo.append(lambda: setattr(cls, "__init__", original_init))
     setattr(module, name, _wrap_trace(original_trace, _tensorflow_dir()))
     _undo.append(lambda: setattr(module, name, original_trace))
-    model_builds.install(_undo, lambda: bool(_sinks))
+    model_builds.install(_undo, lambda: bool(_sinks), lambda exc: _fail("a Keras model's building", exc))
 
 
 def _tensorflow_dir() -> str:

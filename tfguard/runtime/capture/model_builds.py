@@ -31,31 +31,33 @@ _DEPTH = 3
 _AUTOGRAPH_FILE = "__autograph_generated_file"
 
 
-def install(undo: List[Callable[[], None]], active: Callable[[], bool]) -> None:
+def install(undo: List[Callable[[], None]], active: Callable[[], bool], fail: Callable[[BaseException], None]
+            ) -> None:
     """Patch Keras' model constructor now or when its module loads (the patch notes a model while `active()` says
-    a sink is attached); what undoes it goes to `undo`."""
-    watch = OnModulesImport(list(tf_access.KERAS_MODEL_CLASSES), lambda module: _patch(module, undo, active))
+    a sink is attached; an error of its own goes to `fail`); what undoes it goes to `undo`."""
+    watch = OnModulesImport(list(tf_access.KERAS_MODEL_CLASSES), lambda module: _patch(module, undo, active, fail))
     undo.append(watch.remove)
     watch.install()
 
 
-def _patch(module: Any, undo: List[Callable[[], None]], active: Callable[[], bool]) -> None:
+def _patch(module: Any, undo: List[Callable[[], None]], active: Callable[[], bool],
+           fail: Callable[[BaseException], None]) -> None:
     model_class = tf_access.keras_class(module, tf_access.KERAS_MODEL_CLASSES)
     original = vars(model_class).get("__init__") if model_class is not None else None
     if original is None:  # another layout of this Keras: its models' building is not followed
         return
-    model_class.__init__ = _wrap_init(original, active)  # type: ignore[misc]
+    model_class.__init__ = _wrap_init(original, active, fail)  # type: ignore[misc]
     undo.append(lambda: setattr(model_class, "__init__", original))
 
 
-def _wrap_init(original: Callable, active: Callable[[], bool]) -> Callable:
+def _wrap_init(original: Callable, active: Callable[[], bool], fail: Callable[[BaseException], None]) -> Callable:
     @functools.wraps(original)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> Any:
         if active():
             try:
                 _note(self, sys._getframe(1))
-            except Exception:  # tfguard's part only: the model is built as without the guard
-                pass
+            except Exception as exc:  # tfguard's part only: the model is built as without the guard
+                fail(exc)
         return original(self, *args, **kwargs)
 
     return __init__
