@@ -1,6 +1,6 @@
 """See every call and every trace of every `tf.function` (Keras' train/test/predict functions included).
 
-Two class-level patches, made through the TF access layer (`tf_access.function_hooks`) while at least one sink
+Class-level patches, made through the TF access layer (`tf_access.function_hooks`) while at least one sink
 is attached, and undone when the last one leaves:
 
 - `Function.__call__`: a counter and a clock per call, nothing else (the per-call cost of the guard);
