@@ -3,6 +3,7 @@ counted, TFG908 naming the definition, the calling line and what changed."""
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import pytest
@@ -152,6 +153,69 @@ def test_a_keras_model_built_per_prediction_keeps_retracing_and_one_model_is_sil
     assert functions.report().diagnostics == []
 
 
+def _make_model(keras):
+    return keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])  # the factory's own line: not the one
+
+
+@pytest.mark.parametrize("package", ["keras", "tf_keras"])
+def test_a_keras_model_built_per_call_is_named_where_the_loop_builds_it(package):
+    keras = pytest.importorskip(package)
+    import numpy as np
+
+    data = np.ones((1, 3), dtype="float32")
+    with tfguard.watch_functions() as functions:
+        for _ in range(6):
+            model = _make_model(keras)  # BUILD
+            model.predict(data, verbose=0)  # PREDICT
+    (warned,) = [d for d in functions.report().diagnostics if d.severity == "warning"]
+    this_test = test_a_keras_model_built_per_call_is_named_where_the_loop_builds_it
+    assert (warned.path, warned.line) == (__file__, _line_of(this_test, "# PREDICT"))
+    named = [(site.path, site.line) for site in warned.sites[1:]]
+    assert named == [(__file__, _line_of(this_test, "# BUILD"))]
+    assert "the model is built again at" in warned.headline and "for each call" in warned.headline
+    (record,) = [f for f in functions.report().functions if f["built_at"]]
+    assert record["built_at"] == [{"path": __file__, "line": _line_of(this_test, "# BUILD"), "models": 5}]
+
+
+def test_a_subclassed_model_is_named_where_it_is_built_not_at_its_super_init():
+    keras = pytest.importorskip("keras")
+    import numpy as np
+
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()  # SUPER: inside the model's own constructor
+            self.dense = keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+
+    def infer(x):
+        net = Net()  # BUILD
+        return net.predict(x, verbose=0)  # PREDICT
+
+    data = np.ones((1, 3), dtype="float32")
+    with tfguard.watch_functions() as functions:
+        for _ in range(6):
+            infer(data)
+    (warned,) = [d for d in functions.report().diagnostics if d.severity == "warning"]
+    this_test = test_a_subclassed_model_is_named_where_it_is_built_not_at_its_super_init
+    assert warned.line == _line_of(this_test, "# PREDICT")
+    assert [site.line for site in warned.sites[1:]] == [_line_of(this_test, "# BUILD")]
+
+
+def test_a_model_built_before_the_watch_is_not_said_to_be_built_again():
+    keras = pytest.importorskip("keras")
+    import numpy as np
+
+    data = np.ones((1, 3), dtype="float32")
+    models = [_make_model(keras) for _ in range(6)]  # built while no watch runs: their building is not noted
+    with tfguard.watch_functions() as functions:
+        for model in models:
+            model.predict(data, verbose=0)
+    (warned,) = [d for d in functions.report().diagnostics if d.severity == "warning"]
+    assert "built again" not in warned.headline and len(warned.sites) == 1
+
+
 def _make_step(scale):
     @tf.function
     def step(x):
@@ -198,6 +262,16 @@ def test_the_patches_are_undone_after_the_block():
         assert hooks.function_class.__call__ is not call
     assert hooks.function_class.__call__ is call and getattr(hooks.tracing_module, hooks.trace_name) is trace
     assert functions.available and not function_calls._sinks
+
+
+def test_the_model_constructor_patch_is_undone_after_the_block():
+    pytest.importorskip("keras")
+    from keras.src.backend.tensorflow.trainer import TensorFlowTrainer
+
+    init, finders = vars(TensorFlowTrainer)["__init__"], list(sys.meta_path)
+    with tfguard.watch_functions():
+        assert vars(TensorFlowTrainer)["__init__"] is not init
+    assert vars(TensorFlowTrainer)["__init__"] is init and sys.meta_path == finders
 
 
 def test_an_internal_error_stops_the_watch_not_the_program(capsys):

@@ -51,6 +51,40 @@ def test_keras_own_function_is_named_at_the_users_lines_not_inside_keras():
     assert "keras/src" not in retracing.alert_message(record)
 
 
+def test_a_keras_model_built_per_call_is_named_where_it_is_built():
+    record = FunctionRecord("one_step_on_data_distributed", KERAS, 279)
+    for call in range(1, 9):  # `model = make_model()` at line 30, `model.predict(x)` at line 31: a model per call
+        record.traced(0.01, _tensor("data", "float32[1, 3]"), call, ("/p/infer.py", 31), (), ("/p/infer.py", 31),
+                      (100 + call, ("/p/infer.py", 30)))
+        record.called(0.001)
+    (found,) = retracing.judge(Evidence(functions=[record]))
+    assert found.severity == "warning" and (found.path, found.line) == ("/p/infer.py", 31)
+    assert [(s.path, s.line, s.role) for s in found.sites[1:]] == [("/p/infer.py", 30, "named")]
+    assert "the model is built again at" in found.headline and "infer.py:30 for each call" in found.headline
+    assert "build the Keras model once" in found.help and "infer.py:30" in found.help
+    assert "keras/src" not in found.headline
+    assert record.built_sites == {("/p/infer.py", 30): 7}  # the first model is not built "again"
+    assert record.to_dict()["built_at"] == [{"path": "/p/infer.py", "line": 30, "models": 7}]
+
+
+def test_a_model_compiled_again_is_not_said_to_be_built_again():
+    record = FunctionRecord("multi_step_on_iterator", KERAS, 151)
+    for call in range(1, 9):  # one model (serial 7, built at line 5), compiled again before each fit
+        record.traced(0.01, _tensor(), call, ("/p/fit.py", 9), (), ("/p/fit.py", 9), (7, ("/p/fit.py", 5)))
+        record.called(0.001)
+    (found,) = retracing.judge(Evidence(functions=[record]))
+    assert found.severity == "warning" and record.built_sites == {}
+    assert "built again" not in found.headline and [s.line for s in found.sites] == [9]
+    # every 3rd function of a new model: said as how many models, not "for each call"
+    mixed = FunctionRecord("multi_step_on_iterator", KERAS, 151)
+    for call in range(1, 10):
+        mixed.traced(0.01, _tensor(), call, ("/p/fit.py", 9), (), ("/p/fit.py", 9), (call // 3, ("/p/fit.py", 5)))
+        mixed.called(0.001)
+    assert mixed.built_sites == {("/p/fit.py", 5): 3}
+    assert "the model is built again at" in retracing.message(mixed, "warning")
+    assert "fit.py:5 (3 times)" in retracing.message(mixed, "warning")
+
+
 def test_train_and_test_functions_built_from_one_python_function_are_not_created_again():
     record = FunctionRecord("multi_step_on_iterator", KERAS, 151)
     train, test = ("train_step",), ("test_step",)  # the variants: what the one Python function closes over

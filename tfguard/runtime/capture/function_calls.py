@@ -1,6 +1,6 @@
 """See every call and every trace of every `tf.function` (Keras' train/test/predict functions included).
 
-Two class-level patches, made through the TF access layer (`tf_access.function_hooks`) while at least one sink
+Class-level patches, made through the TF access layer (`tf_access.function_hooks`) while at least one sink
 is attached, and undone when the last one leaves:
 
 - `Function.__call__`: a counter and a clock per call, nothing else (the per-call cost of the guard);
@@ -8,7 +8,9 @@ is attached, and undone when the last one leaves:
   arguments' types, the tracing time, the user's calling line and the `tf.function` object that traced;
 - `Function.__init__`: the user's lines that created each `tf.function` object (held weakly), so that a function
   created per call is named where it is created, and its *variant* (the functions its Python function closes
-  over: Keras' train and test functions are one Python function closing over `train_step` or `test_step`).
+  over: Keras' train and test functions are one Python function closing over `train_step` or `test_step`);
+- Keras' model constructor (capture/model_builds.py, when Keras loads): the user's lines that built each model,
+  so that a trace of a model's train/test/predict function names where its model was built (a model per call).
 
 A call made while a trace runs (a `tf.function` called inside another one, Keras' `one_step_on_data` inside
 `multi_step_on_iterator`) is part of that outer trace, as TensorFlow's own retracing detector counts only the
@@ -16,7 +18,8 @@ calls made eagerly: it is neither counted nor timed. Functions of TensorFlow its
 `map` function, variable initializers) are not followed.
 
 A sink has `called(key, seconds, function)` (`function`: the `tf.function` object called) and
-`traced(key, python_function, name, serial, parameters, seconds, site, variant, created)`; an exception from a
+`traced(key, python_function, name, serial, parameters, seconds, site, variant, created, model)` (`model`: the
+serial of the Keras model the function belongs to and the user's line that built it, or None); an exception from a
 sink detaches every sink (one line on stderr): the program's calls go on, unwatched.
 """
 
@@ -31,6 +34,7 @@ import weakref
 from typing import Any, Callable, List, Optional, Tuple
 
 from tfguard.runtime import tf_access
+from tfguard.runtime.capture import model_builds
 from tfguard.runtime.capture.attrs import fail_sinks, undo_all
 
 _AUTOGRAPH_FILE = "__autograph_generated_file"
@@ -124,6 +128,7 @@ def _patch(hooks: tf_access.FunctionHooks) -> None:
         _undo.append(lambda: setattr(cls, "__init__", original_init))
     setattr(module, name, _wrap_trace(original_trace, _tensorflow_dir()))
     _undo.append(lambda: setattr(module, name, original_trace))
+    model_builds.install(_undo, lambda: bool(_sinks), lambda exc: _fail("a Keras model's building", exc))
 
 
 def _tensorflow_dir() -> str:
@@ -200,7 +205,7 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
         except Exception as exc:
             _fail("a tf.function trace", exc)
         local.depth += 1
-        local.tracing = seen[8] if seen is not None else None
+        local.tracing = seen[9] if seen is not None else None
         _note_graph(func_graph, local.tracing)
         start = clock()
         try:
@@ -214,7 +219,7 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
                 try:
                     for sink in list(sinks):
                         sink.traced(seen[0], seen[1], seen[2], seen[3], seen[4], seconds, seen[5], seen[6],
-                                    seen[7])
+                                    seen[7], seen[8])
                 except Exception as exc:
                     _fail("a tf.function trace", exc)
 
@@ -222,8 +227,8 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
 
 
 def _before_trace(function_type: Any, tracing_options: Any, tensorflow_dir: str) -> Optional[tuple]:
-    """(key, python function, name, serial, parameters, site, variant, created, tf.function object) of a trace
-    about to run; None for TF's own."""
+    """(key, python function, name, serial, parameters, site, variant, created, model, tf.function object) of a
+    trace about to run; None for TF's own."""
     python_function, name, _cache = tf_access.traced_function(tracing_options)
     key = tf_access.function_key(python_function)
     filename = getattr(key, "co_filename", "")
@@ -233,7 +238,8 @@ def _before_trace(function_type: Any, tracing_options: Any, tensorflow_dir: str)
     site, function, site_code = _caller(sys._getframe(2))
     serial = _serial_of(function)
     return (key, python_function, name, serial, tf_access.traced_parameters(function_type), site,
-            variant_of(python_function), _creation_site(function, site, site_code), function)
+            variant_of(python_function), _creation_site(function, site, site_code),
+            model_builds.model_site(python_function, site_code), function)
 
 
 def variant_of(python_function: Any) -> tuple:

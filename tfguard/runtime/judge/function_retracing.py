@@ -117,16 +117,24 @@ def _cost(record: FunctionRecord) -> str:
 
 def _head(record: FunctionRecord) -> str:
     """`step` (defined at train.py:3, created again at train.py:20): a library's function (Keras' train function)
-    is said to be one, the user's lines (where it is called, where it is created) are the lines named; the
-    creating line is said when it is not the calling line."""
+    is said to be one, the user's lines (where it is called, where it is created, where its Keras model is built
+    again) are the lines named; the creating line is said when it is not the calling line."""
     if is_library_file(record.path):
         defined = "a function of %s" % where(record.path, record.line).split("/")[0]
     else:
         defined = "defined at %s" % where(record.path, record.line)
-    created = record.created_site()
-    if created is not None and created != record.retrace_site():
+    created, built = record.created_site(), record.built_site()
+    if created is not None and created not in (record.retrace_site(), built):
         defined += ", created again at %s" % where(*created)
+    if built is not None:
+        defined += "; the model is built again at %s %s" % (where(*built), _built_times(record))
     return "`%s` (%s)" % (record.name, defined)
+
+
+def _built_times(record: FunctionRecord) -> str:
+    """`for each call` when every traced call after the first came with a new model, else `(7 times)`."""
+    models = sum(record.built_sites.values())
+    return "for each call" if models + 1 >= record.traced_call_count else "(%s)" % _times(models)
 
 
 def message(record: FunctionRecord, level: str) -> str:
@@ -149,7 +157,12 @@ def advice(record: FunctionRecord, level: str) -> str:
     """What to write instead, for a function that keeps retracing ("" for a bounded handful)."""
     if level != "warning" or not record.top_changes():
         return ""
-    return _ADVICE.get(record.top_changes()[0].kind, "")
+    kind = record.top_changes()[0].kind
+    built = record.built_site()
+    if kind == "new-function" and built is not None:
+        return "build the Keras model once, outside the loop or the function that runs per call (not at %s " \
+               "for each call), and call that model" % where(*built)
+    return _ADVICE.get(kind, "")
 
 
 def alert_message(record: FunctionRecord) -> str:
@@ -162,8 +175,9 @@ def alert_message(record: FunctionRecord) -> str:
 
 def judge(evidence: Evidence) -> List[Diagnostic]:
     """TFG908 findings of the functions that traced in 2 calls or more, warnings first; each is located at the
-    user's calling line of the traces (`path`/`line`), else at the definition; the line that created the objects
-    made again and the definition (unless it is a library's) are NAMED sites; its figures are its evidence."""
+    user's calling line of the traces (`path`/`line`), else at the definition; the line that built the Keras models
+    made again, the line that created the objects made again and the definition (unless it is a library's) are
+    NAMED sites; its figures are its evidence."""
     found = []
     for record in evidence.functions:
         level = severity(record)
@@ -184,9 +198,11 @@ def judge(evidence: Evidence) -> List[Diagnostic]:
 
 def _named(record: FunctionRecord, blamed: tuple) -> List[Site]:
     """The other lines to show: the other calling lines of the leading change's traces (a literal passed on
-    several lines), where the objects were created again, and the definition (not a library's)."""
+    several lines), where the Keras models and the objects were created again, and the definition (not a
+    library's)."""
     changes = record.top_changes()
     lines = sorted(changes[0].sites)[:MAX_NAMED_CALLS] if changes else []
+    lines.append(record.built_site())
     lines.append(record.created_site())
     if not is_library_file(record.path):
         lines.append((record.path, record.line))

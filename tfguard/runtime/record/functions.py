@@ -206,6 +206,10 @@ class FunctionRecord(object):
         #: The user's lines that created the tf.function objects after the first of their variant (a function or
         #: a model created per call: the line to change), with how many objects each created.
         self.created_sites: Dict[Tuple[str, int], int] = {}
+        #: The user's lines that built the Keras models of the tf.function objects made again for a model not
+        #: seen before (a model built per call), with how many models each built; the recent models' serials.
+        self.built_sites: Dict[Tuple[str, int], int] = {}
+        self._models: Dict[int, None] = {}
         self.first_arguments: List[Tuple[str, str]] = []
         self.alerted = False
 
@@ -216,9 +220,11 @@ class FunctionRecord(object):
 
     def traced(self, seconds: float, arguments: Sequence[Tuple[str, Argument]], cache: int,
                site: Optional[Tuple[str, int]], variant: Any = None,
-               created: Optional[Tuple[str, int]] = None) -> bool:
+               created: Optional[Tuple[str, int]] = None,
+               model: Optional[Tuple[int, Tuple[str, int]]] = None) -> bool:
         """One trace (made during call `self.calls + 1`, the call in progress) by the tf.function object `cache` of
-        `variant`, created at the user's line `created`; True when it is a new traced call."""
+        `variant`, created at the user's line `created`, of the Keras model `model` ((serial, the user's line that
+        built it), None: none known); True when it is a new traced call."""
         call = self.calls + 1
         self.traces += 1
         self.trace_seconds += seconds
@@ -240,6 +246,15 @@ class FunctionRecord(object):
             self._note_changes([("", "new-function", "", "")], call, site)
             if created is not None and (created in self.created_sites or len(self.created_sites) < MAX_SITES):
                 self.created_sites[created] = self.created_sites.get(created, 0) + 1
+            if model is not None and model[0] not in self._models and self._models:  # of a model built again
+                built = tuple(model[1])
+                if built in self.built_sites or len(self.built_sites) < MAX_SITES:
+                    self.built_sites[built] = self.built_sites.get(built, 0) + 1
+        if model is not None and last is None:  # a model compiled again keeps its serial: not "built again"
+            self._models.pop(model[0], None)
+            self._models[model[0]] = None
+            if len(self._models) > MAX_OBJECTS:
+                del self._models[next(iter(self._models))]
         self._variants.add(variant)
         self._last_of_object[cache] = arguments  # re-inserted last: the oldest object is dropped first
         if len(self._last_of_object) > MAX_OBJECTS:
@@ -297,6 +312,12 @@ class FunctionRecord(object):
             return None
         return max(self.created_sites.items(), key=lambda item: item[1])[0]
 
+    def built_site(self) -> Optional[Tuple[str, int]]:
+        """The user's line that built most of the Keras models whose functions were made again, or None."""
+        if not self.built_sites:
+            return None
+        return max(self.built_sites.items(), key=lambda item: item[1])[0]
+
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready facts of this function."""
         return {
@@ -312,4 +333,6 @@ class FunctionRecord(object):
             "changes": [change.to_dict() for change in self.top_changes()],
             "created_at": [{"path": path, "line": line, "objects": count}
                            for (path, line), count in sorted(self.created_sites.items(), key=lambda item: -item[1])],
+            "built_at": [{"path": path, "line": line, "models": count}
+                         for (path, line), count in sorted(self.built_sites.items(), key=lambda item: -item[1])],
         }

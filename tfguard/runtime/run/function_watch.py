@@ -74,7 +74,7 @@ class FunctionWatch:
             record.call_seconds += seconds
 
     def traced(self, key: Any, python_function: Any, name: str, serial: int, parameters: Any, seconds: float,
-               site: Any, variant: Any = None, created: Any = None) -> None:
+               site: Any, variant: Any = None, created: Any = None, model: Any = None) -> None:
         """One trace of a tf.function keyed `key` (see capture/function_calls)."""
         record = self._records.get(key)
         if record is None:
@@ -82,7 +82,7 @@ class FunctionWatch:
         if record is _IGNORED:
             return
         arguments = [(parameter, describe(trace_type)) for parameter, trace_type in parameters]
-        if record.traced(seconds, arguments, serial, site, variant, created) and retracing.alert_due(record):
+        if record.traced(seconds, arguments, serial, site, variant, created, model) and retracing.alert_due(record):
             record.alerted = True
             emit(retracing.alert_message(record), RetracingWarning, self.alerts_through_warnings)
 
