@@ -7,10 +7,12 @@ the session's temporary root (the folder the workers' own temporary folders shar
 for "run once" fixtures), under a file lock, and records its result; the others wait for the lock and read it.
 
 Work that raises records nothing: the next test that asks does it again (and fails the same way, in its own test).
+Without filelock (the TF 1.15 leg's environment has none) each worker does the work once, in its own folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -33,15 +35,15 @@ def once(tmp_path_factory, name: str, make: Callable[[Path], Any]) -> Tuple[Path
     back by the tests of every worker as JSON gives it: lists, not tuples). ``name`` says what is made; the same
     name must mean the same work (a command line makes a good one).
     """
-    # imported here: the TF 1.15 leg's environment (tools/tf1_leg_requirements.txt) has no filelock, and it
-    # collects the modules that import this one without running their tests that call it
-    from filelock import FileLock
-
-    root = session_root(tmp_path_factory) / "once"
+    try:
+        from filelock import FileLock
+    except ImportError:  # the TF 1.15 leg's environment (tools/tf1_leg_requirements.txt): each worker its own
+        FileLock = None
+    root = (session_root(tmp_path_factory) if FileLock else tmp_path_factory.getbasetemp()) / "once"
     root.mkdir(exist_ok=True)
     key = hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
     folder, record = root / key, root / (key + ".json")
-    with FileLock(str(root / (key + ".lock"))):
+    with FileLock(str(root / (key + ".lock"))) if FileLock else contextlib.nullcontext():
         if record.exists():
             return folder, json.loads(record.read_text(encoding="utf-8"))["value"]
         if folder.exists():  # left by a try that raised

@@ -74,22 +74,24 @@ def test_mirrored_strategy_steps_are_counted_once_and_the_program_runs_as_withou
 
 @pytest.fixture(scope="module")
 def worker_reports(tmp_path_factory, tensorflow_installed):
-    """Two workers (worker 1's input function sleeps 100 ms a batch), each under `tfguard run --json-dir`; the
-    launcher kills a worker still running after 150 s, and past the timeout its whole process group is killed."""
-    folder = tmp_path_factory.mktemp("workers")
-    launcher = subprocess.Popen([sys.executable, str(LAUNCHER), str(folder / "reports"), str(folder / "out"),
-                                 "loop", "40", "1"], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True)
-    try:
-        out, err = launcher.communicate(timeout=200)
-    finally:
-        if launcher.poll() is None:
-            os.killpg(launcher.pid, signal.SIGKILL)
-            launcher.wait(timeout=60)
-    logs = "".join((folder / "out" / name).read_text()[-2000:] for name in ("worker-0.err", "worker-1.err")
-                   if (folder / "out" / name).exists())
-    assert launcher.returncode == 0, out + err + logs
-    return folder
+    """Two workers (worker 1's input function sleeps 100 ms a batch), each under `tfguard run --json-dir`, once
+    this session (tests/once.py); the launcher kills a worker still running after 150 s, and past the timeout its
+    whole process group is killed."""
+    def run(folder):
+        launcher = subprocess.Popen([sys.executable, str(LAUNCHER), str(folder / "reports"), str(folder / "out"),
+                                     "loop", "40", "1"], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, start_new_session=True)
+        try:
+            out, err = launcher.communicate(timeout=200)
+        finally:
+            if launcher.poll() is None:
+                os.killpg(launcher.pid, signal.SIGKILL)
+                launcher.wait(timeout=60)
+        logs = "".join((folder / "out" / name).read_text()[-2000:] for name in ("worker-0.err", "worker-1.err")
+                       if (folder / "out" / name).exists())
+        assert launcher.returncode == 0, out + err + logs
+
+    return once(tmp_path_factory, "test_tf2_distribute.py tf2_workers_launcher.py loop 40 1", run)[0]
 
 
 def test_each_worker_writes_its_own_report(worker_reports):
