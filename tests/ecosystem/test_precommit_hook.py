@@ -1,8 +1,10 @@
-"""The pre-commit hook, run by the real pre-commit (``try-repo``) against a throwaway git repository.
+"""The pre-commit hook, run by the real pre-commit against a throwaway git repository.
 
 pre-commit installs tfguard from a snapshot of this working tree into its own
-virtualenv (pip, from the package registry), once: both runs use the same
-snapshot commit, so the second reuses the installed environment.
+virtualenv (pip, from the package registry), once per test: the runs of a test share
+one PRE_COMMIT_HOME and name the same snapshot commit, so the later runs reuse the
+installed environment. (Not `pre-commit try-repo`: it makes a store of its own in a
+temporary folder on every call, so each call installed the environment again.)
 """
 
 from __future__ import annotations
@@ -64,12 +66,23 @@ def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(tmp_path):
 
     env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PRE_COMMIT_COLOR="never")
 
-    def try_repo(*args: str) -> subprocess.CompletedProcess:
-        command = [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "tfguard", "--ref", sha,
-                   "--color", "never", *args]
+    def pre_commit_run(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "pre_commit", "run", "--color", "never", *args]
         return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=540)
 
-    everything = try_repo("--all-files")
+    def configure(hook_lines: str) -> None:
+        """The hook of the snapshot, as a user's config names a hook repository (what try-repo writes)."""
+        (project / ".pre-commit-config.yaml").write_text(textwrap.dedent(f"""\
+            repos:
+              - repo: {hook_repo}
+                rev: {sha}
+                hooks:
+                  - id: tfguard
+        """) + hook_lines)
+        git(project, "add", "-A")
+
+    configure("")
+    everything = pre_commit_run("--all-files")
     output = everything.stdout + everything.stderr
     assert everything.returncode == 1, output
     assert "bad.py:12:13: TFG102" in output
@@ -77,21 +90,12 @@ def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(tmp_path):
     assert "good.py" not in output.replace("bad.py", "")
     assert "legacy/old.py" not in output, "--force-exclude applies the configured excludes to named files"
 
-    good_only = try_repo("--files", "good.py", "legacy/old.py")
+    good_only = pre_commit_run("--files", "good.py", "legacy/old.py")
     assert good_only.returncode == 0, good_only.stdout + good_only.stderr
     assert "Passed" in good_only.stdout
 
-    (project / ".pre-commit-config.yaml").write_text(textwrap.dedent(f"""\
-        repos:
-          - repo: {hook_repo}
-            rev: {sha}
-            hooks:
-              - id: tfguard
-                args: [--fix]
-    """))
-    git(project, "add", "-A")
-    fixing = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
-                            cwd=project, env=env, capture_output=True, text=True, timeout=540)
+    configure("        args: [--fix]\n")
+    fixing = pre_commit_run("--all-files")
     output = fixing.stdout + fixing.stderr
     assert fixing.returncode == 1, output
     assert "files were modified by this hook" in output

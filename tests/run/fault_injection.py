@@ -235,11 +235,34 @@ def fresh(workdir: str) -> None:
     tf.reset_default_graph()
 
 
+def inject(program: List[str], points: List[Tuple[str, Any, str, Any]], options: List[str], saved: List[Any],
+           workdir: str, expected_out: str, expected_files: Dict[str, Optional[str]]) -> List[Dict[str, Any]]:
+    """Run the program under `tfguard run OPTIONS` once per point, that point raising; one result each."""
+    results = []
+    for name, owner, attribute, original in points:
+        fired = [0]
+        fresh(workdir)
+        before = len(safety.failures)
+        with injected(owner, attribute, original, fired):
+            out, status, err = run_guarded(program, options)
+        reset(saved)
+        results.append({
+            "point": name, "fired": fired[0], "stdout_same": out == expected_out,
+            "files_same": files_of(workdir) == expected_files, "status": status,
+            "warning_lines": len(safety.failures) - before,
+            "traceback": "Traceback" in err, "stderr_tail": err[-600:] if out != expected_out or "Traceback" in err
+            else ""})
+    return results
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    """Run the injections on a program; print one JSON line: points, failures (mismatches), not fired."""
+    """Run the injections on a program (and the second pass, with --also-fail-on); print one JSON line: points,
+    failures (mismatches), not fired."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--fail-on", default=None)
     parser.add_argument("--only", default=None, help="inject only into names containing this")
+    parser.add_argument("--also-fail-on", default=None, help="then a second pass under --fail-on this")
+    parser.add_argument("--also-only", default="", help="the second pass injects only into names containing this")
     parser.add_argument("program", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     program = [os.path.abspath(args.program[0])] + args.program[1:]
@@ -259,23 +282,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     points = patch_points(reached)
     if args.only:
         points = [p for p in points if args.only in p[0]]
-    results = []
-    options = ["--fail-on", args.fail_on] if args.fail_on else []
-    for name, owner, attribute, original in points:
-        fired = [0]
-        fresh(workdir)
-        before = len(safety.failures)
-        with injected(owner, attribute, original, fired):
-            out, status, err = run_guarded(program, options)
-        reset(saved)
-        results.append({
-            "point": name, "fired": fired[0], "stdout_same": out == expected_out,
-            "files_same": files_of(workdir) == expected_files, "status": status,
-            "warning_lines": len(safety.failures) - before,
-            "traceback": "Traceback" in err, "stderr_tail": err[-600:] if out != expected_out or "Traceback" in err
-            else ""})
+    results = inject(program, points, ["--fail-on", args.fail_on] if args.fail_on else [], saved, workdir,
+                     expected_out, expected_files)
+    # A second pass in the same process (TensorFlow loaded, the points found once) under other options: the
+    # points of the first pass, those whose name holds --also-only, under --fail-on --also-fail-on.
+    also = inject(program, [p for p in points if args.also_only in p[0]], ["--fail-on", args.also_fail_on], saved,
+                  workdir, expected_out, expected_files) if args.also_fail_on else []
     summary = {"expected_status": expected_status, "expected_stdout": expected_out, "reached": len(reached),
-               "around_program": sorted(c.co_name for c in around if _tfguard_code(c)), "results": results}
+               "around_program": sorted(c.co_name for c in around if _tfguard_code(c)), "results": results,
+               "also_results": also}
     sys.stdout.write(json.dumps(summary) + "\n")
     shutil.rmtree(workdir, ignore_errors=True)
     return 0

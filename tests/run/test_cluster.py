@@ -15,6 +15,7 @@ import sys
 
 import pytest
 
+from tests.once import once
 from tests.run.conftest import REPO_ROOT, busiest, tfguard
 
 LAUNCHER = REPO_ROOT / "tests" / "run" / "programs" / "cluster_launcher.py"
@@ -25,23 +26,26 @@ PAUSE_S = 0.1
 
 @pytest.fixture(scope="module")
 def cluster_reports(tmp_path_factory, tensorflow_installed):
-    """Run the cluster once (one TensorFlow import: the tasks are forked from the launcher); return the
-    reports folder. The launcher stops its tasks itself; past the timeout its whole process group is killed."""
-    folder = tmp_path_factory.mktemp("cluster")
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), TF_CPP_MIN_LOG_LEVEL="3")
-    env.pop("TF_CONFIG", None)
-    launcher = subprocess.Popen([sys.executable, str(LAUNCHER), str(folder / "reports"), str(folder), str(STEPS),
-                                 str(PAUSE_S)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
-    try:
-        out, err = launcher.communicate(timeout=280)
-    finally:
-        if launcher.poll() is None:
-            os.killpg(launcher.pid, signal.SIGKILL)
-            launcher.wait(timeout=60)
-    assert launcher.returncode == 0, out + err
-    assert "statuses: ps 0, worker-0 0, worker-1 0" in out
-    assert out.count("done worker") == 2
+    """Run the cluster once this session (one TensorFlow import: the tasks are forked from the launcher; xdist
+    workers share it through tests/once.py); return the reports folder and the hook's report. The launcher stops
+    its tasks itself; past the timeout its whole process group is killed."""
+    def run(folder):
+        env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), TF_CPP_MIN_LOG_LEVEL="3")
+        env.pop("TF_CONFIG", None)
+        launcher = subprocess.Popen([sys.executable, str(LAUNCHER), str(folder / "reports"), str(folder),
+                                     str(STEPS), str(PAUSE_S)], env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            out, err = launcher.communicate(timeout=280)
+        finally:
+            if launcher.poll() is None:
+                os.killpg(launcher.pid, signal.SIGKILL)
+                launcher.wait(timeout=60)
+        assert launcher.returncode == 0, out + err
+        assert "statuses: ps 0, worker-0 0, worker-1 0" in out
+        assert out.count("done worker") == 2
+
+    folder, _ = once(tmp_path_factory, "test_cluster.py cluster_launcher.py %d %s" % (STEPS, PAUSE_S), run)
     return folder / "reports", folder / "hook" / "worker-1.json"
 
 

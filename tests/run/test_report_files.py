@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.once import once
 from tests.run.conftest import busiest, tfguard
 from tfguard.runtime.output.session_report import SessionReport
 
@@ -15,16 +16,19 @@ PNG_HEADER = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture(scope="module")
 def saved_run(tmp_path_factory):
-    """A growing run saved with --json and --tensorboard: (json path, logdir)."""
-    folder = tmp_path_factory.mktemp("saved")
-    script = folder / "train.py"
+    """A growing run saved with --json and --tensorboard: (json path, logdir); run once this session, whichever
+    xdist worker asks first (a module fixture alone would run it on each worker that gets one of these tests)."""
     from tests.run.conftest import TRAIN_SCRIPT
 
-    script.write_text(TRAIN_SCRIPT, encoding="utf-8")
-    out, logdir = folder / "run.json", folder / "tb"
-    done = tfguard("run", "--quiet", "--json", out, "--tensorboard", logdir, script, "30", "grow")
-    assert done.returncode == 0, done.stderr
-    return out, logdir
+    def run(folder):
+        script = folder / "train.py"
+        script.write_text(TRAIN_SCRIPT, encoding="utf-8")
+        done = tfguard("run", "--quiet", "--json", folder / "run.json", "--tensorboard", folder / "tb", script,
+                       "30", "grow")
+        assert done.returncode == 0, done.stderr
+
+    folder, _ = once(tmp_path_factory, "test_report_files.py saved_run", run)
+    return folder / "run.json", folder / "tb"
 
 
 @pytest.mark.slow

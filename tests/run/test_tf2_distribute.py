@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.once import once
 from tests.run.conftest import REPO_ROOT, tfguard, valid_document
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("tensorflow_installed")]
@@ -28,18 +29,33 @@ def _env(**extra):
     return env
 
 
+def plain_run(tmp_path_factory, mode):
+    """(CompletedProcess, output folder) of the program run without the guard in ``mode``, once this session.
+
+    One plain run of `fit` serves both Keras flavours: what the program prints and writes names neither (`fit ran
+    after N steps on 2 replicas`, `N steps, 2 replicas`), so the guarded run under each flavour must match it; the
+    Keras 3 run stands for both (a TensorFlow start-up less)."""
+    def run(folder):
+        done = subprocess.run([sys.executable, str(PROGRAM), str(folder / "out"), mode, str(STEPS)],
+                              env=_env(TF_USE_LEGACY_KERAS="0"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, timeout=300)
+        return [done.returncode, done.stdout, done.stderr]
+
+    folder, (returncode, stdout, stderr) = once(tmp_path_factory, "tf2_distribute.py plain %s %d" % (mode, STEPS), run)
+    return subprocess.CompletedProcess([], returncode, stdout, stderr), folder / "out"
+
+
 @pytest.mark.parametrize(("mode", "flavour", "step_function"), [
     ("loop", "keras", "train_step"),
     ("fit", "keras", "multi_step_on_iterator"),
     ("fit", "tf_keras", "train_function"),
 ])
 def test_mirrored_strategy_steps_are_counted_once_and_the_program_runs_as_without_the_guard(
-        tmp_path, mode, flavour, step_function):
+        tmp_path, tmp_path_factory, mode, flavour, step_function):
     if flavour == "tf_keras":
         pytest.importorskip("tf_keras")
     env = _env(TF_USE_LEGACY_KERAS="1" if flavour == "tf_keras" else "0")
-    plain = subprocess.run([sys.executable, str(PROGRAM), str(tmp_path / "plain"), mode, str(STEPS)], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    plain, plain_out = plain_run(tmp_path_factory, mode)
     report = tmp_path / "run.json"
     guarded = subprocess.run([sys.executable, "-m", "tfguard", "run", "--json", str(report), str(PROGRAM),
                               str(tmp_path / "out"), mode, str(STEPS)], env=env, cwd=tmp_path,
@@ -47,7 +63,7 @@ def test_mirrored_strategy_steps_are_counted_once_and_the_program_runs_as_withou
     assert (guarded.returncode, guarded.stdout) == (plain.returncode, plain.stdout) == (0, plain.stdout), \
         guarded.stderr[-3000:]
     assert plain.stdout.endswith("after %d steps on 2 replicas\n" % STEPS)
-    assert (tmp_path / "out" / "result-0.txt").read_text() == (tmp_path / "plain" / "result-0.txt").read_text()
+    assert (tmp_path / "out" / "result-0.txt").read_text() == (plain_out / "result-0.txt").read_text()
     steps = valid_document(json.loads(report.read_text()))["steps"]
     assert (steps["mode"], steps["steps"]) == ("compiled", STEPS)
     [function] = steps["step_functions"]
@@ -58,22 +74,24 @@ def test_mirrored_strategy_steps_are_counted_once_and_the_program_runs_as_withou
 
 @pytest.fixture(scope="module")
 def worker_reports(tmp_path_factory, tensorflow_installed):
-    """Two workers (worker 1's input function sleeps 100 ms a batch), each under `tfguard run --json-dir`; the
-    launcher kills a worker still running after 150 s, and past the timeout its whole process group is killed."""
-    folder = tmp_path_factory.mktemp("workers")
-    launcher = subprocess.Popen([sys.executable, str(LAUNCHER), str(folder / "reports"), str(folder / "out"),
-                                 "loop", "40", "1"], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True)
-    try:
-        out, err = launcher.communicate(timeout=200)
-    finally:
-        if launcher.poll() is None:
-            os.killpg(launcher.pid, signal.SIGKILL)
-            launcher.wait(timeout=60)
-    logs = "".join((folder / "out" / name).read_text()[-2000:] for name in ("worker-0.err", "worker-1.err")
-                   if (folder / "out" / name).exists())
-    assert launcher.returncode == 0, out + err + logs
-    return folder
+    """Two workers (worker 1's input function sleeps 100 ms a batch), each under `tfguard run --json-dir`, once
+    this session (tests/once.py); the launcher kills a worker still running after 150 s, and past the timeout its
+    whole process group is killed."""
+    def run(folder):
+        launcher = subprocess.Popen([sys.executable, str(LAUNCHER), str(folder / "reports"), str(folder / "out"),
+                                     "loop", "40", "1"], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, start_new_session=True)
+        try:
+            out, err = launcher.communicate(timeout=200)
+        finally:
+            if launcher.poll() is None:
+                os.killpg(launcher.pid, signal.SIGKILL)
+                launcher.wait(timeout=60)
+        logs = "".join((folder / "out" / name).read_text()[-2000:] for name in ("worker-0.err", "worker-1.err")
+                       if (folder / "out" / name).exists())
+        assert launcher.returncode == 0, out + err + logs
+
+    return once(tmp_path_factory, "test_tf2_distribute.py tf2_workers_launcher.py loop 40 1", run)[0]
 
 
 def test_each_worker_writes_its_own_report(worker_reports):
