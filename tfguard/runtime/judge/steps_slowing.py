@@ -77,15 +77,16 @@ def _judge_series(record: StepRecord, function: Any, steps: List[int], several: 
         return []
     slowdown = wall[1] / wall[0]
     site = (function.call_site or record.step_call_site) if several else record.step_call_site
+    count = function.calls if several else record.steps  # all of them, beyond the steps whose times are kept
     message = "%s got x%.2f slower by the end of the run than after warm-up (%s -> %s per step over %d steps), " \
               "while the stepping thread's own CPU time per step kept rising (a trend, not a level shift) %s -> " \
               "%s — look for Python work that grows each step in the loop around the step at %s (a list or history " \
               "processed in full every step, a growing Python structure)" % (
                   "the steps of `%s`" % function.name if several else "steps", slowdown, format_seconds(wall[0]),
-                  format_seconds(wall[1]), len(steps), format_seconds(cpu[0]), format_seconds(cpu[1]), where(site))
+                  format_seconds(wall[1]), count, format_seconds(cpu[0]), format_seconds(cpu[1]), where(site))
     headline, advice = split(message)
     return [diagnostic.finding(headline, None, site[0] if site else None, site[1] if site else None, help=advice,
-                               slowdown=slowdown, slowdown_cause=PYTHON_WORK, steps=len(steps),
+                               slowdown=slowdown, slowdown_cause=PYTHON_WORK, steps=count,
                                step_seconds_first=wall[0], step_seconds_last=wall[1],
                                cpu_seconds_first=cpu[0], cpu_seconds_last=cpu[1],
                                # Where the medians were taken, as indices into the run's step intervals (the
