@@ -74,3 +74,51 @@ def test_a_dtype_error_in_a_tf_function_step_under_tfguard_run_shows_no_tfguard_
     full = subprocess.run([sys.executable, "-m", "tfguard", "run", str(script)], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
     assert "tfguard" + os.sep + "runtime" in full.stderr  # all of them, for debugging tfguard itself
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="a bare raise re-raises the exception's own traceback: 3.11+")
+def test_errors_in_a_callback_a_generator_and_a_summary_under_tfguard_run_show_no_tfguard_frame(tmp_path):
+    # Issue 45 item 2: the TF2 capture's wrappers (a Keras callback's timed hook, a tf.data generator's timed
+    # function, a summary write) stood right above the user's error, in tracebacks the program printed itself,
+    # in the text TensorFlow gives a generator's error, and in the one `tfguard run` prints.
+    pytest.importorskip("tensorflow")
+    script = tmp_path / "errors.py"
+    script.write_text(textwrap.dedent("""\
+        import traceback
+
+        import numpy as np
+        import tensorflow as tf
+
+
+        def batches():
+            yield np.zeros(2, "float32")
+            raise ValueError("the generator's error")
+
+
+        class Failing(tf.keras.callbacks.Callback):
+            def on_train_batch_end(self, batch, logs=None):
+                raise RuntimeError("the callback's error")
+
+
+        dataset = tf.data.Dataset.from_generator(batches, output_signature=tf.TensorSpec((2,), tf.float32))
+        try:
+            for _ in dataset:
+                pass
+        except tf.errors.InvalidArgumentError:
+            traceback.print_exc()
+        with tf.summary.create_file_writer("logs").as_default(step=0):
+            try:
+                tf.summary.scalar("loss", "not a number")
+            except Exception:
+                traceback.print_exc()
+        model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+        model.compile("sgd", "mse")
+        model.fit(np.zeros((8, 2)), np.zeros((8, 1)), batch_size=4, verbose=0, callbacks=[Failing()])
+    """))
+    done = tfguard("run", script, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "the generator's error" in done.stderr and 'errors.py", line 9, in batches' in done.stderr
+    assert 'errors.py", line 14, in on_train_batch_end' in done.stderr
+    assert done.stderr.count("Traceback (most recent call last)") >= 3
+    assert "tfguard" + os.sep + "runtime" not in done.stderr, done.stderr

@@ -219,6 +219,51 @@ def test_steps_slowing_without_more_cpu_time_are_silent():
     assert judge_steps(record) == []
 
 
+def _phases(*phases):
+    """A record of consecutive phases, each (name, steps, interval, CPU seconds per step or f(i)), each phase the
+    calls of its own step function (a Keras `fit`, then a custom loop's `train_step`), called at line 30 + its
+    number."""
+    record = StepRecord()
+    record.step_call_site = LOOP
+    start = cpu = 0.0
+    for key, (name, steps, interval, cpu_step) in enumerate(phases, 1):
+        record.step_function(key, name, "train.py", 10 * key)
+        function = record.functions[key]
+        function.call_site = ("train.py", 30 + key)
+        for i in range(steps):
+            cpu += cpu_step(i) if callable(cpu_step) else cpu_step
+            record.compiled_step(function, start, interval * 0.8, cpu)
+            start += interval
+    return record
+
+
+def test_a_fast_fit_then_slower_custom_loops_are_not_steps_that_got_slower():
+    # Issue 47's field test: the phases' steps were one series, whose last fifth was x4 (x8) its first.
+    two = _phases(("fit", 150, 0.01, 0.004), ("train_step", 150, 0.04, lambda i: 0.014 + 0.00002 * i))
+    three = _phases(("fit", 100, 0.01, 0.004), ("train_step", 100, 0.04, 0.016), ("finetune", 100, 0.08, 0.032))
+    assert [f for f in judge_steps(two) + judge_steps(three) if f.code == "TFG902"] == []
+
+
+def test_a_step_function_whose_own_steps_slow_is_named_after_a_fast_fit():
+    # 150 flat steps of `fit`, then 400 of `train_step` whose intervals grow with the loop's own CPU time
+    record = StepRecord()
+    record.step_call_site = LOOP
+    record.step_function(1, "fit", "train.py", 10)
+    record.step_function(2, "train_step", "train.py", 20)
+    record.functions[2].call_site = ("train.py", 32)
+    start = cpu = 0.0
+    for i in range(550):
+        grown = max(0, i - 150)
+        cpu += 0.002 + 0.00003 * grown
+        record.compiled_step(record.functions[1 if i < 150 else 2], start, 0.008, cpu)
+        start += 0.01 + 0.00005 * grown
+    (finding,) = judge_steps(record)
+    assert _codes([finding]) == [("TFG902", "warning", "train.py", 32)]
+    assert finding.headline.startswith("the steps of `train_step` got x") and "over 400 steps" in finding.headline
+    # the chart's edges are indices into the run's intervals: this function's steps start at the 151st
+    assert 150 <= finding.evidence["warmup_intervals"] < finding.evidence["first_fifth_end"] < 550
+
+
 def test_the_text_says_what_the_steps_were_and_where_time_went():
     record = _compiled()
     record.wrote("save", 0.01, ("train.py", 40), "")

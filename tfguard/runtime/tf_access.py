@@ -232,6 +232,21 @@ def step_targets(package: str) -> Sequence[Tuple[Any, str, str]]:
     return found
 
 
+def summary_wrote(result: Any) -> bool:
+    """Whether a `tf.summary` call wrote, by its result: they return False (a bool, or an eager scalar bool tensor)
+    when nothing records (no default writer, `record_if` off: Keras 3's `TensorBoard` calls `tf.summary.scalar` for
+    every batch under `update_freq="epoch"`, and those write nothing); any other result counts as written."""
+    if isinstance(result, bool):
+        return result
+    dtype = getattr(result, "dtype", None)
+    if dtype is None or not getattr(dtype, "is_bool", False) or getattr(result, "shape", None) != ():
+        return True
+    try:
+        return bool(result)
+    except Exception:  # a symbolic tensor (not eager): not judged here
+        return True
+
+
 def executing_eagerly() -> bool:
     """Whether TensorFlow runs ops now (not building a graph: a tf.function trace, a v1 graph)."""
     import sys

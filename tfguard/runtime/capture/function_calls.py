@@ -36,6 +36,7 @@ from typing import Any, Callable, List, Optional, Tuple
 from tfguard.runtime import tf_access
 from tfguard.runtime.capture import model_builds
 from tfguard.runtime.capture.attrs import fail_sinks, undo_all
+from tfguard.runtime.capture.own_frames import hide_own_frame
 
 _AUTOGRAPH_FILE = "__autograph_generated_file"
 
@@ -143,10 +144,17 @@ def _wrap_call(original: Callable) -> Callable:
     @functools.wraps(original)
     def __call__(self: Any, *args: Any, **kwds: Any) -> Any:
         if local.depth or not sinks:
-            return original(self, *args, **kwds)
+            try:
+                return original(self, *args, **kwds)
+            except BaseException as exc:  # the program's error: shown without this frame (own_frames.py)
+                hide_own_frame(exc)
+                raise
         start = clock()
         try:
             return original(self, *args, **kwds)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         finally:
             seconds = clock() - start
             try:
@@ -164,7 +172,11 @@ def _wrap_init(original: Callable) -> Callable:
 
     @functools.wraps(original)
     def __init__(self: Any, *args: Any, **kwds: Any) -> None:
-        original(self, *args, **kwds)
+        try:
+            original(self, *args, **kwds)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         if sinks and not _local.depth:
             try:
                 frames = _user_frames(sys._getframe(1))
@@ -198,7 +210,11 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
     def trace(function_type: Any, type_context: Any, func_graph: Any, tracing_options: Any,
               *args: Any, **kwds: Any) -> Any:
         if local.depth or not sinks:
-            return original(function_type, type_context, func_graph, tracing_options, *args, **kwds)
+            try:
+                return original(function_type, type_context, func_graph, tracing_options, *args, **kwds)
+            except BaseException as exc:
+                hide_own_frame(exc)
+                raise
         seen = None
         try:
             seen = _before_trace(function_type, tracing_options, tensorflow_dir)
@@ -210,6 +226,9 @@ def _wrap_trace(original: Callable, tensorflow_dir: str) -> Callable:
         start = clock()
         try:
             return original(function_type, type_context, func_graph, tracing_options, *args, **kwds)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         finally:
             seconds = clock() - start
             local.depth -= 1

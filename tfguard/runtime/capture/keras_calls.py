@@ -31,12 +31,14 @@ from tfguard.runtime import tf_access
 from tfguard.runtime.capture import function_calls
 from tfguard.runtime.capture.attrs import fail_sinks, undo_all
 from tfguard.runtime.capture.module_import import OnModulesImport
+from tfguard.runtime.capture.own_frames import hide_own_frame
 from tfguard.runtime.record.tracebacks import is_library_file
 
 
 class _Local(threading.local):
     #: [function seconds, function calls, dataset traces at the start] of the predict/evaluate call running.
     model_call: Optional[List[float]] = None
+    inside = 0  # predict/evaluate calls running on this thread, Keras' own (fit's validation) included
     sync_depth = 0
 
 
@@ -76,6 +78,12 @@ def in_model_call() -> bool:
     """Whether a `predict`/`evaluate` the program called runs on this thread now (its tf.function calls are the
     model's, not the program's steps)."""
     return _local.model_call is not None
+
+
+def in_predict_or_evaluate() -> bool:
+    """Whether a Keras `predict`/`evaluate` runs on this thread now, the program's or Keras' own (`fit`'s
+    validation): the batches it takes are its own, not the training steps' input."""
+    return bool(_local.inside)
 
 
 def attach(recorder: Any) -> None:
@@ -133,18 +141,29 @@ def _wrap_model_method(original: Callable, method: str) -> Callable:
 
     @functools.wraps(original)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not sinks or local.model_call is not None:
-            return original(self, *args, **kwargs)
         caller = sys._getframe(1)
-        if is_library_file(caller.f_code.co_filename):  # Keras calling itself (fit's validation)
-            return original(self, *args, **kwargs)
+        # not recorded: a call made inside another, or by Keras itself (fit's validation)
+        if not sinks or local.model_call is not None or is_library_file(caller.f_code.co_filename):
+            local.inside += 1
+            try:
+                return original(self, *args, **kwargs)
+            except BaseException as exc:
+                hide_own_frame(exc)
+                raise
+            finally:
+                local.inside -= 1
+        local.inside += 1
         running = local.model_call = [0.0, 0, function_calls.library_traces()]
         start = clock()
         try:
             return original(self, *args, **kwargs)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         finally:
             seconds = clock() - start
             local.model_call = None
+            local.inside -= 1
             try:
                 rows = _rows(args[0] if args else kwargs.get("x"))
                 traces = function_calls.library_traces() - running[2]
@@ -180,7 +199,11 @@ def _patch_callback_list(cls: type) -> None:
 
     @functools.wraps(original_init)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        original_init(self, *args, **kwargs)
+        try:
+            original_init(self, *args, **kwargs)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         if _sinks:
             try:
                 for callback in tf_access.callbacks_of(self):
@@ -206,7 +229,11 @@ def _wrap_batch_begin(original: Callable) -> Callable:
     def on_train_batch_begin(self: Any, *args: Any, **kwargs: Any) -> Any:
         if _sinks:
             _batch_start.at = clock()
-        return original(self, *args, **kwargs)
+        try:
+            return original(self, *args, **kwargs)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
 
     return on_train_batch_begin
 
@@ -218,6 +245,9 @@ def _wrap_batch_end(original: Callable) -> Callable:
     def on_train_batch_end(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             return original(self, *args, **kwargs)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         finally:
             start = getattr(_batch_start, "at", None)
             if start is not None and _sinks:
@@ -257,10 +287,17 @@ def _timed_hook(bound: Callable, callback_class: type, hook: str) -> Callable:
     @functools.wraps(bound)
     def timed(*args: Any, **kwargs: Any) -> Any:
         if not _sinks:
-            return bound(*args, **kwargs)
+            try:
+                return bound(*args, **kwargs)
+            except BaseException as exc:
+                hide_own_frame(exc)
+                raise
         start = clock()
         try:
             return bound(*args, **kwargs)
+        except BaseException as exc:  # the callback's own error: shown as without the guard
+            hide_own_frame(exc)
+            raise
         finally:
             seconds = clock() - start
             try:
@@ -289,7 +326,11 @@ def _wrap_sync(original: Callable, kind: str) -> Callable:
     @functools.wraps(original)
     def sync(self: Any, *args: Any) -> Any:
         if local.sync_depth or not sinks:
-            return original(self, *args)
+            try:
+                return original(self, *args)
+            except BaseException as exc:
+                hide_own_frame(exc)
+                raise
         frame = getframe(1)
         code = frame.f_code
         mine = user_code.get(code)
@@ -298,6 +339,9 @@ def _wrap_sync(original: Callable, kind: str) -> Callable:
         local.sync_depth += 1
         try:
             return original(self, *args)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         finally:
             local.sync_depth -= 1
             if mine:

@@ -38,6 +38,7 @@ from tfguard.runtime import tf_access
 from tfguard.runtime.capture import function_calls
 from tfguard.runtime.capture.attrs import fail_sinks, undo_all
 from tfguard.runtime.capture.import_hook import OnTensorFlowImport
+from tfguard.runtime.capture.own_frames import hide_own_frame
 from tfguard.runtime.record.tracebacks import is_library_file
 
 Site = Optional[Tuple[str, int]]
@@ -62,6 +63,7 @@ class _Local(threading.local):
     map_site: Site = None  # the Dataset.map being made on this thread, and its parallel calls
     map_parallel: Any = None
     in_map = False
+    applied_at: Tuple[Any, ...] = ()  # where the last eager apply ran (`loop_position`)
 
 
 _local = _Local()
@@ -161,15 +163,55 @@ def _eager_site(frame: Any) -> EagerSite:
     return EagerSite(None, "", 0, through_keras)
 
 
+#: User frames a step's position is read from (the apply's or call's function, and the loops around it).
+POSITION_DEPTH = 4
+
+
+def loop_position(frame: Any, depth: int = POSITION_DEPTH) -> Tuple[Any, ...]:
+    """Where the program is, from `frame` out: (frame id, code, last instruction) of its nearest `depth` user frames
+    (outside TensorFlow, Keras and tfguard), outermost first; `same_step` compares two of them."""
+    found = []
+    while frame is not None and len(found) < depth:
+        code = frame.f_code
+        if not is_library_file(code.co_filename):
+            found.append((id(frame), code, frame.f_lasti))
+        frame = frame.f_back
+    return tuple(reversed(found))
+
+
+def same_step(before: Tuple[Any, ...], now: Tuple[Any, ...]) -> bool:
+    """Whether `now` is later in the same loop iteration or function call as `before` (two optimizers applied in
+    one batch: a GAN's or a domain-adversarial step): from the outermost frame in, the frames are the same ones and
+    the first instruction that differs comes later. The same instruction again (a loop's next iteration, the step
+    function called again) or an earlier one starts a new step; so does another frame (a new call) or another
+    depth. A frame's id is reused by the next call of the same function: that call starts at an earlier
+    instruction than the one the last call applied at, and so starts a new step all the same."""
+    if not before or len(before) != len(now):
+        return False
+    for (frame_a, code_a, at_a), (frame_b, code_b, at_b) in zip(before, now):
+        if frame_a != frame_b or code_a is not code_b:
+            return False
+        if at_b != at_a:
+            return at_b > at_a
+    return False
+
+
 # -- the wrappers, one per kind ------------------------------------------------------------------------------------
 def _wrap_apply(original: Callable, kind: str) -> Callable:
     @functools.wraps(original)
     def apply(*args: Any, **kwargs: Any) -> Any:
         if _local.busy or not _sinks:
-            return original(*args, **kwargs)
+            try:
+                return original(*args, **kwargs)
+            except BaseException as exc:
+                hide_own_frame(exc)
+                raise
         _local.busy = kind
         try:
             result = original(*args, **kwargs)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         finally:
             _local.busy = ""
         tracing, function = function_calls.tracing()
@@ -177,10 +219,23 @@ def _wrap_apply(original: Callable, kind: str) -> Callable:
             if function is not None:
                 _notify("applied", function, None)
         elif tf_access.executing_eagerly() and _first_replica():
-            _notify("applied", None, _eager_site(sys._getframe(1)))
+            _eager_applied(sys._getframe(1))
         return result
 
     return apply
+
+
+def _eager_applied(frame: Any) -> None:
+    """An eager apply: one step, unless it follows the last one in the same loop iteration or call (`same_step`)."""
+    try:
+        position = loop_position(frame)
+        joins = same_step(_local.applied_at, position)
+        _local.applied_at = position
+    except Exception as exc:
+        _fail("an eager apply", exc)
+        return
+    if not joins:
+        _notify("applied", None, _eager_site(frame))
 
 
 def _first_replica() -> bool:
@@ -195,15 +250,25 @@ def _wrap_write(original: Callable, kind: str) -> Callable:
     @functools.wraps(original)
     def write(*args: Any, **kwargs: Any) -> Any:
         if _local.busy or not _sinks or function_calls.tracing()[0]:
-            return original(*args, **kwargs)
+            try:
+                return original(*args, **kwargs)
+            except BaseException as exc:
+                hide_own_frame(exc)
+                raise
         _local.busy = kind
         start = clock()
+        result = None
         try:
-            return original(*args, **kwargs)
+            result = original(*args, **kwargs)
+            return result
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         finally:
             seconds = clock() - start
             _local.busy = ""
-            if tf_access.executing_eagerly():
+            # a summary call that recorded nothing (no default writer, `record_if` off) is no write
+            if tf_access.executing_eagerly() and (kind != tf_access.SUMMARY or tf_access.summary_wrote(result)):
                 site, through = user_site(sys._getframe(1))
                 _notify("wrote", kind, seconds, site, through)
 
@@ -216,11 +281,18 @@ def _wrap_next(original: Callable, kind: str) -> Callable:
     @functools.wraps(original)
     def __next__(self: Any) -> Any:
         if not _sinks or _local.busy or function_calls.tracing()[0]:
-            return original(self)
+            try:
+                return original(self)
+            except BaseException as exc:  # StopIteration too: it ends the program's loop
+                hide_own_frame(exc)
+                raise
         _local.busy = kind  # a distributed iterator's next over a plain one's is one batch
         start = clock()
         try:
             return original(self)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         finally:
             seconds = clock() - start
             _local.busy = ""
@@ -237,7 +309,11 @@ def _wrap_map(original: Callable, kind: str) -> Callable:
     @functools.wraps(original)
     def map(*args: Any, **kwargs: Any) -> Any:
         if not _sinks or _local.in_map:
-            return original(*args, **kwargs)
+            try:
+                return original(*args, **kwargs)
+            except BaseException as exc:
+                hide_own_frame(exc)
+                raise
         site = None
         parallel = None
         try:
@@ -249,6 +325,9 @@ def _wrap_map(original: Callable, kind: str) -> Callable:
         _local.in_map, _local.map_site, _local.map_parallel = True, site, parallel
         try:
             return original(*args, **kwargs)
+        except BaseException as exc:  # the map's function raised as it was traced
+            hide_own_frame(exc)
+            raise
         finally:
             _local.in_map, _local.map_site, _local.map_parallel = False, None, None
 
@@ -259,7 +338,11 @@ def _wrap_py_function(original: Callable, kind: str) -> Callable:
     @functools.wraps(original)
     def _internal_py_func(func: Any, *args: Any, **kwargs: Any) -> Any:
         if not _sinks or not callable(func):
-            return original(func, *args, **kwargs)
+            try:
+                return original(func, *args, **kwargs)
+            except BaseException as exc:
+                hide_own_frame(exc)
+                raise
         if _local.in_map:
             map_site, parallel = _local.map_site, _local.map_parallel
         else:  # made outside a map (Dataset.from_generator makes its own, a Keras fit's for a generator)
@@ -269,7 +352,11 @@ def _wrap_py_function(original: Callable, kind: str) -> Callable:
                 parallel = _python_source(frame, map_site)
             except Exception as exc:
                 _fail("a Python input", exc)
-        return original(_timed_input(func, map_site, parallel), *args, **kwargs)
+        try:
+            return original(_timed_input(func, map_site, parallel), *args, **kwargs)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
 
     return _internal_py_func
 
@@ -308,6 +395,9 @@ def _timed_input(func: Callable, map_site: Site, parallel: Any) -> Callable:
         start = clock()
         try:
             return func(*args, **kwargs)
+        except BaseException as exc:  # shown in the text of the error TensorFlow raises in the program
+            hide_own_frame(exc)
+            raise
         finally:
             if _sinks:
                 _notify("python_input", clock() - start, map_site, parallel)
@@ -318,7 +408,11 @@ def _timed_input(func: Callable, map_site: Site, parallel: Any) -> Callable:
 def _wrap_callback_init(original: Callable, kind: str) -> Callable:
     @functools.wraps(original)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        original(self, *args, **kwargs)
+        try:
+            original(self, *args, **kwargs)
+        except BaseException as exc:
+            hide_own_frame(exc)
+            raise
         if _sinks:
             try:
                 if self not in _callback_sites:  # a subclass's __init__ calls this one too: its first line

@@ -9,6 +9,10 @@ grows), blamed on the line that calls the step.
 
 Other jobs on the machine never raise a thread's own CPU time, but they stretch wall time (on the shared machine
 these tests run on, x15 for the same CPU work): so the CPU series, not the wall series, carries the trend test here.
+Each step function is judged on its own series (its calls' start-to-start intervals): a program that runs a fast
+Keras `fit` and then a slower custom loop has two series, neither slower, not one that "got slower" at the phase
+change (as a session's series is split where its fetches change, judge/slowdown.py).
+
 A slowdown with no such trend (inside the compiled step, or a wait with no more CPU time) is silent: it may be
 contention, as the session verdict calls it. So are eager steps (TFG909 comes first): the thread that runs them
 dispatches every op itself, and a busy machine raises that CPU time too (a field program's eager step: x1.4 more CPU
@@ -44,13 +48,27 @@ def _fifths(values: Sequence[float]) -> Optional[tuple]:
 
 
 def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]] = None) -> List[Any]:
-    """TFG902 (`diagnostic`, slowing_steps.py's declaration) on a TF2 run's steps (see module docstring)."""
+    """TFG902 (`diagnostic`, slowing_steps.py's declaration) on a TF2 run's steps (see module docstring): on each
+    step function's own series, the one that slowed the most named."""
     options = options_of(options)
-    intervals = record.intervals()
-    if record.mode != COMPILED or record.wall() < MIN_VERDICT_S or not intervals:
+    if record.mode != COMPILED or record.wall() < MIN_VERDICT_S or not record.intervals():
         return []
+    series = record.function_series()
+    found = [finding for function, steps in series
+             for finding in _judge_series(record, function, steps, len(series) > 1, diagnostic, options)]
+    return sorted(found, key=lambda finding: -finding.evidence["slowdown"])[:1]
+
+
+def _judge_series(record: StepRecord, function: Any, steps: List[int], several: bool, diagnostic: Any,
+                  options: Dict[str, Any]) -> List[Any]:
+    """TFG902 on the steps one step function started (`steps`: their indices in the record): its own intervals, so
+    that a fast Keras `fit` followed by a slower custom loop is two series, not one that got slower."""
+    starts, thread_cpu = record.starts, record.thread_cpu
+    if len(steps) < 2 or starts[steps[-1]] + record.seconds[steps[-1]] - starts[steps[0]] < MIN_VERDICT_S:
+        return []
+    intervals = [starts[b] - starts[a] for a, b in zip(steps, steps[1:])]
+    cpu_intervals = [thread_cpu[b] - thread_cpu[a] for a, b in zip(steps, steps[1:])]
     threshold = options["slowdown_threshold"]
-    cpu_intervals = record.cpu_intervals()
     wall, cpu = _fifths(intervals), _fifths(cpu_intervals)
     if wall is None or cpu is None or not wall[0] or wall[1] < threshold * wall[0]:
         return []
@@ -58,18 +76,20 @@ def judge(record: StepRecord, diagnostic: Any, options: Optional[Dict[str, Any]]
     if not trend.significant or cpu[1] < CPU_GROWTH * cpu[0] or cpu[1] - cpu[0] < CPU_EXPLAINS * wall[0]:
         return []
     slowdown = wall[1] / wall[0]
-    site = record.step_call_site
-    message = "steps got x%.2f slower by the end of the run than after warm-up (%s -> %s per step over %d steps), " \
+    site = (function.call_site or record.step_call_site) if several else record.step_call_site
+    count = function.calls if several else record.steps  # all of them, beyond the steps whose times are kept
+    message = "%s got x%.2f slower by the end of the run than after warm-up (%s -> %s per step over %d steps), " \
               "while the stepping thread's own CPU time per step kept rising (a trend, not a level shift) %s -> " \
               "%s — look for Python work that grows each step in the loop around the step at %s (a list or history " \
               "processed in full every step, a growing Python structure)" % (
-                  slowdown, format_seconds(wall[0]), format_seconds(wall[1]), record.steps,
-                  format_seconds(cpu[0]), format_seconds(cpu[1]), where(site))
+                  "the steps of `%s`" % function.name if several else "steps", slowdown, format_seconds(wall[0]),
+                  format_seconds(wall[1]), count, format_seconds(cpu[0]), format_seconds(cpu[1]), where(site))
     headline, advice = split(message)
     return [diagnostic.finding(headline, None, site[0] if site else None, site[1] if site else None, help=advice,
-                               slowdown=slowdown, slowdown_cause=PYTHON_WORK, steps=record.steps,
+                               slowdown=slowdown, slowdown_cause=PYTHON_WORK, steps=count,
                                step_seconds_first=wall[0], step_seconds_last=wall[1],
                                cpu_seconds_first=cpu[0], cpu_seconds_last=cpu[1],
-                               # Where the medians were taken (indices into the step intervals), for the charts.
-                               warmup_intervals=wall[2][0], first_fifth_end=wall[2][1],
-                               last_fifth_start=wall[2][2])]
+                               # Where the medians were taken, as indices into the run's step intervals (the
+                               # chart's): the steps of this function at the edges of its warm-up and fifths.
+                               warmup_intervals=steps[wall[2][0]], first_fifth_end=steps[wall[2][1]],
+                               last_fifth_start=steps[wall[2][2]])]

@@ -3,6 +3,9 @@
 A **step** is one call of the function that applies gradients: a `tf.function` whose trace applied them (a custom
 loop's compiled `train_step`, Keras' train function: one call per batch, or per `steps_per_execution` batches), or,
 where no compiled function applies them, one eager `apply_gradients` (an eager custom loop, `run_eagerly=True`).
+Applies, or calls of two step functions, made in one loop iteration or one call of a Python function (a GAN's two
+optimizers, each once per batch) are one step (capture/step_hooks.py's `same_step`): the step ends where the
+iteration or call starts again.
 Plain Python, no TensorFlow: capture/step_hooks.py and capture/function_calls.py fill it through
 run/step_watch.py, and a test builds one by hand. The judges read it (judge/steps_*.py, judge/eager_training_step.py).
 """
@@ -42,12 +45,14 @@ class SiteCost(object):
 class StepFunction(object):
     """A `tf.function` whose trace applied gradients: its name and the line of its Python function."""
 
-    __slots__ = ("name", "path", "line", "calls", "samples")
+    __slots__ = ("name", "path", "line", "calls", "samples", "index", "call_site")
 
-    def __init__(self, name: str, path: str, line: int) -> None:
+    def __init__(self, name: str, path: str, line: int, index: int = 0) -> None:
         self.name = name
         self.path = path
         self.line = line
+        self.index = index  # its place among the run's step functions (StepRecord.step_owner holds it per step)
+        self.call_site: Site = None  # the user's line that called it first
         self.calls = 0
         self.samples = array("d")  # the seconds of its first MAX_FUNCTION_SAMPLES calls (their median is its step)
 
@@ -63,6 +68,7 @@ class StepRecord(object):
         self.starts = array("d")  # a compiled step's start (time.perf_counter), its seconds, the thread's CPU clock
         self.seconds = array("d")
         self.thread_cpu = array("d")
+        self.step_owner = array("l")  # per compiled step kept, its StepFunction's index (the one that started it)
         self.eager_steps = 0
         self.eager_ends = array("d")  # when each eager apply_gradients returned, and the thread's CPU clock then
         self.eager_cpu = array("d")
@@ -93,18 +99,27 @@ class StepRecord(object):
     def step_function(self, key: int, name: str, path: str, line: int) -> None:
         """A tf.function object (id `key`) applied gradients in its trace: its calls are steps from now on."""
         if key not in self.functions:
-            self.functions[key] = StepFunction(name, path, line)
+            self.functions[key] = StepFunction(name, path, line, len(self.functions))
 
-    def compiled_step(self, function: StepFunction, start: float, seconds: float, cpu: float) -> None:
-        """One call of a step function, started at `start` (perf_counter), `cpu`: the thread's CPU clock at its end."""
+    def compiled_step(self, function: StepFunction, start: float, seconds: float, cpu: float,
+                      joins: bool = False) -> None:
+        """One call of a step function, started at `start` (perf_counter), `cpu`: the thread's CPU clock at its end;
+        `joins`: the call is part of the step before it (another step function called in the same loop iteration),
+        whose time inside calls it adds to."""
         function.calls += 1
         if function.calls <= MAX_FUNCTION_SAMPLES:
             function.samples.append(seconds)
+        if joins and self.compiled_steps:
+            if len(self.starts) < MAX_STEPS_KEPT:
+                self.seconds[-1] += seconds
+                self.thread_cpu[-1] = cpu
+            return
         self.compiled_steps += 1
         if len(self.starts) < MAX_STEPS_KEPT:
             self.starts.append(start)
             self.seconds.append(seconds)
             self.thread_cpu.append(cpu)
+            self.step_owner.append(function.index)
 
     def eager_step(self, end: float, cpu: float, site: Any) -> None:
         """One eager apply_gradients, returned at `end`."""
@@ -206,6 +221,15 @@ class StepRecord(object):
         """Seconds from one step's start to the next's (eager steps: from one apply to the next)."""
         times = self.starts if self.mode == COMPILED else self.eager_ends
         return [b - a for a, b in zip(times, times[1:])]
+
+    def function_series(self) -> List[Tuple[StepFunction, List[int]]]:
+        """(step function, the indices of the kept compiled steps it started) per step function that started any:
+        each function's own series (a Keras `fit` then a custom loop's `train_step`: two series, judged apart)."""
+        by_index = {function.index: function for function in self.functions.values()}
+        found: Dict[int, List[int]] = {}
+        for step, owner in enumerate(self.step_owner):
+            found.setdefault(owner, []).append(step)
+        return [(by_index[owner], steps) for owner, steps in sorted(found.items()) if owner in by_index]
 
     def between_steps(self) -> float:
         """Seconds the loop spent between its steps: the gaps of compiled steps, an eager loop's whole wall time."""

@@ -49,6 +49,8 @@ class StepWatch:
         self._cpu = time.thread_time
         self._sampler: Optional[LoopSampler] = None
         self._loop: Optional[Tuple[int, Tuple[Any, ...]]] = None  # the stepping thread and the loop's codes
+        #: Where the last step function was called (step_hooks.loop_position), read once a run has two of them.
+        self._called_at: Tuple[Any, ...] = ()
 
     def start(self) -> None:
         """Follow the loop from now (or from when the program imports TensorFlow)."""
@@ -80,10 +82,25 @@ class StepWatch:
             return
         end = self._clock()
         record = self.record
+        function_record = entry[1]
+        if function_record.call_site is None:
+            function_record.call_site = step_hooks.user_site(sys._getframe(2))[0]
         if record.step_call_site is None:
-            record.step_call_site = step_hooks.user_site(sys._getframe(2))[0]
+            record.step_call_site = function_record.call_site
             self._loop = (threading.get_ident(), tuple(step_hooks.user_codes(sys._getframe(2), 2)))
-        record.compiled_step(entry[1], end - seconds, seconds, self._cpu())
+        # Two step functions called in one loop iteration (a GAN's) are one step: where each call is made is read
+        # once a run has two of them, and at each function's first call (the second function's first call may be
+        # in the first one's iteration); a later call of the only one forgets it (a `fit` then a loop: no join).
+        joins = False
+        if len(record.functions) > 1 or not function_record.calls:
+            position = step_hooks.loop_position(sys._getframe(2))
+            joins = step_hooks.same_step(self._called_at, position)
+            self._called_at = position
+        elif self._called_at:
+            self._called_at = ()
+        record.compiled_step(function_record, end - seconds, seconds, self._cpu(), joins)
+        if joins:
+            return
         steps = record.compiled_steps
         if steps >= SAMPLE_AFTER_STEPS and not steps & (steps - 1) and self._sampler is None:
             self._sample_if_host_bound()
@@ -113,8 +130,9 @@ class StepWatch:
             self._count(self.record.eager_steps)
 
     def next_batch(self, seconds: float, site: Any) -> None:
-        """An eager tf.data `next`."""
-        self.record.next_batch(seconds, site)
+        """An eager tf.data `next`, unless a Keras `predict`/`evaluate` takes it (its batches feed no step)."""
+        if not keras_calls.in_predict_or_evaluate():
+            self.record.next_batch(seconds, site)
 
     def map_made(self, site: Any, parallel: Any) -> None:
         """A Dataset.map made."""
