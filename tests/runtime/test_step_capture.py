@@ -88,14 +88,20 @@ def test_a_wrapper_hides_its_own_frame_only_from_errors_of_the_call_it_wraps(mon
 
 
 # -- on TensorFlow, in this process -------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
+@pytest.fixture
 def tf():
+    """TensorFlow, run eagerly as a TF2 program runs: another test of the same worker process may have switched it
+    to graph mode (``tf.compat.v1.disable_eager_execution()``, which cannot be undone), and a variable made in graph
+    mode is out of scope in the watch's eager block."""
     tensorflow = pytest.importorskip("tensorflow")
+    from tensorflow.python.eager import context
+
     from tfguard.runtime import tf_access
 
     if tf_access.function_hooks() is None:
         pytest.skip("needs TensorFlow 2.13+")
-    return tensorflow
+    with context.eager_mode():
+        yield tensorflow
 
 
 @contextmanager
