@@ -43,7 +43,8 @@ class Batches(Base):  # dataset
 
     def __getitem__(self, index):
         time.sleep(0.05)  # a slow Python batch
-        return x[index * 8:index * 8 + 8], y[index * 8:index * 8 + 8]
+        start = index % 32 * 8  # the 32 batches again, as the generator gives them (never an empty batch)
+        return x[start:start + 8], y[start:start + 8]
 
 
 model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(16), keras.layers.Dense(1)])
@@ -73,7 +74,8 @@ if case in ("loop", "loopfixed"):
 
     def load(index):
         time.sleep(0.05)  # the same slow Python batch, on tf.data's threads
-        return x[index * 8:index * 8 + 8], y[index * 8:index * 8 + 8]
+        start = index % 32 * 8  # the 32 batches again, as the generator gives them (never an empty batch)
+        return x[start:start + 8], y[start:start + 8]
 
     if case == "loop":
         source = batches()
