@@ -67,22 +67,20 @@ def judge_saves(record: StepRecord, diagnostic: Any, options: Optional[Dict[str,
         return []
     site, top = saves[0]
     apart = steps / float(count)
+    severity: Optional[str] = None  # the declared one
     if apart >= options["save_steps_apart"]:
-        message = "checkpoints one per %.0f steps (%d saves) took %s of the steps' %s (%s per save): a cadence, " \
-                  "not too often; a save costs this much beside this model's short steps" % (
-                      apart, count, percent(share), format_seconds(wall), format_seconds(seconds / count))
-        return share_judged([diagnostic.finding(
-            message, "info", site[0] if site else None, site[1] if site else None, help="", saves=count,
-            save_seconds=seconds, save_fraction=share, steps=steps, wall_seconds=wall,
-            callback=top.through or None)], record, options)
-    message = "checkpoints too often: %d saves for %d steps (%s) took %s of the steps' %s (%s per save), most at " \
-              "%s%s — save every N steps or once per epoch (`CheckpointManager(..., checkpoint_interval=N)` with " \
-              "`save(checkpoint_number=step)`, `ModelCheckpoint(save_freq=\"epoch\")`)" % (
-                  count, steps, "every step" if count >= steps else "one per %.1f steps" % (steps / float(count)),
-                  percent(share), format_seconds(wall), format_seconds(seconds / count), where(site),
-                  _made_by(top.through))
-    headline, advice = split(message)
+        severity = "info"
+        headline, advice = "checkpoints one per %.0f steps (%d saves) took %s of the steps' %s (%s per save): a " \
+                           "cadence, not too often; a save costs this much beside this model's short steps" % (
+                               apart, count, percent(share), format_seconds(wall), format_seconds(seconds / count)), ""
+    else:
+        headline, advice = split(
+            "checkpoints too often: %d saves for %d steps (%s) took %s of the steps' %s (%s per save), most at "
+            "%s%s — save every N steps or once per epoch (`CheckpointManager(..., checkpoint_interval=N)` with "
+            "`save(checkpoint_number=step)`, `ModelCheckpoint(save_freq=\"epoch\")`)" % (
+                count, steps, "every step" if count >= steps else "one per %.1f steps" % apart, percent(share),
+                format_seconds(wall), format_seconds(seconds / count), where(site), _made_by(top.through)))
     return share_judged([diagnostic.finding(
-        headline, None, site[0] if site else None, site[1] if site else None, help=advice, saves=count,
+        headline, severity, site[0] if site else None, site[1] if site else None, help=advice, saves=count,
         save_seconds=seconds, save_fraction=share, steps=steps, wall_seconds=wall, callback=top.through or None)],
         record, options)
